@@ -1,0 +1,77 @@
+/** Time as a dependency: services read the time and schedule through this, so tests can drive it. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): Timer;
+  setInterval(fn: () => void, ms: number): Timer;
+  clear(timer: Timer): void;
+}
+
+export interface Timer {
+  unref?(): unknown;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clear: (t) => {
+    clearTimeout(t as NodeJS.Timeout);
+    clearInterval(t as NodeJS.Timeout);
+  },
+};
+
+/**
+ * A manual clock for tests: time moves only when `advance` is called; due timers fire in order.
+ */
+export function createManualClock(start = Date.UTC(2026, 0, 1)): Clock & {
+  advance(ms: number): void;
+  set(t: number): void;
+  pending(): number;
+} {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void; every?: number }>();
+  const fire = (until: number) => {
+    for (;;) {
+      let nextId = -1;
+      let nextAt = Infinity;
+      for (const [id, t] of timers) {
+        if (t.at <= until && t.at < nextAt) {
+          nextAt = t.at;
+          nextId = id;
+        }
+      }
+      if (nextId < 0) break;
+      const t = timers.get(nextId)!;
+      now = Math.max(now, t.at);
+      if (t.every) t.at += t.every;
+      else timers.delete(nextId);
+      t.fn();
+    }
+    now = until;
+  };
+  return {
+    now: () => now,
+    setTimeout(fn, ms) {
+      const id = ++seq;
+      timers.set(id, { at: now + Math.max(0, ms), fn });
+      return { id } as Timer;
+    },
+    setInterval(fn, ms) {
+      const id = ++seq;
+      timers.set(id, { at: now + Math.max(1, ms), fn, every: Math.max(1, ms) });
+      return { id } as Timer;
+    },
+    clear(timer) {
+      const id = (timer as { id?: number } | undefined)?.id;
+      if (id !== undefined) timers.delete(id);
+    },
+    advance(ms) {
+      fire(now + ms);
+    },
+    set(t) {
+      fire(t);
+    },
+    pending: () => timers.size,
+  };
+}

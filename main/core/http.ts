@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ZodError } from 'zod';
+import { AppError, errorBody } from './errors.js';
+import type { Logger } from './logger.js';
+import { zodToAppError } from './validate.js';
+
+export interface HttpServerOptions {
+  logger: Logger;
+  /** Largest accepted request body in bytes. */
+  bodyLimit?: number;
+  /** Extra fastify options (tests rarely need them). */
+  fastify?: Partial<FastifyServerOptions>;
+}
+
+/**
+ * The fastify factory both services use: JSON error bodies `{ error: { code, message } }`, bad
+ * input as 400 naming the field, never a stack trace, unknown routes as a JSON 404.
+ */
+export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
+  const app = Fastify({
+    // Request lines stay out of the log (level warn for fastify's own messages); errors are logged below.
+    loggerInstance: opts.logger.child({ component: 'http' }, { level: opts.logger.isLevelEnabled('warn') ? 'warn' : 'silent' }),
+    bodyLimit: opts.bodyLimit ?? 256 * 1024,
+    forceCloseConnections: true,
+    ...opts.fastify,
+  }) as unknown as FastifyInstance;
+
+  app.setErrorHandler((err, req, reply) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) req.log.error({ err }, 'request failed');
+    if (appErr.headers) reply.headers(appErr.headers);
+    void reply.status(appErr.status).send(errorBody(appErr));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send(errorBody(new AppError(404, 'not_found', `No route for ${req.method} ${req.url.split('?')[0]}`)));
+  });
+  return app;
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return zodToAppError(err, 'body');
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(400, 'body_too_large', 'Request body is too large');
+  if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || (e.statusCode === 400 && e.message)) {
+    return new AppError(400, 'invalid', e.message ?? 'Bad request');
+  }
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError(e.statusCode, e.code ? String(e.code).toLowerCase() : 'bad_request', e.message ?? 'Bad request');
+  }
+  return new AppError(500, 'internal', e.message || 'Internal error');
+}
+
+/** Listens and resolves to the bound port (0 picks a free one). */
+export async function listen(app: FastifyInstance, port: number, host: string): Promise<number> {
+  await app.listen({ port, host });
+  const addr = app.server.address();
+  return typeof addr === 'object' && addr ? addr.port : port;
+}

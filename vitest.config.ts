@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['main/**/*.test.ts', 'preload/**/*.test.ts', 'renderer/**/*.test.ts', 'bench/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    pool: 'forks',
+    // Two cores: keep workers to two so heavy media tests do not starve each other.
+    maxWorkers: 2,
+  },
+});

@@ -11,7 +11,7 @@ export function writeFileAtomic(file: string, data: string | Buffer): void {
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    fs.writeSync(fd, data);
+    fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

@@ -1,4 +1,4 @@
-import ModbusRTU from 'modbus-serial';
+import ModbusModule from 'modbus-serial';
 import { ModbusException, type ReadFn } from './block-reader.js';
 
 /** One TCP connection to a gateway: the narrow interface the poller and the gateway test use. */
@@ -23,11 +23,14 @@ export type ConnectionFactory = (opts: ConnectionOptions) => GatewayConnection;
 
 /** Errors that mean the link itself is unusable (as opposed to a Modbus exception reply). */
 export class TransportError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(message: string, override readonly cause?: unknown) {
     super(message);
     this.name = 'TransportError';
   }
 }
+
+// modbus-serial is CommonJS: its class is module.exports (and also .default).
+const ModbusRTU = ModbusModule.default;
 
 /** modbus-serial over TCP, requests strictly one at a time. */
 export const createModbusConnection: ConnectionFactory = (opts) => {

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import type { Clock } from './core/clock.js';
+import type { Logger } from './core/logger.js';
+import { createEnergyService, type EnergyService } from './energy/index.js';
+import type { ConnectionFactory } from './energy/gateway/connection.js';
+
+export interface ComposeOptions {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Bind address for both HTTP servers. */
+  host: string;
+  energyPort?: number;
+  clock?: Clock;
+  connect?: ConnectionFactory;
+}
+
+/**
+ * The one composition root: the headless entry, the demo and the Electron shell all build the
+ * services here, in the same order, and stop them in reverse.
+ */
+export function composeServices(opts: ComposeOptions) {
+  const energy: EnergyService = createEnergyService(
+    { dataDir: opts.dataDir, host: opts.host, port: opts.energyPort ?? envPort(opts.env.SERVER_PORT), env: opts.env },
+    { logger: opts.logger, clock: opts.clock, connect: opts.connect },
+  );
+  const started: Array<{ stop(): Promise<void> }> = [];
+  return {
+    energy,
+    dataDir: path.resolve(opts.dataDir),
+    async start() {
+      await energy.start();
+      started.push(energy);
+    },
+    async stop() {
+      for (const s of started.splice(0).reverse()) await s.stop().catch((err) => opts.logger.error({ err }, 'stop failed'));
+    },
+  };
+}
+
+function envPort(v: string | undefined): number | undefined {
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+}

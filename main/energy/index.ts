@@ -1,0 +1,168 @@
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from '../core/clock.js';
+import { createHttpServer, listen } from '../core/http.js';
+import type { Service } from '../core/lifecycle.js';
+import type { Logger } from '../core/logger.js';
+import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
+import { BatteryEstimator } from './estimate.js';
+import { EventStream } from './event-stream.js';
+import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
+import type { Values } from './gateway/block-reader.js';
+import { applyReading, emptyLiveState, LiveStateStore } from './live-state.js';
+import { registerLiveRoutes } from './live-routes.js';
+import { Poller, type PollerConfig } from './poller.js';
+import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
+import { buildSnapshot } from './snapshot.js';
+import type { Snapshot } from './snapshot-schema.js';
+
+export interface EnergyConfig {
+  /** Folder for this service's files (settings, history database). */
+  dataDir: string;
+  /** HTTP port; 0 picks a free one (tests). Defaults to the `serverPort` setting. */
+  port?: number;
+  /** Address to bind: 0.0.0.0 so LAN browsers reach it; tests use 127.0.0.1. */
+  host: string;
+  /** Environment used to seed settings on first start and on reset. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface EnergyDeps {
+  logger: Logger;
+  clock?: Clock;
+  connect?: ConnectionFactory;
+}
+
+export interface EnergyService extends Service {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly state: LiveStateStore;
+  readonly settings: SettingsStore<EnergySettings>;
+  readonly poller: Poller;
+  readonly events: EventStream;
+  snapshot(): Snapshot;
+}
+
+/** The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. */
+export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): EnergyService {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger.child({ service: 'energy' });
+  let settings: SettingsStore<EnergySettings> | null = null;
+  let state: LiveStateStore | null = null;
+  let poller: Poller | null = null;
+  let events: EventStream | null = null;
+  let app: FastifyInstance | null = null;
+  let url = '';
+  const estimator = new BatteryEstimator();
+  let lastPlant: Values = {};
+  const unsubscribe: Array<() => void> = [];
+
+  const need = <T>(v: T | null, what: string): T => {
+    if (v === null) throw new Error(`energy service not started (${what})`);
+    return v;
+  };
+
+  const pollerConfig = (): PollerConfig => {
+    const s = need(settings, 'settings').get();
+    return {
+      host: s.gateway.host,
+      port: s.gateway.port,
+      pollIntervalMs: s.polling.intervalMs,
+      retryDelayMs: s.polling.retryDelayMs,
+      timeoutMs: s.gateway.timeoutMs,
+      inverterUnits: { from: s.gateway.inverterUnitFrom, to: s.gateway.inverterUnitTo },
+    };
+  };
+
+  const snapshot = (): Snapshot => {
+    const st = need(state, 'state').get();
+    const s = need(settings, 'settings').get();
+    const capacity = s.battery.capacityKwh ?? st.battery.ratedCapacityKwh;
+    const reserve = s.battery.reserveSoc ?? st.battery.reserveSoc;
+    return buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve) });
+  };
+
+  return {
+    get url() {
+      return url;
+    },
+    get app() {
+      return need(app, 'app');
+    },
+    get state() {
+      return need(state, 'state');
+    },
+    get settings() {
+      return need(settings, 'settings');
+    },
+    get poller() {
+      return need(poller, 'poller');
+    },
+    get events() {
+      return need(events, 'events');
+    },
+    snapshot,
+
+    async start() {
+      settings = createSettingsStore({
+        file: path.join(config.dataDir, 'energy', 'settings.json'),
+        schema: energySettingsSchema,
+        seed: () => energySeedsFromEnv(config.env),
+        logger,
+      });
+      const s = settings.get();
+      state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
+      events = new EventStream(clock);
+      const st = state;
+      const ev = events;
+      unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
+
+      poller = new Poller(pollerConfig, deps.connect ?? createModbusConnection, clock, logger, {
+        onReading(reading, at) {
+          // Registers that answered a non-0x02 exception are absent: keep their last values.
+          lastPlant = { ...lastPlant, ...reading.plant };
+          const cfg = pollerConfig();
+          const next = applyReading(st.get(), { ...reading, plant: lastPlant }, at);
+          next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
+          next.pollIntervalMs = cfg.pollIntervalMs;
+          estimator.feed(at, next.power.battery);
+          st.set(next);
+        },
+        onDisconnected(error) {
+          estimator.reset();
+          const cfg = pollerConfig();
+          st.update({ connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } });
+        },
+      });
+
+      app = createHttpServer({ logger });
+      await app.register(helmet, {
+        hsts: false,
+        contentSecurityPolicy: {
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:'],
+            connectSrc: ["'self'"],
+            upgradeInsecureRequests: null,
+          },
+        },
+      });
+      registerLiveRoutes(app, { state: st, events: ev, snapshot });
+      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
+      poller.start();
+      logger.info({ url }, 'energy bridge listening');
+    },
+
+    async stop() {
+      await poller?.stop();
+      for (const u of unsubscribe.splice(0)) u();
+      events?.close();
+      await app?.close();
+      poller = null;
+      app = null;
+    },
+  };
+}

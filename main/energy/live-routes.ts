@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { parseInput, presenceFlag } from '../core/validate.js';
+import type { EventStream } from './event-stream.js';
+import type { LiveStateStore } from './live-state.js';
+import type { Snapshot } from './snapshot-schema.js';
+
+const prettyQuery = z.object({ pretty: presenceFlag }).strict();
+const noQuery = z.object({}).strict();
+
+/** Sends JSON, indented when `pretty` is set. */
+export function sendJson(reply: import('fastify').FastifyReply, body: unknown, pretty: boolean) {
+  return reply.type('application/json; charset=utf-8').send(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
+}
+
+/** GET /api/state, GET /api/snapshot (?pretty), GET /events. */
+export function registerLiveRoutes(app: FastifyInstance, deps: { state: LiveStateStore; events: EventStream; snapshot: () => Snapshot }): void {
+  app.get('/api/state', async (req, reply) => {
+    const { pretty } = parseInput(prettyQuery, req.query, 'query');
+    return sendJson(reply, deps.state.get(), pretty);
+  });
+
+  app.get('/api/snapshot', async (req, reply) => {
+    const { pretty } = parseInput(prettyQuery, req.query, 'query');
+    return sendJson(reply, deps.snapshot(), pretty);
+  });
+
+  app.get('/events', async (req, reply) => {
+    parseInput(noQuery, req.query, 'query');
+    deps.events.handle(req, reply, deps.state.get());
+  });
+}

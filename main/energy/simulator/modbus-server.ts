@@ -1,0 +1,118 @@
+import net from 'node:net';
+
+/**
+ * A minimal Modbus TCP server (MBAP framing, function codes 0x03 and 0x04) with fault injection,
+ * for the gateway simulator. Written on `net` rather than modbus-serial's ServerTCP because tests
+ * need to drop sockets, stop answering and route per unit id exactly as the real gateway does.
+ */
+export type RegisterSource = (unit: number, table: 'input' | 'holding', address: number, words: number) => number[] | { exception: number } | null;
+
+export interface Faults {
+  /** Stop answering requests (connections stay open). */
+  hang: boolean;
+  /** Delay every reply by this many ms. */
+  delayMs: number;
+  /** Answer every request with this exception code (e.g. 0x04). */
+  exception: number | null;
+}
+
+export interface ModbusServer {
+  readonly port: number;
+  readonly host: string;
+  /** Requests answered or swallowed since start (or the last `resetCount`). */
+  readonly requestCount: number;
+  resetCount(): void;
+  faults: Faults;
+  /** Destroy every open client socket (the server keeps listening). */
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+export async function startModbusServer(opts: { host?: string; port?: number; source: RegisterSource }): Promise<ModbusServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const sockets = new Set<net.Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let requestCount = 0;
+  const faults: Faults = { hang: false, delayMs: 0, exception: null };
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    let buf = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      while (buf.length >= 7) {
+        const length = buf.readUInt16BE(4);
+        if (buf.length < 6 + length) break;
+        const frame = buf.subarray(0, 6 + length);
+        buf = buf.subarray(6 + length);
+        handle(socket, frame);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const handle = (socket: net.Socket, frame: Buffer) => {
+    requestCount++;
+    const tid = frame.readUInt16BE(0);
+    const unit = frame.readUInt8(6);
+    const fc = frame.readUInt8(7);
+    if (faults.hang || unit === 0) return; // unit 0 is broadcast: never replies
+    let pdu: Buffer;
+    if (faults.exception !== null) pdu = Buffer.from([fc | 0x80, faults.exception]);
+    else if (fc !== 0x03 && fc !== 0x04) pdu = Buffer.from([fc | 0x80, 0x01]);
+    else {
+      const address = frame.readUInt16BE(8);
+      const words = frame.readUInt16BE(10);
+      const result = words < 1 || words > 125 ? { exception: 0x03 } : opts.source(unit, fc === 0x04 ? 'input' : 'holding', address, words);
+      if (result === null) pdu = Buffer.from([fc | 0x80, 0x0b]);
+      else if (!Array.isArray(result)) pdu = Buffer.from([fc | 0x80, result.exception]);
+      else {
+        pdu = Buffer.alloc(2 + 2 * words);
+        pdu.writeUInt8(fc, 0);
+        pdu.writeUInt8(2 * words, 1);
+        result.forEach((w, i) => pdu.writeUInt16BE(w & 0xffff, 2 + 2 * i));
+      }
+    }
+    const mbap = Buffer.alloc(7);
+    mbap.writeUInt16BE(tid, 0);
+    mbap.writeUInt16BE(0, 2);
+    mbap.writeUInt16BE(pdu.length + 1, 4);
+    mbap.writeUInt8(unit, 6);
+    const reply = Buffer.concat([mbap, pdu]);
+    if (faults.delayMs > 0) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        if (!socket.destroyed) socket.write(reply);
+      }, faults.delayMs);
+      timers.add(t);
+    } else socket.write(reply);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as net.AddressInfo).port;
+
+  return {
+    port,
+    host,
+    get requestCount() {
+      return requestCount;
+    },
+    resetCount() {
+      requestCount = 0;
+    },
+    faults,
+    dropConnections() {
+      for (const s of sockets) s.destroy();
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

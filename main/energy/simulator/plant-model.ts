@@ -1,0 +1,199 @@
+/**
+ * A model of a home solar + battery plant for the gateway simulator: a sunny-day PV curve, a
+ * noisy house load with a few smart loads, and a battery that charges from surplus and discharges
+ * to cover the house within its capacity and reserve. Values use the register map's keys and units.
+ */
+export interface InverterSpec {
+  unit: number;
+  model: string;
+  serial: string;
+  firmware: string;
+  strings: number;
+}
+
+export interface PlantOptions {
+  /** Simulated time source (epoch ms); the demo speeds it up. */
+  now: () => number;
+  capacityKwh?: number;
+  reserveSoc?: number;
+  initialSoc?: number;
+  pvPeakW?: number;
+  /** AC-coupled third-party inverter peak; 0 when there is none. */
+  thirdPartyPeakW?: number;
+  baseLoadW?: number;
+  maxBatteryW?: number;
+  /** Smart-port slots with a load attached and its running draw in watts. */
+  smartLoads?: Array<{ slot: number; watts: number }>;
+  inverters?: InverterSpec[];
+  seed?: number;
+}
+
+export const DEFAULT_INVERTERS: InverterSpec[] = [
+  { unit: 2, model: 'SigenStor EC 15.0 TP AU', serial: 'SIGSIM0000000001', firmware: 'V100R001C00SPC112B107G', strings: 6 },
+];
+
+export class PlantModel {
+  readonly capacityKwh: number;
+  readonly reserveSoc: number;
+  readonly inverters: InverterSpec[];
+  soc: number;
+  private readonly opts: Required<Omit<PlantOptions, 'inverters'>>;
+  private lastT: number;
+  private rng: number;
+  private dayKey = '';
+  readonly totals = { pv: 4210.55, consumed: 6120.4, gridImport: 2650.12, gridExport: 1890.3, batteryCharge: 1410.8, batteryDischarge: 1305.25, consumedToday: 0, pvToday: 0 };
+  readonly smartEnergy = new Map<number, number>();
+  /** The last step's flows in watts. */
+  flows = { pvNative: 0, pvThirdParty: 0, load: 0, smart: 0, ev: 0, battery: 0, grid: 0 };
+
+  constructor(opts: PlantOptions) {
+    this.opts = {
+      capacityKwh: 16.12,
+      reserveSoc: 10,
+      initialSoc: 55,
+      pvPeakW: 8000,
+      thirdPartyPeakW: 2000,
+      baseLoadW: 650,
+      maxBatteryW: 5000,
+      smartLoads: [
+        { slot: 1, watts: 1100 },
+        { slot: 3, watts: 2400 },
+      ],
+      seed: 42,
+      ...opts,
+    };
+    this.capacityKwh = this.opts.capacityKwh;
+    this.reserveSoc = this.opts.reserveSoc;
+    this.inverters = opts.inverters ?? DEFAULT_INVERTERS;
+    this.soc = this.opts.initialSoc;
+    this.rng = this.opts.seed;
+    this.lastT = this.opts.now();
+    for (const s of this.opts.smartLoads) this.smartEnergy.set(s.slot, 120 + s.slot * 11.5);
+    this.step();
+  }
+
+  private random(): number {
+    // mulberry32: deterministic noise for a given seed
+    this.rng = (this.rng + 0x6d2b79f5) | 0;
+    let t = this.rng;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Advances the model to the current simulated time. */
+  step(): void {
+    const t = this.opts.now();
+    const dtH = Math.max(0, t - this.lastT) / 3_600_000;
+    this.lastT = t;
+    const date = new Date(t);
+    const key = date.toDateString();
+    if (key !== this.dayKey) {
+      this.dayKey = key;
+      this.totals.consumedToday = 0;
+      this.totals.pvToday = 0;
+    }
+    const hour = date.getHours() + date.getMinutes() / 60 + date.getSeconds() / 3600;
+    const sun = Math.max(0, Math.sin((Math.PI * (hour - 6)) / 13)) ** 1.3;
+    const cloud = 0.9 + 0.1 * this.random();
+    const pvNative = Math.round(this.opts.pvPeakW * sun * cloud);
+    const pvThirdParty = Math.round(this.opts.thirdPartyPeakW * sun * cloud);
+    let smart = 0;
+    const daytime = hour >= 10 && hour < 16;
+    const smartNow = new Map<number, number>();
+    for (const s of this.opts.smartLoads) {
+      const on = s.slot === 1 ? daytime : hour >= 11 && hour < 14;
+      const w = on ? Math.round(s.watts * (0.95 + 0.1 * this.random())) : 0;
+      smartNow.set(s.slot, w);
+      smart += w;
+      this.smartEnergy.set(s.slot, (this.smartEnergy.get(s.slot) ?? 0) + (w * dtH) / 1000);
+    }
+    const evening = hour >= 17 && hour < 22 ? 900 : 0;
+    const load = Math.round(this.opts.baseLoadW + evening + 250 * this.random() + smart);
+    const surplus = pvNative + pvThirdParty - load;
+    let battery = 0;
+    if (surplus > 0 && this.soc < 100) battery = Math.min(surplus, this.opts.maxBatteryW);
+    else if (surplus < 0 && this.soc > this.reserveSoc) battery = Math.max(surplus, -this.opts.maxBatteryW);
+    battery = Math.round(battery);
+    const grid = load - pvNative - pvThirdParty + battery;
+    this.soc = Math.min(100, Math.max(0, this.soc + (battery * dtH) / 1000 / this.capacityKwh * 100));
+    this.totals.pv += ((pvNative + pvThirdParty) * dtH) / 1000;
+    this.totals.pvToday += ((pvNative + pvThirdParty) * dtH) / 1000;
+    this.totals.consumed += (load * dtH) / 1000;
+    this.totals.consumedToday += (load * dtH) / 1000;
+    if (grid > 0) this.totals.gridImport += (grid * dtH) / 1000;
+    else this.totals.gridExport += (-grid * dtH) / 1000;
+    if (battery > 0) this.totals.batteryCharge += (battery * dtH) / 1000;
+    else this.totals.batteryDischarge += (-battery * dtH) / 1000;
+    this.flows = { pvNative, pvThirdParty, load, smart, ev: 0, battery, grid };
+    this.smartNow = smartNow;
+  }
+
+  private smartNow = new Map<number, number>();
+
+  /** Plant register values keyed as in the register map, in decoded units. */
+  plantValues(): Record<string, number> {
+    const f = this.flows;
+    const v: Record<string, number> = {
+      gridPower: f.grid,
+      soc: Math.round(this.soc * 10) / 10,
+      plantActivePower: f.pvNative - f.battery,
+      pvPower: f.pvNative,
+      batteryPowerGross: f.battery + 25,
+      runningState: 1,
+      energyChargeable: round2((this.capacityKwh * (100 - this.soc)) / 100),
+      energyRemaining: round2((this.capacityKwh * this.soc) / 100),
+      ratedCapacity: this.capacityKwh,
+      soh: 98.7,
+      lifetimePv: round2(this.totals.pv),
+      consumedToday: round2(this.totals.consumedToday),
+      lifetimeConsumed: round2(this.totals.consumed),
+      thirdPartyPvPower: f.pvThirdParty,
+      lifetimeBatteryCharge: round2(this.totals.batteryCharge),
+      lifetimeBatteryDischarge: round2(this.totals.batteryDischarge),
+      lifetimeGridImport: round2(this.totals.gridImport),
+      lifetimeGridExport: round2(this.totals.gridExport),
+      pvToday: round2(this.totals.pvToday),
+      generalLoadPower: f.load - f.smart - f.ev,
+      totalLoadPower: f.load,
+      reserveSoc: this.reserveSoc,
+      chargeCutoffSoc: 100,
+      dischargeCutoffSoc: 5,
+    };
+    for (let n = 1; n <= 24; n++) {
+      v[`smartLoadEnergy.${n}`] = round2(this.smartEnergy.get(n) ?? 0);
+      v[`smartLoadPower.${n}`] = this.smartNow.get(n) ?? 0;
+    }
+    return v;
+  }
+
+  /** One inverter's register values (it carries an equal share of the plant). */
+  inverterValues(spec: InverterSpec): Record<string, number | string> {
+    const share = 1 / this.inverters.length;
+    const dc = Math.round(this.flows.pvNative * share);
+    const v: Record<string, number | string> = {
+      model: spec.model,
+      serial: spec.serial,
+      firmware: spec.firmware,
+      runningState: 1,
+      activePower: Math.round((this.flows.pvNative - this.flows.battery) * share),
+      soc: Math.round(this.soc * 10) / 10,
+      soh: 98.7,
+      temperature: Math.round((31 + dc / 800) * 10) / 10,
+      stringCount: spec.strings,
+      dcPower: dc,
+    };
+    for (let i = 1; i <= 16; i++) {
+      const active = i <= spec.strings;
+      const voltage = active ? (dc > 0 ? 380 + i * 3.1 : 0) : 0;
+      const current = active && voltage > 0 ? Math.round((dc / spec.strings / voltage) * 100) / 100 : 0;
+      v[`stringVoltage.${i}`] = Math.round(voltage * 10) / 10;
+      v[`stringCurrent.${i}`] = current;
+    }
+    return v;
+  }
+}
+
+function round2(v: number): number {
+  return Math.round(v * 100) / 100;
+}

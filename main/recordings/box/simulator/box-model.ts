@@ -1,0 +1,41 @@
+/** The size a recording box reports for an item that is being recorded right now. */
+export const RECORDING_SIZE_MARKER = 4398046510080;
+
+/** How a simulated item behaves; every field can be changed while the simulator runs. */
+export interface SimItem {
+  id: string;
+  title: string;
+  /** Bytes the media URL really serves. */
+  length: number;
+  /** Size in the listing; defaults to `length`. Set it a few dozen bytes above `length` to mimic TS alignment. */
+  listedSize?: number;
+  /**
+   * Currently recording: `size-unknown` lists size -1, `marker` lists the marker size,
+   * `head-marker` answers HEAD and GET with the marker Content-Length, `get-marker` only GET.
+   */
+  recording?: 'size-unknown' | 'marker' | 'head-marker' | 'get-marker';
+  /** The next `dropTimes` (default 1) GETs close the connection after this many body bytes. */
+  dropAfterBytes?: number;
+  dropTimes?: number;
+  /** Throttle the body to about this rate. */
+  bytesPerSecond?: number;
+  /** Answer every media request with this status. */
+  failStatus?: number;
+  /** Answer a Range request with a full 200 (a box that cannot resume). */
+  ignoreRange?: boolean;
+  duration?: string;
+  recordedStart?: string;
+  description?: string;
+}
+
+export interface SimShow {
+  title: string;
+  items: SimItem[];
+}
+
+/** Listing size of an item as the box reports it. */
+export function listedSize(item: SimItem): number {
+  if (item.recording === 'size-unknown') return -1;
+  if (item.recording === 'marker') return RECORDING_SIZE_MARKER;
+  return item.listedSize ?? item.length;
+}

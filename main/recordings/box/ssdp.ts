@@ -1,0 +1,117 @@
+import dgram from 'node:dgram';
+import type { Logger } from '../../core/logger.js';
+import { fetchBoxDescription, NotABoxError, type BoxInfo, type FetchLike } from './description.js';
+
+export const SSDP_MULTICAST_ADDRESS = '239.255.255.250';
+export const SSDP_PORT = 1900;
+
+/**
+ * Where M-SEARCH goes and which local address the socket binds: an injected dependency. In
+ * production the target is the SSDP multicast group on the configured interface; tests and the demo
+ * send unicast to the box simulator on loopback.
+ */
+export interface SsdpTarget {
+  /** Local address to bind (the interface); `0.0.0.0` lets the OS choose. */
+  bindAddress: string;
+  address: string;
+  port: number;
+  /** Interface address for outgoing multicast (production only). */
+  multicastInterface?: string;
+  /** How long replies are collected. */
+  windowMs: number;
+}
+
+export function mSearch(st: string, mx = 1): string {
+  return ['M-SEARCH * HTTP/1.1', `HOST: ${SSDP_MULTICAST_ADDRESS}:${SSDP_PORT}`, 'MAN: "ssdp:discover"', `MX: ${mx}`, `ST: ${st}`, '', ''].join('\r\n');
+}
+
+/** Header map of an SSDP message (names lower-cased). */
+export function parseSsdpHeaders(message: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of message.split(/\r?\n/).slice(1)) {
+    const i = line.indexOf(':');
+    if (i > 0) out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return out;
+}
+
+/** Sends M-SEARCH and collects the distinct LOCATION URLs of the replies. */
+export async function searchLocations(target: SsdpTarget, signal?: AbortSignal): Promise<string[]> {
+  const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
+  const locations = new Set<string>();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, target.bindAddress, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    socket.on('error', () => undefined);
+    socket.on('message', (msg) => {
+      const text = msg.toString('utf8');
+      if (!/^HTTP\/1\.[01] 200/i.test(text) && !/^NOTIFY /i.test(text)) return;
+      const loc = parseSsdpHeaders(text).location;
+      if (loc && /^https?:\/\//i.test(loc)) locations.add(loc);
+    });
+    if (target.address === SSDP_MULTICAST_ADDRESS) {
+      socket.setMulticastTTL(2);
+      if (target.multicastInterface) socket.setMulticastInterface(target.multicastInterface);
+    }
+    for (const st of ['ssdp:all', 'urn:schemas-upnp-org:device:MediaServer:1']) {
+      const msg = Buffer.from(mSearch(st));
+      await new Promise<void>((resolve, reject) => socket.send(msg, target.port, target.address, (err) => (err ? reject(err) : resolve())));
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, target.windowMs);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  } finally {
+    socket.close();
+  }
+  return [...locations];
+}
+
+export interface DiscoveryResult {
+  boxes: BoxInfo[];
+  /** Other devices that answered (or broke), for the log and the UI. */
+  skipped: Array<{ location: string; reason: string }>;
+}
+
+/**
+ * Finds every recording box: each LOCATION's description is fetched; devices that are not the box,
+ * answer with an error or send broken XML are skipped, never failing the scan.
+ */
+export async function discoverBoxes(opts: {
+  target: SsdpTarget;
+  fetch: FetchLike;
+  logger: Logger;
+  descriptionTimeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<DiscoveryResult> {
+  const locations = await searchLocations(opts.target, opts.signal);
+  return describeAll(locations, opts);
+}
+
+export async function describeAll(
+  locations: string[],
+  opts: { fetch: FetchLike; logger: Logger; descriptionTimeoutMs?: number },
+): Promise<DiscoveryResult> {
+  const boxes: BoxInfo[] = [];
+  const skipped: DiscoveryResult['skipped'] = [];
+  const results = await Promise.allSettled(locations.map((l) => fetchBoxDescription(opts.fetch, l, opts.descriptionTimeoutMs ?? 3000)));
+  results.forEach((r, i) => {
+    const location = locations[i]!;
+    if (r.status === 'fulfilled') {
+      if (!boxes.some((b) => b.udn && b.udn === r.value.udn)) boxes.push(r.value);
+      return;
+    }
+    const reason = r.reason instanceof Error ? r.reason.message : String(r.reason);
+    if (!(r.reason instanceof NotABoxError)) opts.logger.info({ location, reason }, 'skipping a UPnP device that did not describe itself');
+    skipped.push({ location, reason });
+  });
+  return { boxes, skipped };
+}

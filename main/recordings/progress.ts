@@ -1,0 +1,101 @@
+import type { Clock } from '../core/clock.js';
+
+export type ProgressPhase = 'downloading' | 'scanning' | 'cutting' | 'verifying';
+
+/** One live operation on a recording, keyed by box id; in memory only. */
+export interface ProgressEntry {
+  phase: ProgressPhase;
+  percent: number | null;
+  etaSeconds: number | null;
+  etaLabel: string | null;
+  detail: string | null;
+  startedAt: number;
+  updatedAt: number;
+}
+
+/** An entry not updated for longer than this is treated as absent and deleted when read. */
+export const PROGRESS_STALE_MS = 30_000;
+
+export interface ProgressUpdate {
+  phase: ProgressPhase;
+  percent?: number | null;
+  etaSeconds?: number | null;
+  etaLabel?: string | null;
+  detail?: string | null;
+}
+
+export interface ProgressRegistry {
+  /** Sets or updates the entry; `startedAt` is kept while the phase stays the same. */
+  set(boxId: string, update: ProgressUpdate): ProgressEntry;
+  /** The live entry or null; a stale one is deleted and reported as null. */
+  get(boxId: string): ProgressEntry | null;
+  /** Removes the entry (operation finished). */
+  clear(boxId: string): void;
+  /** Live entries (stale ones are dropped on the way). */
+  snapshot(): Map<string, ProgressEntry>;
+  size(): number;
+}
+
+export function createProgressRegistry(clock: Clock): ProgressRegistry {
+  const entries = new Map<string, ProgressEntry>();
+  const isStale = (e: ProgressEntry, now: number) => now - e.updatedAt > PROGRESS_STALE_MS;
+
+  const get = (boxId: string): ProgressEntry | null => {
+    const e = entries.get(boxId);
+    if (!e) return null;
+    if (isStale(e, clock.now())) {
+      entries.delete(boxId);
+      return null;
+    }
+    return e;
+  };
+
+  return {
+    set(boxId, u) {
+      const now = clock.now();
+      const prev = entries.get(boxId);
+      const percent = u.percent === undefined || u.percent === null ? null : Math.min(100, Math.max(0, u.percent));
+      const entry: ProgressEntry = {
+        phase: u.phase,
+        percent,
+        etaSeconds: u.etaSeconds ?? null,
+        etaLabel: u.etaLabel ?? null,
+        detail: u.detail ?? null,
+        startedAt: prev && prev.phase === u.phase ? prev.startedAt : now,
+        updatedAt: now,
+      };
+      entries.set(boxId, entry);
+      return entry;
+    },
+    get,
+    clear: (boxId) => void entries.delete(boxId),
+    snapshot() {
+      const out = new Map<string, ProgressEntry>();
+      for (const id of [...entries.keys()]) {
+        const e = get(id);
+        if (e) out.set(id, e);
+      }
+      return out;
+    },
+    size: () => entries.size,
+  };
+}
+
+/** `1h 02m`, `4m 05s`, `12s`: the ETA as the UI shows it. */
+export function formatEta(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`;
+  return `${sec}s`;
+}
+
+/** A transfer rate as `12.3 MB/s` (decimal megabytes, as download tools show them). */
+export function formatRate(bytesPerSecond: number): string {
+  if (bytesPerSecond >= 1e9) return `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+  if (bytesPerSecond >= 1e6) return `${(bytesPerSecond / 1e6).toFixed(1)} MB/s`;
+  if (bytesPerSecond >= 1e3) return `${(bytesPerSecond / 1e3).toFixed(0)} kB/s`;
+  return `${Math.round(bytesPerSecond)} B/s`;
+}

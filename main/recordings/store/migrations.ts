@@ -1,0 +1,61 @@
+import type { Migration } from '../../core/sqlite.js';
+
+/** Ordered storage migrations of the recording sync state file; applied at every start. */
+export const recordingMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'shows, recordings, sync runs, settings',
+    up(db) {
+      db.exec(`
+        CREATE TABLE shows (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          name TEXT NOT NULL,
+          dest_folder TEXT NOT NULL,
+          season_template TEXT NOT NULL,
+          enabled INTEGER NOT NULL DEFAULT 1,
+          ad_mode TEXT NOT NULL DEFAULT 'off' CHECK (ad_mode IN ('off','detect','cut')),
+          delete_after_download INTEGER NOT NULL DEFAULT 0,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE recordings (
+          box_id TEXT PRIMARY KEY,
+          show_id INTEGER REFERENCES shows(id) ON DELETE SET NULL,
+          box_udn TEXT,
+          show_title TEXT,
+          box_title TEXT NOT NULL,
+          season INTEGER,
+          episode INTEGER,
+          status TEXT NOT NULL CHECK (status IN ('done','partial','skipped','failed')),
+          error TEXT,
+          size INTEGER,
+          expected_size INTEGER,
+          downloaded_at INTEGER,
+          file_path TEXT,
+          purged_at INTEGER,
+          ad_status TEXT NOT NULL DEFAULT 'unscanned'
+            CHECK (ad_status IN ('unscanned','scanning','detected','no_breaks','cut','detect_failed','cut_failed')),
+          ad_breaks_json TEXT,
+          ad_processed_at INTEGER,
+          deleted_from_box_at INTEGER,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX recordings_file_path ON recordings(file_path);
+        CREATE TABLE sync_runs (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          trigger TEXT NOT NULL CHECK (trigger IN ('cron','manual','show')),
+          show_id INTEGER,
+          started_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          status TEXT NOT NULL CHECK (status IN ('running','ok','partial','error')),
+          summary_json TEXT
+        );
+        CREATE TABLE settings (
+          key TEXT PRIMARY KEY,
+          value_json TEXT NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+      `);
+    },
+  },
+];

@@ -1,0 +1,65 @@
+import type { Db } from '../../core/sqlite.js';
+
+export type AdMode = 'off' | 'detect' | 'cut';
+
+export interface Show {
+  id: number;
+  name: string;
+  dest_folder: string;
+  season_template: string;
+  enabled: boolean;
+  ad_mode: AdMode;
+  delete_after_download: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ShowInput = Omit<Show, 'id' | 'created_at' | 'updated_at'>;
+
+interface ShowDbRow extends Omit<Show, 'enabled' | 'delete_after_download'> {
+  enabled: number;
+  delete_after_download: number;
+}
+
+const fromDb = (r: ShowDbRow): Show => ({ ...r, enabled: r.enabled === 1, delete_after_download: r.delete_after_download === 1 });
+
+export interface ShowsStore {
+  list(): Show[];
+  get(id: number): Show | undefined;
+  create(input: ShowInput, now: number): Show;
+  update(id: number, patch: Partial<ShowInput>, now: number): Show | undefined;
+  remove(id: number): boolean;
+}
+
+export function createShowsStore(db: Db): ShowsStore {
+  const listStmt = db.prepare('SELECT * FROM shows ORDER BY id');
+  const getStmt = db.prepare('SELECT * FROM shows WHERE id = ?');
+  const insert = db.prepare(`INSERT INTO shows (name, dest_folder, season_template, enabled, ad_mode, delete_after_download, created_at, updated_at)
+    VALUES (@name, @dest_folder, @season_template, @enabled, @ad_mode, @delete_after_download, @now, @now)`);
+  const updateStmt = db.prepare(`UPDATE shows SET name = @name, dest_folder = @dest_folder, season_template = @season_template,
+    enabled = @enabled, ad_mode = @ad_mode, delete_after_download = @delete_after_download, updated_at = @now WHERE id = @id`);
+  const del = db.prepare('DELETE FROM shows WHERE id = ?');
+
+  const get = (id: number) => {
+    const r = getStmt.get(id) as ShowDbRow | undefined;
+    return r ? fromDb(r) : undefined;
+  };
+  const toDb = (s: ShowInput) => ({ ...s, enabled: s.enabled ? 1 : 0, delete_after_download: s.delete_after_download ? 1 : 0 });
+
+  return {
+    list: () => (listStmt.all() as ShowDbRow[]).map(fromDb),
+    get,
+    create(input, now) {
+      const info = insert.run({ ...toDb(input), now });
+      return get(Number(info.lastInsertRowid))!;
+    },
+    update(id, patch, now) {
+      const current = get(id);
+      if (!current) return undefined;
+      const next: ShowInput = { ...current, ...patch };
+      updateStmt.run({ ...toDb(next), id, now });
+      return get(id);
+    },
+    remove: (id) => del.run(id).changes > 0,
+  };
+}

@@ -1,0 +1,80 @@
+import type { Db } from '../../core/sqlite.js';
+
+export type SyncTrigger = 'cron' | 'manual' | 'show';
+export type SyncRunStatus = 'running' | 'ok' | 'partial' | 'error';
+
+export interface SyncSummary {
+  downloaded: number;
+  failed: number;
+  skipped: number;
+  /** Items seen in the matched show folders. */
+  seen: number;
+  boxes: number;
+  error?: string;
+}
+
+export interface SyncRun {
+  id: number;
+  trigger: SyncTrigger;
+  show_id: number | null;
+  started_at: number;
+  finished_at: number | null;
+  status: SyncRunStatus;
+  summary: SyncSummary | null;
+}
+
+interface RunDbRow extends Omit<SyncRun, 'summary'> {
+  summary_json: string | null;
+}
+
+const fromDb = (r: RunDbRow): SyncRun => {
+  const { summary_json, ...rest } = r;
+  return { ...rest, summary: summary_json ? (JSON.parse(summary_json) as SyncSummary) : null };
+};
+
+/** History is capped so the state file does not grow without bound. */
+export const SYNC_HISTORY_CAP = 500;
+
+export interface SyncRunsStore {
+  start(trigger: SyncTrigger, showId: number | null, now: number): SyncRun;
+  finish(id: number, status: Exclude<SyncRunStatus, 'running'>, summary: SyncSummary, now: number): SyncRun;
+  get(id: number): SyncRun | undefined;
+  list(limit: number): SyncRun[];
+  /** Deletes every finished run; a running one stays. Returns how many went. */
+  clearFinished(): number;
+  /** Runs left `running` by a process that died are closed as `error` at start. */
+  closeInterrupted(now: number): number;
+}
+
+export function createSyncRunsStore(db: Db): SyncRunsStore {
+  const insert = db.prepare(`INSERT INTO sync_runs (trigger, show_id, started_at, status) VALUES (?, ?, ?, 'running')`);
+  const finishStmt = db.prepare('UPDATE sync_runs SET status = ?, summary_json = ?, finished_at = ? WHERE id = ?');
+  const getStmt = db.prepare('SELECT * FROM sync_runs WHERE id = ?');
+  const listStmt = db.prepare('SELECT * FROM sync_runs ORDER BY id DESC LIMIT ?');
+  const clearStmt = db.prepare(`DELETE FROM sync_runs WHERE status != 'running'`);
+  const capStmt = db.prepare(`DELETE FROM sync_runs WHERE id <= (SELECT id FROM sync_runs ORDER BY id DESC LIMIT 1 OFFSET ?)`);
+  const interrupted = db.prepare(`UPDATE sync_runs SET status = 'error', finished_at = ?, summary_json = ? WHERE status = 'running'`);
+
+  const get = (id: number) => {
+    const r = getStmt.get(id) as RunDbRow | undefined;
+    return r ? fromDb(r) : undefined;
+  };
+  return {
+    start(trigger, showId, now) {
+      const info = insert.run(trigger, showId, now);
+      capStmt.run(SYNC_HISTORY_CAP);
+      return get(Number(info.lastInsertRowid))!;
+    },
+    finish(id, status, summary, now) {
+      finishStmt.run(status, JSON.stringify(summary), now, id);
+      return get(id)!;
+    },
+    get,
+    list: (limit) => (listStmt.all(limit) as RunDbRow[]).map(fromDb),
+    clearFinished: () => clearStmt.run().changes,
+    closeInterrupted(now) {
+      const summary: SyncSummary = { downloaded: 0, failed: 0, skipped: 0, seen: 0, boxes: 0, error: 'interrupted: the service stopped during this run' };
+      return interrupted.run(now, JSON.stringify(summary)).changes;
+    },
+  };
+}

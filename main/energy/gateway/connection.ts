@@ -38,6 +38,28 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
   let requests = 0;
   let open = false;
   let queue: Promise<unknown> = Promise.resolve();
+  // Reads waiting on the socket; closing rejects them so nobody awaits a destroyed link forever.
+  const pending = new Set<(err: Error) => void>();
+
+  /** Settles with the request, or rejects on close or after a guard past the reply timeout. */
+  const guarded = <T>(p: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        pending.delete(fail);
+        reject(err);
+      };
+      const timer = setTimeout(() => fail(new TransportError('no reply from gateway')), opts.timeoutMs + 500);
+      pending.add(fail);
+      p.then(
+        (v) => {
+          clearTimeout(timer);
+          pending.delete(fail);
+          resolve(v);
+        },
+        (e) => fail(e as Error),
+      );
+    });
 
   const read: ReadFn = (table, unit, address, words) => {
     const run = async () => {
@@ -45,11 +67,12 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
       requests++;
       client.setID(unit);
       try {
-        const res = table === 'input' ? await client.readInputRegisters(address, words) : await client.readHoldingRegisters(address, words);
+        const res = await guarded(table === 'input' ? client.readInputRegisters(address, words) : client.readHoldingRegisters(address, words));
         return res.data;
       } catch (err) {
         const e = err as { modbusCode?: number; message?: string; errno?: string };
         if (typeof e.modbusCode === 'number') throw new ModbusException(e.modbusCode);
+        if (err instanceof TransportError) throw err;
         throw new TransportError(e.message ?? 'Modbus transport error', err);
       }
     };
@@ -90,6 +113,7 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
     },
     async close() {
       open = false;
+      for (const fail of [...pending]) fail(new TransportError('connection closed'));
       await new Promise<void>((resolve) => {
         client.destroy(() => resolve());
         setTimeout(resolve, 200).unref();

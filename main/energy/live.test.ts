@@ -1,0 +1,139 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { snapshotSchema } from './snapshot-schema.js';
+import { startEnergyHarness, waitForState } from './testing/harness.js';
+import { startGatewaySimulator } from './simulator/gateway-simulator.js';
+
+type Harness = Awaited<ReturnType<typeof startEnergyHarness>>;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+const polled = (n: number) => (s: { lastUpdated: number | null }) => s.lastUpdated !== null && n-- <= 0;
+
+describe('live state and snapshot against the simulated gateway', () => {
+  for (const firmware of ['V1.8', 'V2.5', 'V2.9'] as const) {
+    it(`serves a snapshot that matches the published schema on ${firmware}`, async () => {
+      h = await startEnergyHarness({ sim: { firmware } });
+      await waitForState(h.service, (s) => s.connected && s.inverters.length > 0);
+      const res = await fetch(`${h.service.url}/api/snapshot`);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      const parsed = snapshotSchema.safeParse(body);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      expect(body.connected).toBe(true);
+      expect(body.power.battery).toBeTypeOf('number');
+      expect(body.devices.find((d: { type: string }) => d.type === 'inverter').strings).toHaveLength(6);
+      if (firmware === 'V1.8') {
+        expect(body.battery.soh).toBeNull();
+        expect(body.power.homeGeneral).toBeNull();
+        expect(body.power.solarThirdParty).toBeNull();
+        expect(body.energy.lifetime.pv).toBeNull();
+        expect(body.devices.filter((d: { type: string }) => d.type === 'smartLoad')).toEqual([]);
+        // Load derived from plant active power + grid on old firmware; battery from the balance.
+        const plant = h.sim.plant.flows;
+        expect(body.power.home).toBe(plant.load - plant.pvThirdParty);
+      } else {
+        expect(body.battery.soh).toBe(98.7);
+      }
+      if (firmware === 'V2.9') {
+        expect(body.power.solar).toBe(body.power.solarNative + body.power.solarThirdParty);
+        expect(body.power.battery).toBe(body.power.solar + body.power.grid - body.power.home);
+        expect(body.battery.capacityKwh).toBe(16.12);
+        expect(body.battery.reserveSoc).toBe(10);
+        const loads = body.devices.filter((d: { type: string }) => d.type === 'smartLoad');
+        expect(loads.map((l: { name: string }) => l.name)).toEqual(['Smart load 1', 'Smart load 3']);
+      }
+    });
+  }
+
+  it('keeps the last values with connected:false when the gateway dies, and recovers by itself', async () => {
+    h = await startEnergyHarness();
+    const s = h.service.settings.get();
+    h.service.settings.replace({ ...s, polling: { ...s.polling, retryDelayMs: 1000 } });
+    const live = await waitForState(h.service, (st) => st.connected && st.battery.soc !== null);
+    const port = h.sim.port;
+    await h.sim.close();
+    const down = await waitForState(h.service, (st) => !st.connected);
+    expect(down.battery.soc).toBe(live.battery.soc);
+    expect(down.power.grid).not.toBeNull();
+    expect(down.lastError).toBeTruthy();
+    const snap = await (await fetch(`${h.service.url}/api/snapshot`)).json();
+    expect(snap.connected).toBe(false);
+    expect(snap.battery.soc).toBe(live.battery.soc);
+
+    const revived = await startGatewaySimulator({ firmware: 'V2.9', port, initialSoc: 77 });
+    h.sim = revived;
+    const back = await waitForState(h.service, (st) => st.connected && st.battery.soc !== null && Math.round(st.battery.soc) === 77);
+    expect(back.lastError).toBeNull();
+  });
+
+  it('survives dropped connections and keeps serving while the gateway hangs', async () => {
+    h = await startEnergyHarness();
+    const s = h.service.settings.get();
+    h.service.settings.replace({ ...s, polling: { ...s.polling, retryDelayMs: 1000 } });
+    await waitForState(h.service, (st) => st.connected);
+    h.sim.server.dropConnections();
+    await waitForState(h.service, polled(2));
+    const before = h.service.state.get().lastUpdated!;
+    await waitForState(h.service, (st) => st.connected && st.lastUpdated! > before);
+
+    h.sim.server.faults.hang = true;
+    // While a poll is stuck waiting on the gateway, the HTTP API answers.
+    const [state, snapshot] = await Promise.all([fetch(`${h.service.url}/api/state`), fetch(`${h.service.url}/api/snapshot`)]);
+    expect(state.status).toBe(200);
+    expect(snapshot.status).toBe(200);
+    await waitForState(h.service, (st) => !st.connected);
+    h.sim.server.faults.hang = false;
+    await waitForState(h.service, (st) => st.connected);
+  });
+
+  it('rejects unknown query parameters with a 400 naming them, and indents with ?pretty', async () => {
+    h = await startEnergyHarness();
+    for (const path of ['/api/state?foo=1', '/api/snapshot?verbose=yes', '/events?x=1', '/api/snapshot?pretty=maybe']) {
+      const res = await fetch(h.service.url + path);
+      expect(res.status, path).toBe(400);
+      const body = await res.json();
+      expect(body.error.code).toBe('invalid');
+    }
+    const pretty = await (await fetch(`${h.service.url}/api/snapshot?pretty`)).text();
+    expect(pretty).toContain('\n  "schema": 1');
+    const compact = await (await fetch(`${h.service.url}/api/snapshot`)).text();
+    expect(compact.startsWith('{"schema":1,')).toBe(true);
+  });
+});
+
+describe('event stream', () => {
+  it('sends the state on connect and after every poll, and drops clients that leave', async () => {
+    h = await startEnergyHarness();
+    await waitForState(h.service, (s) => s.connected);
+    const url = new URL(`${h.service.url}/events`);
+    const events: Array<{ lastUpdated: number }> = [];
+    const req = http.get(url);
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    let buf = '';
+    await new Promise<void>((resolve) => {
+      res.on('data', (chunk: Buffer) => {
+        buf += chunk.toString();
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const frame = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = frame.split('\n').find((l) => l.startsWith('data: '));
+          if (data) events.push(JSON.parse(data.slice(6)));
+          if (events.length >= 3) resolve();
+        }
+      });
+    });
+    expect(events[1]!.lastUpdated).toBeGreaterThan(events[0]!.lastUpdated);
+    expect(events[2]!.lastUpdated).toBeGreaterThan(events[1]!.lastUpdated);
+    expect(h.service.events.clientCount).toBe(1);
+    req.destroy();
+    await waitForState(h.service, polled(1));
+    await waitForState(h.service, polled(1));
+    expect(h.service.events.clientCount).toBe(0);
+  });
+});

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { silentLogger } from '../../core/logger.js';
+import { createEnergyService, type EnergyDeps, type EnergyService } from '../index.js';
+import type { LiveState } from '../live-state.js';
+import { startGatewaySimulator, type GatewaySimulator, type GatewaySimulatorOptions } from '../simulator/gateway-simulator.js';
+
+/** A temp data dir, a gateway simulator on loopback and an energy service polling it. */
+export async function startEnergyHarness(
+  opts: { sim?: GatewaySimulatorOptions; env?: Record<string, string>; deps?: Partial<EnergyDeps> } = {},
+): Promise<{ sim: GatewaySimulator; service: EnergyService; dataDir: string; stop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-test-'));
+  const sim = await startGatewaySimulator({ firmware: 'V2.9', ...opts.sim });
+  const service = createEnergyService(
+    {
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      env: { GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(sim.port), POLL_INTERVAL_MS: '1000', ...opts.env },
+    },
+    { logger: silentLogger, ...opts.deps },
+  );
+  await service.start();
+  return {
+    sim,
+    service,
+    dataDir,
+    async stop() {
+      await service.stop();
+      await sim.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves with the first live state that satisfies `pred` (checked now and on every change). */
+export function waitForState(service: EnergyService, pred: (s: LiveState) => boolean, timeoutMs = 10_000): Promise<LiveState> {
+  return new Promise((resolve, reject) => {
+    if (pred(service.state.get())) return resolve(service.state.get());
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`state condition not met within ${timeoutMs} ms; last: ${JSON.stringify(service.state.get()).slice(0, 300)}`));
+    }, timeoutMs);
+    const off = service.state.subscribe((s) => {
+      if (pred(s)) {
+        clearTimeout(timer);
+        off();
+        resolve(s);
+      }
+    });
+  });
+}

@@ -1,5 +1,6 @@
-/** The size a recording box reports for an item that is being recorded right now. */
-export const RECORDING_SIZE_MARKER = 4398046510080;
+import { RECORDING_SIZE_MARKER } from '../sizes.js';
+
+export { RECORDING_SIZE_MARKER };
 
 /** How a simulated item behaves; every field can be changed while the simulator runs. */
 export interface SimItem {

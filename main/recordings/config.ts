@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { repoRoot } from '../core/paths.js';
+import { SSDP_MULTICAST_ADDRESS, SSDP_PORT, type SsdpTarget } from './box/ssdp.js';
+
+export interface RecordingConfig {
+  /** HTTP port (`PORT`, default 8124; 0 picks a free one). */
+  port: number;
+  /** Listen address (`RECORDINGS_HOST`, default 0.0.0.0: a LAN service). */
+  host: string;
+  /** The SQLite state file (`DB_PATH`, default `<DATA_DIR>/recordings/state.db`). */
+  dbPath: string;
+  /** Folder of user configuration such as `detector.ini` (the state file's folder). */
+  configDir: string;
+  /** The bundled detector configuration used when the user has none. */
+  bundledDetectorIni: string;
+  csrfSecret: string | undefined;
+  /** `NODE_ENV=production`: refuse to start without a real CSRF secret. */
+  production: boolean;
+  /** IANA time zone (`TZ`), exposed as `tz`, used by the scheduler. */
+  tz: string;
+  /** Environment seeds of settings (`MEDIA_ROOT`, `MEDIA_SERVER_PREFS_PATH`). */
+  env: Record<string, string | undefined>;
+  /** Where SSDP M-SEARCH goes: the multicast group on `SSDP_INTERFACE` in production. */
+  ssdp: SsdpTarget;
+  /** Built web UI to serve at `/`, when present. */
+  staticDir?: string;
+}
+
+export const DEFAULT_PORT = 8124;
+
+/** The production configuration from the environment; `dataDir` is the app's data folder. */
+export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string): RecordingConfig {
+  const dbPath = env.DB_PATH ? path.resolve(env.DB_PATH) : path.join(dataDir, 'recordings', 'state.db');
+  const port = env.PORT !== undefined && /^\d+$/.test(env.PORT) ? Number(env.PORT) : DEFAULT_PORT;
+  const iface = env.SSDP_INTERFACE?.trim();
+  return {
+    port,
+    host: env.RECORDINGS_HOST?.trim() || '0.0.0.0',
+    dbPath,
+    configDir: path.dirname(dbPath),
+    bundledDetectorIni: path.join(repoRoot, 'assets', 'detector.ini'),
+    csrfSecret: env.CSRF_SECRET || undefined,
+    production: env.NODE_ENV === 'production',
+    tz: env.TZ?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    env: { MEDIA_ROOT: env.MEDIA_ROOT, MEDIA_SERVER_PREFS_PATH: env.MEDIA_SERVER_PREFS_PATH },
+    ssdp: {
+      bindAddress: iface || '0.0.0.0',
+      address: SSDP_MULTICAST_ADDRESS,
+      port: SSDP_PORT,
+      multicastInterface: iface || undefined,
+      windowMs: 3000,
+    },
+    staticDir: env.RECORDINGS_UI_DIR || undefined,
+  };
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../core/errors.js';
+import { parseInput } from '../../core/validate.js';
+import { listShowFolders } from '../box/content-directory.js';
+import { descriptionUrlFor, fetchBoxDescription, type BoxInfo } from '../box/description.js';
+import { discoverBoxes } from '../box/ssdp.js';
+import { RATE_LIMITS } from '../http-security.js';
+import { settingDefs } from '../settings.js';
+import { matchShow, resolveBoxes } from '../sync/box-source.js';
+import type { RouteContext } from './context.js';
+
+const discoverBody = z.object({ address: settingDefs.box_address.schema.optional() }).strict();
+
+const boxView = (b: BoxInfo) => ({ udn: b.udn, friendly_name: b.friendlyName, model_name: b.modelName, address: b.address, location: b.location });
+
+export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /** SSDP search (every box found; other devices and broken XML skipped) or a manual address. */
+  app.post('/api/discover-box', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
+    const { address } = parseInput(discoverBody, req.body ?? {}, 'body');
+    if (address) {
+      try {
+        const box = await fetchBoxDescription(ctx.fetch, descriptionUrlFor(address), 5000);
+        return { boxes: [boxView(box)], skipped: [] };
+      } catch (err) {
+        throw new AppError(502, 'box_unreachable', `No recording box at ${address}: ${(err as Error).message}`);
+      }
+    }
+    const found = await discoverBoxes({ target: ctx.ssdp, fetch: ctx.fetch, logger: ctx.logger, signal: ctx.stopSignal });
+    return { boxes: found.boxes.map(boxView), skipped: found.skipped };
+  });
+
+  /** The show folders on the box (configured address or discovered boxes), with the followed show each matches. */
+  app.post('/api/box-shows', { config: { rateLimit: RATE_LIMITS.boxShows } }, async () => {
+    let boxes: BoxInfo[];
+    try {
+      boxes = await resolveBoxes(ctx, ctx.settings.get().box_address, ctx.stopSignal);
+    } catch (err) {
+      throw new AppError(502, 'box_unreachable', `Cannot reach the recording box: ${(err as Error).message}`);
+    }
+    if (boxes.length === 0) throw new AppError(502, 'box_not_found', 'No recording box found: set box_address or check the network');
+    const shows = ctx.shows.list();
+    const out = [];
+    for (const box of boxes) {
+      try {
+        const folders = await listShowFolders({ fetch: ctx.fetch, controlUrl: box.controlUrl, signal: ctx.stopSignal });
+        out.push({
+          box: boxView(box),
+          shows: folders.map((f) => ({ id: f.id, title: f.title, item_count: f.childCount, followed_show_id: matchShow(f.title, shows)?.id ?? null })),
+        });
+      } catch (err) {
+        out.push({ box: boxView(box), shows: [], error: (err as Error).message });
+      }
+    }
+    return { boxes: out };
+  });
+
+  app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async () => {
+    if (!ctx.seams.discoverMediaServer) throw new AppError(501, 'not_available', 'Media server discovery is not available in this version');
+    return ctx.seams.discoverMediaServer();
+  });
+
+  app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async () => {
+    if (!ctx.seams.cloudTest) throw new AppError(501, 'not_available', 'The cloud channel is not available in this version');
+    return ctx.seams.cloudTest();
+  });
+}

@@ -1,0 +1,44 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { FetchLike } from '../box/description.js';
+import type { SsdpTarget } from '../box/ssdp.js';
+import type { ProgressRegistry } from '../progress.js';
+import type { SyncScheduler } from '../scheduler.js';
+import type { RecordingSettings } from '../settings.js';
+import type { RecordingsStore } from '../store/recordings-store.js';
+import type { ShowsStore } from '../store/shows-store.js';
+import type { SyncRunsStore } from '../store/sync-runs-store.js';
+import type { SyncEngine } from '../sync/engine.js';
+import type { FlightGuard } from '../sync/single-flight.js';
+import type { Db } from '../../core/sqlite.js';
+import type { RecordingRow } from '../store/recordings-store.js';
+
+/** Seams for later issues: each is optional; its endpoint answers 501 `not_available` without it. */
+export interface IntegrationSeams {
+  /** Ad scan of one downloaded recording (detect or cut per the show's mode); runs under the guard. */
+  adScan?(row: RecordingRow, signal: AbortSignal): Promise<void>;
+  discoverMediaServer?(): Promise<unknown>;
+  cloudTest?(): Promise<unknown>;
+}
+
+/** What the route modules share. */
+export interface RouteContext {
+  db: Db;
+  recordings: RecordingsStore;
+  shows: ShowsStore;
+  runs: SyncRunsStore;
+  settings: RecordingSettings;
+  progress: ProgressRegistry;
+  guard: FlightGuard;
+  engine: SyncEngine;
+  scheduler: SyncScheduler;
+  fetch: FetchLike;
+  ssdp: SsdpTarget;
+  clock: Clock;
+  logger: Logger;
+  seams: IntegrationSeams;
+  /** Aborted when the service stops (background work started by routes listens to it). */
+  stopSignal: AbortSignal;
+}
+
+export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from '../core/clock.js';
+import { createHttpServer, listen } from '../core/http.js';
+import { createDisposer } from '../core/lifecycle.js';
+import type { Logger } from '../core/logger.js';
+import { openDatabase, type Db } from '../core/sqlite.js';
+import type { FetchLike } from './box/description.js';
+import type { RecordingConfig } from './config.js';
+import { resolveCsrfSecret } from './csrf.js';
+import { registerHttpSecurity } from './http-security.js';
+import { createProgressRegistry, type ProgressRegistry } from './progress.js';
+import { registerBoxRoutes } from './routes/box-routes.js';
+import type { IntegrationSeams, RouteContext } from './routes/context.js';
+import { registerRecordingRoutes } from './routes/recordings-routes.js';
+import { registerSettingsRoutes } from './routes/settings-routes.js';
+import { registerShowRoutes } from './routes/shows-routes.js';
+import { registerSyncRoutes } from './routes/sync-routes.js';
+import { createSyncScheduler, type SyncScheduler } from './scheduler.js';
+import { createRecordingSettings, type RecordingSettings } from './settings.js';
+import { recordingMigrations } from './store/migrations.js';
+import { createRecordingsStore } from './store/recordings-store.js';
+import { createShowsStore } from './store/shows-store.js';
+import { createSyncRunsStore } from './store/sync-runs-store.js';
+import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
+import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
+
+export interface RecordingDeps {
+  logger: Logger;
+  clock?: Clock;
+  /** HTTP client for the box (and later the cloud and media server). */
+  fetch?: FetchLike;
+  /** Media-server refresh and post-download steps (later issues); may be undefined. */
+  hooks?: SyncHooks;
+  /** Ad scan, media-server discovery, cloud test (later issues); may be undefined. */
+  seams?: IntegrationSeams;
+}
+
+export interface RecordingService {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** `http://host:port` once started. */
+  readonly url: string;
+  readonly port: number;
+  /** The fastify instance (tests use `inject`). */
+  readonly app: FastifyInstance;
+  /** Shared with future pipelines: one pipeline per recording at a time. */
+  readonly guard: FlightGuard;
+  readonly progress: ProgressRegistry;
+  readonly engine: SyncEngine;
+  readonly settings: RecordingSettings;
+  readonly scheduler: SyncScheduler;
+}
+
+/**
+ * The recording sync service. Creating it does nothing; `start()` applies pending migrations, then
+ * serves; `stop()` aborts a running sync (partial files stay for resume) and releases the port, the
+ * cron task and the state file.
+ */
+export function createRecordingService(config: RecordingConfig, deps: RecordingDeps): RecordingService {
+  const clock = deps.clock ?? systemClock;
+  const fetchFn = deps.fetch ?? fetch;
+  const logger = deps.logger.child({ service: 'recordings' });
+  const guard = createFlightGuard();
+  const progress = createProgressRegistry(clock);
+  const disposer = createDisposer();
+  let state: { app: FastifyInstance; engine: SyncEngine; settings: RecordingSettings; scheduler: SyncScheduler; db: Db } | null = null;
+  let port = 0;
+
+  const need = () => {
+    if (!state) throw new Error('the recording service is not started');
+    return state;
+  };
+
+  return {
+    async start() {
+      if (state) return;
+      const csrfSecret = resolveCsrfSecret(config.csrfSecret, config.production);
+      if (!config.csrfSecret) logger.warn('CSRF_SECRET is not set: using the development placeholder');
+      const db = openDatabase(config.dbPath, recordingMigrations);
+      disposer.add(() => db.close());
+      try {
+        const recordings = createRecordingsStore(db);
+        const shows = createShowsStore(db);
+        const runs = createSyncRunsStore(db);
+        const interrupted = runs.closeInterrupted(clock.now());
+        if (interrupted) logger.warn({ interrupted }, 'closed sync runs left running by an earlier process');
+        // An interrupted scan leaves no stuck row.
+        db.prepare(`UPDATE recordings SET ad_status = 'unscanned' WHERE ad_status = 'scanning'`).run();
+        const settings = createRecordingSettings(db, {
+          env: config.env,
+          tz: config.tz,
+          configDir: config.configDir,
+          bundledDetectorIni: config.bundledDetectorIni,
+        });
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, clock, logger, ssdp: config.ssdp, hooks: deps.hooks });
+        disposer.add(() => engine.stop());
+        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
+        const stopController = new AbortController();
+        disposer.add(() => stopController.abort());
+
+        const app = createHttpServer({ logger, bodyLimit: 64 * 1024 });
+        disposer.add(() => app.close());
+        await registerHttpSecurity(app, csrfSecret);
+        const ctx: RouteContext = {
+          db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: deps.seams ?? {}, stopSignal: stopController.signal,
+        };
+        app.get('/healthz', async () => {
+          db.prepare('SELECT 1').get();
+          return { status: 'ok' };
+        });
+        registerSettingsRoutes(app, ctx);
+        registerShowRoutes(app, ctx);
+        registerRecordingRoutes(app, ctx);
+        registerSyncRoutes(app, ctx);
+        registerBoxRoutes(app, ctx);
+        if (config.staticDir && fs.existsSync(config.staticDir)) await app.register(fastifyStatic, { root: config.staticDir });
+
+        port = await listen(app, config.port, config.host);
+        scheduler.start();
+        disposer.add(() => scheduler.stop());
+        state = { app, engine, settings, scheduler, db };
+        logger.info({ port, db: config.dbPath }, 'recording sync service started');
+      } catch (err) {
+        await disposer.run().catch(() => undefined);
+        throw err;
+      }
+    },
+    async stop() {
+      await disposer.run();
+      state = null;
+    },
+    get url() {
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      return `http://${host}:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    get app() {
+      return need().app;
+    },
+    guard,
+    progress,
+    get engine() {
+      return need().engine;
+    },
+    get settings() {
+      return need().settings;
+    },
+    get scheduler() {
+      return need().scheduler;
+    },
+  };
+}

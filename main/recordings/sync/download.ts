@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import { once } from 'node:events';
+import type { Clock, Timer } from '../../core/clock.js';
+import type { FetchLike } from '../box/description.js';
+import { RECORDING_SIZE_MARKER } from '../box/sizes.js';
+
+export interface DownloadRequest {
+  url: string;
+  /** Bytes land here (`<final path>.partial`) so a later run resumes from it. */
+  partialPath: string;
+  fetch: FetchLike;
+  clock: Clock;
+  /** Aborts the transfer (service stop); the partial file stays for the next run. */
+  signal: AbortSignal;
+  /** Called about every `tickMs` while bytes flow, with the bytes on disk and the total if known. */
+  onTick?: (bytesOnDisk: number, total: number | null) => void;
+  tickMs?: number;
+  /** No byte for this long ends the transfer as interrupted. */
+  stallMs?: number;
+  /** How long to wait for the response headers. */
+  headersTimeoutMs?: number;
+}
+
+/** What one download attempt produced, before classification. */
+export interface DownloadResult {
+  /** The body started to land on disk (a later drop leaves a shorter file, not a failure). */
+  recorded: boolean;
+  /** Size of the partial file after the attempt; null when the size check failed. */
+  actualSize: number | null;
+  /** Total announced by the box for this transfer (Content-Range total or Content-Length). */
+  announcedSize: number | null;
+  /** Not recorded: why. Recorded: the transfer was cut short (kept for the log). */
+  error?: string;
+  /** Not recorded, nothing wrong: e.g. the GET says the item is still being recorded. */
+  warning?: string;
+  resumedFrom: number;
+  /** The box answered a Range with 200, so the file started over. */
+  restarted: boolean;
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    const detail = cause instanceof Error && cause.message && cause.message !== err.message ? ` (${cause.message})` : '';
+    return `${err.message}${detail}`;
+  }
+  return String(err);
+}
+
+/** Content-Length of a HEAD, or null when the probe fails or has none. */
+export async function probeContentLength(fetchFn: FetchLike, url: string, signal: AbortSignal, timeoutMs = 10_000): Promise<number | null> {
+  try {
+    const res = await fetchFn(url, { method: 'HEAD', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+    await res.body?.cancel();
+    if (!res.ok) return null;
+    const len = res.headers.get('content-length');
+    return len !== null && /^\d+$/.test(len) ? Number(len) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Streams one item to its partial file with bounded memory. An existing partial file is resumed
+ * with `Range: bytes=N-`: 206 appends, 200 starts over, 416 with a matching total means complete.
+ */
+export async function downloadToPartial(req: DownloadRequest): Promise<DownloadResult> {
+  const resumedFrom = fileSize(req.partialPath);
+  const controller = new AbortController();
+  const onStop = () => controller.abort(req.signal.reason);
+  req.signal.addEventListener('abort', onStop, { once: true });
+  const headersTimer = req.clock.setTimeout(() => controller.abort(new Error('no response from the box')), req.headersTimeoutMs ?? 30_000);
+  let tick: Timer | undefined;
+  try {
+    let res: Response;
+    try {
+      res = await req.fetch(req.url, { headers: resumedFrom > 0 ? { range: `bytes=${resumedFrom}-` } : {}, signal: controller.signal });
+    } catch (err) {
+      return { recorded: false, actualSize: null, announcedSize: null, error: `download failed: ${describe(err)}`, resumedFrom, restarted: false };
+    } finally {
+      req.clock.clear(headersTimer);
+    }
+
+    const length = res.headers.get('content-length');
+    const contentLength = length !== null && /^\d+$/.test(length) ? Number(length) : null;
+    if (res.status === 416) {
+      await res.body?.cancel();
+      const total = Number(/\/(\d+)$/.exec(res.headers.get('content-range') ?? '')?.[1] ?? NaN);
+      if (resumedFrom > 0 && total === resumedFrom) {
+        return { recorded: true, actualSize: resumedFrom, announcedSize: total, resumedFrom, restarted: false };
+      }
+      fs.rmSync(req.partialPath, { force: true });
+      return { recorded: false, actualSize: null, announcedSize: null, error: `the box refused the resume range (HTTP 416); the next sync starts over`, resumedFrom, restarted: false };
+    }
+    if (res.status !== 200 && res.status !== 206) {
+      await res.body?.cancel().catch(() => undefined);
+      return { recorded: false, actualSize: null, announcedSize: null, error: `the box answered HTTP ${res.status}`, resumedFrom, restarted: false };
+    }
+    if (contentLength === RECORDING_SIZE_MARKER) {
+      await res.body?.cancel().catch(() => undefined);
+      return { recorded: false, actualSize: null, announcedSize: null, warning: 'currently recording', resumedFrom, restarted: false };
+    }
+    let append = false;
+    let announcedSize = contentLength;
+    if (res.status === 206) {
+      const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers.get('content-range') ?? '');
+      if (!m || Number(m[1]) !== resumedFrom) {
+        await res.body?.cancel().catch(() => undefined);
+        return { recorded: false, actualSize: null, announcedSize: null, error: 'the box answered the resume with a range that does not match the partial file', resumedFrom, restarted: false };
+      }
+      append = true;
+      announcedSize = m[3] === '*' ? null : Number(m[3]);
+    }
+    const restarted = resumedFrom > 0 && !append;
+
+    let written = append ? resumedFrom : 0;
+    let lastTickBytes = written;
+    let lastProgressAt = req.clock.now();
+    const stallMs = req.stallMs ?? 60_000;
+    tick = req.clock.setInterval(() => {
+      const now = req.clock.now();
+      if (written !== lastTickBytes) {
+        lastTickBytes = written;
+        lastProgressAt = now;
+      } else if (now - lastProgressAt > stallMs) {
+        controller.abort(new Error(`no data from the box for ${Math.round(stallMs / 1000)} s`));
+      }
+      req.onTick?.(written, announcedSize);
+    }, req.tickMs ?? 250);
+    req.onTick?.(written, announcedSize);
+
+    const out = fs.createWriteStream(req.partialPath, { flags: append ? 'a' : 'w', highWaterMark: 1024 * 1024 });
+    let interruption: string | undefined;
+    let writeError: unknown;
+    out.on('error', (err) => {
+      writeError = err;
+      controller.abort(err);
+    });
+    try {
+      if (!res.body) throw new Error('the box sent no body');
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        written += chunk.byteLength;
+        if (!out.write(chunk)) await once(out, 'drain', { signal: controller.signal });
+      }
+    } catch (err) {
+      interruption = describe(controller.signal.aborted && controller.signal.reason ? controller.signal.reason : err);
+    } finally {
+      out.end();
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
+    }
+    if (writeError) {
+      return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(writeError)}`, resumedFrom, restarted };
+    }
+    let actualSize: number | null;
+    try {
+      actualSize = fs.statSync(req.partialPath).size;
+    } catch {
+      actualSize = null;
+    }
+    return { recorded: true, actualSize, announcedSize, error: interruption ? `transfer interrupted: ${interruption}` : undefined, resumedFrom, restarted };
+  } finally {
+    req.clock.clear(headersTimer);
+    if (tick) req.clock.clear(tick);
+    req.signal.removeEventListener('abort', onStop);
+  }
+}

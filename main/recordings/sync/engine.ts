@@ -1,0 +1,146 @@
+import type { Clock } from '../../core/clock.js';
+import { conflict } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { FetchLike } from '../box/description.js';
+import type { SsdpTarget } from '../box/ssdp.js';
+import type { ProgressRegistry } from '../progress.js';
+import type { RecordingSettings } from '../settings.js';
+import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
+import type { Show, ShowsStore } from '../store/shows-store.js';
+import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/sync-runs-store.js';
+import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
+import { overallStatus } from './classify.js';
+import { processItem } from './item-pipeline.js';
+import type { FlightGuard } from './single-flight.js';
+
+/** Later issues plug in here; every hook is optional and its failures never stop a sync. */
+export interface SyncHooks {
+  /** Runs inline after a download is classified `done`, under the item's single-flight guard (ad removal, box delete). */
+  afterDone?(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
+  /** After a run that downloaded something: refresh the media server's library. */
+  mediaServer?: { refreshLibrary(): Promise<void> };
+}
+
+export interface SyncEngineDeps {
+  recordings: RecordingsStore;
+  shows: ShowsStore;
+  runs: SyncRunsStore;
+  settings: RecordingSettings;
+  progress: ProgressRegistry;
+  guard: FlightGuard;
+  fetch: FetchLike;
+  clock: Clock;
+  logger: Logger;
+  ssdp: SsdpTarget;
+  hooks?: SyncHooks;
+}
+
+export interface RunningSync {
+  run: SyncRun;
+  done: Promise<SyncRun>;
+}
+
+export interface SyncEngine {
+  /** Starts a run in the background; throws 409 `sync_running` (with `run_id`) while one runs. */
+  start(trigger: SyncTrigger, showId?: number): RunningSync;
+  current(): RunningSync | null;
+  /** Aborts the running sync (downloads keep their partial files) and waits for it to settle. */
+  stop(): Promise<void>;
+}
+
+const emptySummary = (): SyncSummary & { already_done: number; busy: number } => ({
+  downloaded: 0,
+  failed: 0,
+  skipped: 0,
+  seen: 0,
+  boxes: 0,
+  already_done: 0,
+  busy: 0,
+});
+
+export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
+  let running: (RunningSync & { controller: AbortController }) | null = null;
+  let stopped = false;
+
+  const execute = async (run: SyncRun, showId: number | undefined, signal: AbortSignal): Promise<SyncRun> => {
+    const summary = emptySummary();
+    const log = deps.logger.child({ run: run.id });
+    const settings = deps.settings.get();
+    try {
+      const shows = showId !== undefined ? [deps.shows.get(showId)].filter((s): s is Show => !!s) : deps.shows.list().filter((s) => s.enabled);
+      const boxes = await resolveBoxes(deps, settings.box_address, signal);
+      summary.boxes = boxes.length;
+      if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');
+      const work: WorkItem[] = [];
+      const boxErrors: string[] = [];
+      for (const box of boxes) {
+        try {
+          work.push(...(await collectWork(deps, box, shows, signal)));
+        } catch (err) {
+          boxErrors.push(`${box.friendlyName || box.address}: ${(err as Error).message}`);
+        }
+      }
+      if (boxErrors.length === boxes.length) throw new Error(`cannot browse the box: ${boxErrors.join('; ')}`);
+      if (boxErrors.length) summary.error = boxErrors.join('; ');
+      summary.seen = work.length;
+
+      const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, signal };
+      let next = 0;
+      const worker = async () => {
+        while (next < work.length && !signal.aborted) {
+          const w = work[next++]!;
+          const release = deps.guard.tryAcquire(w.item.id, `sync:${run.id}`);
+          if (!release) {
+            summary.busy++;
+            continue;
+          }
+          try {
+            const { outcome, row } = await processItem(deps, ctx, w);
+            summary[outcome]++;
+            if (outcome === 'downloaded' && row && deps.hooks?.afterDone && !signal.aborted) {
+              await deps.hooks.afterDone(row, w.show, signal).catch((err: unknown) => log.error({ err, box_id: row.box_id }, 'post-download step failed'));
+            }
+          } catch (err) {
+            summary.failed++;
+            log.error({ err, box_id: w.item.id }, 'item failed unexpectedly');
+          } finally {
+            release();
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, settings.download_concurrency) }, worker));
+
+      if (summary.downloaded > 0 && deps.hooks?.mediaServer && !signal.aborted) {
+        await deps.hooks.mediaServer.refreshLibrary().catch((err: unknown) => log.warn({ err }, 'media server refresh failed'));
+      }
+      if (signal.aborted) throw new Error('interrupted: the service stopped during this run');
+      return deps.runs.finish(run.id, overallStatus(summary), summary, deps.clock.now());
+    } catch (err) {
+      summary.error = signal.aborted ? 'interrupted: the service stopped during this run' : (err as Error).message;
+      log.warn({ error: summary.error }, 'sync run failed');
+      return deps.runs.finish(run.id, 'error', summary, deps.clock.now());
+    }
+  };
+
+  return {
+    start(trigger, showId) {
+      if (stopped) throw conflict('stopping', 'the service is stopping');
+      if (running) throw conflict('sync_running', `sync run ${running.run.id} is already running`, { run_id: running.run.id });
+      const run = deps.runs.start(trigger, showId ?? null, deps.clock.now());
+      const controller = new AbortController();
+      const done = execute(run, showId, controller.signal).finally(() => {
+        running = null;
+      });
+      running = { run, done, controller };
+      return { run, done };
+    },
+    current: () => (running ? { run: running.run, done: running.done } : null),
+    async stop() {
+      stopped = true;
+      const r = running;
+      if (!r) return;
+      r.controller.abort(new Error('service stopping'));
+      await r.done.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { silentLogger } from '../../core/logger.js';
+import { createBoxSimulator, type BoxSimulator, type BoxSimulatorOptions } from '../box/simulator/box-simulator.js';
+import { createSsdpResponder, type SsdpResponder } from '../box/simulator/ssdp-responder.js';
+import { recordingConfigFromEnv, type RecordingConfig } from '../config.js';
+import { createRecordingService, type RecordingDeps, type RecordingService } from '../service.js';
+
+/** A temporary folder removed by `cleanup`. */
+export function tempDir(prefix = 'recordings-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function sha256File(file: string): string {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/** A loopback-only test configuration: port 0, a state file and media root under `dir`, SSDP to the responder. */
+export function testConfig(dir: string, ssdpPort: number, overrides: Partial<RecordingConfig> = {}): RecordingConfig {
+  const base = recordingConfigFromEnv({}, dir);
+  return {
+    ...base,
+    port: 0,
+    host: '127.0.0.1',
+    dbPath: path.join(dir, 'state.db'),
+    configDir: dir,
+    csrfSecret: 'test-secret-0123456789abcdef0123456789abcdef',
+    production: false,
+    tz: 'Australia/Sydney',
+    env: { MEDIA_ROOT: path.join(dir, 'media') },
+    ssdp: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: ssdpPort, windowMs: 250 },
+    ...overrides,
+  };
+}
+
+/** A client over real HTTP with the CSRF double-submit handled like the web UI does it. */
+export class ApiClient {
+  private cookie = '';
+  private token = '';
+  constructor(readonly baseUrl: string) {}
+
+  async refreshToken(): Promise<void> {
+    const res = await fetch(`${this.baseUrl}/api/csrf-token`, { headers: this.cookie ? { cookie: this.cookie } : {} });
+    const set = res.headers.getSetCookie();
+    this.cookie = set.map((c) => c.split(';')[0]).join('; ');
+    this.token = ((await res.json()) as { token: string }).token;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test client: tests assert bodies field by field
+  async request(method: string, url: string, body?: unknown, opts: { csrf?: boolean } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+    const unsafe = method !== 'GET' && method !== 'HEAD';
+    if (unsafe && opts.csrf !== false && !this.token) await this.refreshToken();
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (unsafe && opts.csrf !== false) {
+      headers.cookie = this.cookie;
+      headers['x-csrf-token'] = this.token;
+    }
+    const res = await fetch(`${this.baseUrl}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  get = (url: string) => this.request('GET', url);
+  post = (url: string, body?: unknown) => this.request('POST', url, body);
+  patch = (url: string, body?: unknown) => this.request('PATCH', url, body);
+  delete = (url: string) => this.request('DELETE', url);
+}
+
+export interface Harness {
+  dir: string;
+  mediaRoot: string;
+  box: BoxSimulator;
+  ssdp: SsdpResponder;
+  service: RecordingService;
+  api: ApiClient;
+  /** Starts a second service on the same state file and media root (after `service.stop()`). */
+  restart(): Promise<void>;
+  /** POST /api/sync and wait for the run to finish; returns the finished run as the API shows it. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the run as JSON
+  syncAndWait(): Promise<any>;
+  cleanup(): Promise<void>;
+}
+
+export async function startHarness(opts: { box: BoxSimulatorOptions; config?: Partial<RecordingConfig>; deps?: Partial<RecordingDeps> }): Promise<Harness> {
+  const dir = tempDir();
+  const box = createBoxSimulator(opts.box);
+  await box.start();
+  const ssdp = createSsdpResponder({ locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken] });
+  await ssdp.start();
+  const config = testConfig(dir, ssdp.port, opts.config);
+  const make = () => createRecordingService(config, { logger: silentLogger, ...opts.deps });
+  const h: Harness = {
+    dir,
+    mediaRoot: path.join(dir, 'media'),
+    box,
+    ssdp,
+    service: make(),
+    api: new ApiClient(''),
+    async restart() {
+      h.service = make();
+      await h.service.start();
+      h.api = new ApiClient(h.service.url);
+    },
+    async syncAndWait() {
+      const res = await h.api.post('/api/sync');
+      if (res.status !== 202) throw new Error(`sync answered ${res.status}: ${JSON.stringify(res.body)}`);
+      await h.service.engine.current()?.done;
+      return (await h.api.get(`/api/sync-runs/${res.body.run.id}`)).body.run;
+    },
+    async cleanup() {
+      await h.service.stop().catch(() => undefined);
+      await ssdp.stop();
+      await box.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await h.service.start();
+  h.api = new ApiClient(h.service.url);
+  return h;
+}

@@ -1,0 +1,140 @@
+import { isPowerField, round4, SAMPLE_FIELDS, type DownsampledRow, type HistorySample } from './sample.js';
+
+/** The most rows a history response may carry, downsampled or not (spec limit). */
+export const MAX_ROWS = 20_000;
+
+/**
+ * A bucket's partial aggregate: enough to merge buckets computed from different sources (memory,
+ * the per-minute rollup, raw durable rows) and to finish into a row. Arrays follow SAMPLE_FIELDS.
+ */
+export interface PartialBucket {
+  t: number;
+  n: number;
+  sum: number[];
+  cnt: number[];
+  min: Array<number | null>;
+  max: Array<number | null>;
+}
+
+const F = SAMPLE_FIELDS.length;
+
+export const bucketStart = (t: number, widthMs: number): number => Math.floor(t / widthMs) * widthMs;
+
+/**
+ * The bucket width in whole seconds for a request: at least `every`, and wide enough that the
+ * buckets aligned to multiples of the width over [lo, hi] never number more than MAX_ROWS.
+ * (Aligned buckets over a span s number at most floor(s / w) + 2; w >= (s + 1) / (MAX_ROWS - 1) keeps that <= MAX_ROWS.)
+ */
+export function flooredWidthSeconds(everySeconds: number, lo: number, hi: number): number {
+  if (hi < lo) return everySeconds;
+  return Math.max(everySeconds, Math.ceil((hi - lo + 1) / ((MAX_ROWS - 1) * 1000)));
+}
+
+export function emptyBucket(t: number): PartialBucket {
+  return { t, n: 0, sum: new Array<number>(F).fill(0), cnt: new Array<number>(F).fill(0), min: new Array(F).fill(null), max: new Array(F).fill(null) };
+}
+
+const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+const upper = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
+export function addSample(b: PartialBucket, s: HistorySample): void {
+  b.n++;
+  for (let i = 0; i < F; i++) {
+    const v = s[SAMPLE_FIELDS[i]!];
+    if (v === null || v === undefined) continue;
+    b.sum[i]! += v;
+    b.cnt[i]!++;
+    b.min[i] = lower(b.min[i]!, v);
+    b.max[i] = upper(b.max[i]!, v);
+  }
+}
+
+export function mergeBucket(into: PartialBucket, from: PartialBucket): void {
+  into.n += from.n;
+  for (let i = 0; i < F; i++) {
+    into.sum[i]! += from.sum[i]!;
+    into.cnt[i]! += from.cnt[i]!;
+    into.min[i] = lower(into.min[i]!, from.min[i]!);
+    into.max[i] = upper(into.max[i]!, from.max[i]!);
+  }
+}
+
+/**
+ * A bucket from an SQL aggregate row laid out as `[t, n, (sum, count, min, max) per sample field]`
+ * (see durable-store.ts).
+ */
+export function bucketFromSql(row: unknown[]): PartialBucket {
+  const b = emptyBucket(row[0] as number);
+  b.n = row[1] as number;
+  for (let i = 0; i < F; i++) {
+    const k = 2 + i * 4;
+    b.sum[i] = (row[k] as number | null) ?? 0;
+    b.cnt[i] = (row[k + 1] as number | null) ?? 0;
+    b.min[i] = row[k + 2] as number | null;
+    b.max[i] = row[k + 3] as number | null;
+  }
+  return b;
+}
+
+/** Buckets of width `widthMs` over samples (any order), keyed by bucket start. */
+export function bucketSamples(samples: Iterable<HistorySample>, widthMs: number, into = new Map<number, PartialBucket>()): Map<number, PartialBucket> {
+  for (const s of samples) {
+    const t = bucketStart(s.t, widthMs);
+    let b = into.get(t);
+    if (!b) into.set(t, (b = emptyBucket(t)));
+    addSample(b, s);
+  }
+  return into;
+}
+
+export function mergeBuckets(into: Map<number, PartialBucket>, buckets: Iterable<PartialBucket>): Map<number, PartialBucket> {
+  for (const b of buckets) {
+    const have = into.get(b.t);
+    if (have) mergeBucket(have, b);
+    else into.set(b.t, b);
+  }
+  return into;
+}
+
+/** The user-visible row: means (4 decimals) of every field, min/max of power fields, `n`. */
+export function finishBucket(b: PartialBucket): DownsampledRow {
+  const row: Record<string, number | null> = { t: b.t };
+  for (let i = 0; i < F; i++) {
+    const f = SAMPLE_FIELDS[i]!;
+    row[f] = b.cnt[i] ? round4(b.sum[i]! / b.cnt[i]!) : null;
+    if (isPowerField(f)) {
+      row[`${f}Min`] = b.min[i]!;
+      row[`${f}Max`] = b.max[i]!;
+    }
+  }
+  row.n = b.n;
+  return row as DownsampledRow;
+}
+
+/** Column order of a downsampled row (JSON key order and CSV columns after the time). */
+export const DOWNSAMPLED_COLUMNS: string[] = ['t', ...SAMPLE_FIELDS.flatMap((f) => (isPowerField(f) ? [f, `${f}Min`, `${f}Max`] : [f])), 'n'];
+
+/** Streams samples (oldest first) into finished buckets: `push` returns a row when a bucket closes. */
+export class Bucketer {
+  private current: PartialBucket | null = null;
+
+  constructor(private readonly widthMs: number) {}
+
+  push(s: HistorySample): DownsampledRow | null {
+    const t = bucketStart(s.t, this.widthMs);
+    let done: DownsampledRow | null = null;
+    if (this.current && this.current.t !== t) {
+      done = finishBucket(this.current);
+      this.current = null;
+    }
+    if (!this.current) this.current = emptyBucket(t);
+    addSample(this.current, s);
+    return done;
+  }
+
+  flush(): DownsampledRow | null {
+    const done = this.current ? finishBucket(this.current) : null;
+    this.current = null;
+    return done;
+  }
+}

@@ -1,0 +1,126 @@
+import { openDatabase, type Db } from '../../core/sqlite.js';
+import { bucketFromSql, type PartialBucket } from './downsample.js';
+import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
+import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
+
+const MINUTE = 60_000;
+const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
+const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
+
+/**
+ * `(sum, count, min, max)` per field over raw samples, matching `bucketFromSql`'s layout.
+ * (better-sqlite3 binds JS numbers as REAL, hence the CASTs before the integer divisions below.)
+ */
+const RAW_AGGREGATES = SAMPLE_FIELDS.map((f) => `total(${f}), count(${f}), min(${f}), max(${f})`).join(', ');
+/** The same layout over the per-minute rollup. */
+const ROLLUP_AGGREGATES = SAMPLE_FIELDS.map((f) =>
+  isPowerField(f) ? `total(${f}_s), total(${f}_c), min(${f}_lo), max(${f}_hi)` : `total(${f}_s), total(${f}_c), NULL, NULL`,
+).join(', ');
+
+/**
+ * The durable copy of history in `<dataDir>/energy/history.db` (SQLite, WAL): one row per poll.
+ * Each insert is its own transaction, so a crash loses at most the poll in flight.
+ */
+export class DurableStore {
+  readonly db: Db;
+  private readonly stmts;
+
+  constructor(readonly file: string) {
+    this.db = openDatabase(file, historyMigrations);
+    const db = this.db;
+    this.stmts = {
+      insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
+      count: db.prepare('SELECT count(*) FROM samples').pluck(),
+      countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
+      firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
+      lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
+      recent: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t DESC LIMIT ?`),
+      after: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t > ? ORDER BY t LIMIT ?`).raw(),
+      deleteSamples: db.prepare('DELETE FROM samples WHERE t < ?'),
+      deleteMinutes: db.prepare('DELETE FROM minutes WHERE m >= ? AND m <= ?'),
+      rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
+      rawBuckets: db.prepare(`SELECT (t / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER) AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
+      minuteBuckets: db.prepare(`SELECT (m / CAST(@k AS INTEGER)) * CAST(@k AS INTEGER) * ${MINUTE} AS b, total(n), ${ROLLUP_AGGREGATES} FROM minutes WHERE m >= @lo AND m <= @hi GROUP BY b ORDER BY b`).raw(),
+    };
+  }
+
+  /** Appends one sample; false when a sample with the same `t` is already stored. */
+  insert(s: HistorySample): boolean {
+    return this.stmts.insert.run(s).changes > 0;
+  }
+
+  /** Inserts many samples in one transaction (all or nothing); returns how many were new. */
+  insertMany(samples: Iterable<HistorySample>): number {
+    return this.db.transaction(() => {
+      let n = 0;
+      for (const s of samples) n += this.stmts.insert.run(s).changes;
+      return n;
+    })();
+  }
+
+  /** Deletes samples older than `cutoff` and keeps the rollup exact; returns how many went. */
+  prune(cutoff: number): number {
+    return this.db.transaction(() => {
+      const deleted = this.stmts.deleteSamples.run(cutoff).changes;
+      if (deleted === 0) return 0;
+      const edge = Math.floor(cutoff / MINUTE);
+      this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
+      this.stmts.rebuildMinutes.run(edge, edge);
+      return deleted;
+    })();
+  }
+
+  count(): number {
+    return this.stmts.count.get() as number;
+  }
+
+  countBefore(t: number): number {
+    return this.stmts.countBefore.get(t) as number;
+  }
+
+  /** The oldest `t` at or after `cutoff`, or null. */
+  firstFrom(cutoff: number): number | null {
+    return (this.stmts.firstFrom.get(cutoff) as number | null) ?? null;
+  }
+
+  lastT(): number | null {
+    return (this.stmts.lastT.get() as number | null) ?? null;
+  }
+
+  /** The most recent `limit` samples with lo <= t <= hi, oldest first. */
+  recent(lo: number, hi: number, limit: number): HistorySample[] {
+    if (hi < lo || limit <= 0) return [];
+    return (this.stmts.recent.all(lo, hi, limit) as HistorySample[]).reverse();
+  }
+
+  /** Up to `limit` rows (`[t, ...fields]`) with t > afterT, oldest first: keyset pages for export. */
+  pageAfter(afterT: number, limit: number): unknown[][] {
+    return this.stmts.after.all(afterT, limit) as unknown[][];
+  }
+
+  /**
+   * Partial buckets of `widthMs` over lo <= t <= hi. Whole minutes come from the rollup when the
+   * width is a whole number of minutes; the partial minutes at either edge from raw samples.
+   */
+  buckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
+    if (hi < lo) return [];
+    if (widthMs % MINUTE !== 0) return this.rawBuckets(lo, hi, widthMs);
+    const mLo = Math.ceil(lo / MINUTE);
+    const mHi = Math.floor((hi + 1) / MINUTE) - 1;
+    if (mLo > mHi) return this.rawBuckets(lo, hi, widthMs);
+    return [
+      ...this.rawBuckets(lo, mLo * MINUTE - 1, widthMs),
+      ...(this.stmts.minuteBuckets.all({ k: widthMs / MINUTE, lo: mLo, hi: mHi }) as unknown[][]).map(bucketFromSql),
+      ...this.rawBuckets((mHi + 1) * MINUTE, hi, widthMs),
+    ];
+  }
+
+  private rawBuckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
+    if (hi < lo) return [];
+    return (this.stmts.rawBuckets.all({ w: widthMs, lo, hi }) as unknown[][]).map(bucketFromSql);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

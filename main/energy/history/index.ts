@@ -1,0 +1,157 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Clock, Timer } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { HistoryStats } from '../snapshot.js';
+import { MAX_ROWS } from './downsample.js';
+import { DurableStore } from './durable-store.js';
+import { exportFileName, exportStream, type ExportFormat } from './export.js';
+import { importLegacyFiles, type LegacyImportReport } from './legacy-import.js';
+import { MemoryWindow } from './memory-window.js';
+import { queryHistory, type HistoryQuery, type HistoryResult } from './query.js';
+import type { HistorySample } from './sample.js';
+
+export { sampleFromState, type HistorySample } from './sample.js';
+export { registerHistoryRoutes } from './routes.js';
+
+/** The durable copy is pruned to the retention window on this timer (spec: every 5 minutes). */
+export const PRUNE_INTERVAL_MS = 5 * 60_000;
+
+export interface HistoryOptions {
+  /** The service's data folder; the database is `<dataDir>/energy/history.db`. */
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+  /** Current retention in ms, read on every poll and query, so a settings change applies live. */
+  retentionMs: () => number;
+  /** Legacy history files to import once (default `<dataDir>/energy/history.json`). */
+  legacyFiles?: string[];
+  /** IANA zone that dates the export file name (default UTC). */
+  timeZone?: () => string;
+  /** Samples kept in memory (default and spec maximum 20,000). */
+  memoryCapacity?: number;
+}
+
+export interface History {
+  start(): void;
+  stop(): void;
+  /** Records one poll: in memory (trimmed to retention) and as one durable row. */
+  append(sample: HistorySample): boolean;
+  /** Count and span of everything retained, durable copy included. */
+  stats(): HistoryStats;
+  query(q: HistoryQuery): HistoryResult;
+  exportStream(format: ExportFormat, every?: number): Readable;
+  exportFileName(format: ExportFormat): string;
+  /** Deletes durable rows older than the retention window now; returns how many went. */
+  prune(): number;
+  /** The in-memory window's extent. */
+  inMemory(): { count: number; firstT: number | null; lastT: number | null };
+  /** Legacy files found at start and what became of them. */
+  legacyImports(): LegacyImportReport[];
+  readonly file: string;
+}
+
+export function createHistory(opts: HistoryOptions): History {
+  const { clock, retentionMs } = opts;
+  const logger = opts.logger.child({ component: 'history' });
+  const file = path.join(opts.dataDir, 'energy', 'history.db');
+  const memory = new MemoryWindow(Math.min(opts.memoryCapacity ?? MAX_ROWS, MAX_ROWS));
+  let durable: DurableStore | null = null;
+  let total = 0;
+  let lastRetention = 0;
+  let timer: Timer | null = null;
+  let reports: LegacyImportReport[] = [];
+
+  const cutoff = () => clock.now() - retentionMs();
+  const store = (): DurableStore => {
+    if (!durable) throw new Error('history not started');
+    return durable;
+  };
+
+  const prune = (): number => {
+    const d = store();
+    const deleted = d.prune(cutoff());
+    total -= deleted;
+    if (deleted) logger.debug({ deleted }, 'history pruned');
+    return deleted;
+  };
+
+  return {
+    file,
+    start() {
+      if (durable) return;
+      durable = new DurableStore(file);
+      reports = importLegacyFiles({
+        files: opts.legacyFiles ?? [path.join(opts.dataDir, 'energy', 'history.json')],
+        durable,
+        cutoff: cutoff(),
+        logger,
+      });
+      lastRetention = retentionMs();
+      total = durable.count();
+      prune();
+      memory.load(durable.recent(cutoff(), Number.MAX_SAFE_INTEGER, memory.capacity));
+      timer = clock.setInterval(() => {
+        try {
+          prune();
+        } catch (err) {
+          logger.error({ err }, 'history prune failed');
+        }
+      }, PRUNE_INTERVAL_MS);
+      timer.unref?.();
+    },
+
+    stop() {
+      if (timer) clock.clear(timer);
+      timer = null;
+      durable?.close();
+      durable = null;
+    },
+
+    append(sample) {
+      if (!durable) return false;
+      const retention = retentionMs();
+      const shrunk = retention < lastRetention;
+      lastRetention = retention;
+      if (!memory.push(sample)) {
+        logger.warn({ t: sample.t, lastT: memory.lastT }, 'history sample not newer than the last one; skipped');
+        return false;
+      }
+      memory.trimBefore(cutoff());
+      try {
+        if (durable.insert(sample)) total++;
+        if (shrunk) prune();
+      } catch (err) {
+        logger.error({ err }, 'history sample not stored on disk');
+      }
+      return true;
+    },
+
+    stats() {
+      if (!durable) return { count: memory.size, firstT: memory.firstT, lastT: memory.lastT };
+      const c = cutoff();
+      const count = total - durable.countBefore(c);
+      return count > 0 ? { count, firstT: durable.firstFrom(c), lastT: durable.lastT() } : { count: 0, firstT: null, lastT: null };
+    },
+
+    query(q) {
+      return queryHistory({ memory, durable: store(), cutoff: cutoff() }, q);
+    },
+
+    exportStream(format, every) {
+      return exportStream({ durable: store(), cutoff: cutoff(), format, every });
+    },
+
+    exportFileName(format) {
+      return exportFileName(clock.now(), opts.timeZone?.() ?? 'UTC', format);
+    },
+
+    prune,
+
+    inMemory() {
+      return { count: memory.size, firstT: memory.firstT, lastT: memory.lastT };
+    },
+
+    legacyImports: () => reports,
+  };
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import type { Logger } from '../../core/logger.js';
+import type { DurableStore } from './durable-store.js';
+import { parseTime, SAMPLE_FIELDS, type HistorySample } from './sample.js';
+
+/** What happened to a legacy history file at start; shown on GET /api/history/stats. */
+export interface LegacyImportReport {
+  file: string;
+  status: 'imported' | 'failed';
+  /** Samples added (new `t` inside retention). */
+  imported?: number;
+  /** Samples left out: older than the retention window or already stored. */
+  skipped?: number;
+  error?: string;
+}
+
+/**
+ * Parses a legacy history file: a JSON array of objects, each with a time in `t`, `time` or
+ * `timestamp` (epoch ms or ISO 8601) and any of our sample fields (numbers or null; other keys are
+ * ignored). Throws on the first bad entry, naming it, so a malformed file is never half-imported.
+ */
+export function parseLegacyHistory(text: string): HistorySample[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not valid JSON (${(err as Error).message})`);
+  }
+  if (!Array.isArray(data)) throw new Error('expected a JSON array of samples');
+  return data.map((item: unknown, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`entry ${i}: expected an object`);
+    const o = item as Record<string, unknown>;
+    const rawTime = o.t ?? o.time ?? o.timestamp;
+    const t = parseTime(rawTime);
+    if (t === null) throw new Error(`entry ${i}: missing or unparseable time (t, time or timestamp; epoch ms or ISO 8601)`);
+    const sample = { t } as HistorySample;
+    for (const f of SAMPLE_FIELDS) {
+      const v = o[f];
+      if (v === undefined || v === null) sample[f] = null;
+      else if (typeof v === 'number' && Number.isFinite(v)) sample[f] = v;
+      else throw new Error(`entry ${i}: ${f} must be a number or null`);
+    }
+    return sample;
+  });
+}
+
+/**
+ * Imports each legacy file that exists, once: all of it in one transaction, then renames it with
+ * the suffix `.imported`. A malformed file is logged, reported and left where it is, untouched.
+ */
+export function importLegacyFiles(opts: { files: string[]; durable: DurableStore; cutoff: number; logger: Logger }): LegacyImportReport[] {
+  const reports: LegacyImportReport[] = [];
+  for (const file of [...new Set(opts.files)]) {
+    if (!fs.existsSync(file)) continue;
+    try {
+      const samples = parseLegacyHistory(fs.readFileSync(file, 'utf8'));
+      const kept = samples.filter((s) => s.t >= opts.cutoff);
+      const imported = opts.durable.insertMany(kept);
+      fs.renameSync(file, `${file}.imported`);
+      const report = { file, status: 'imported' as const, imported, skipped: samples.length - imported };
+      opts.logger.info(report, 'legacy history imported');
+      reports.push(report);
+    } catch (err) {
+      const report = { file, status: 'failed' as const, error: (err as Error).message };
+      opts.logger.error(report, 'legacy history file not imported; fix or remove it and restart');
+      reports.push(report);
+    }
+  }
+  return reports;
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { invalid } from '../../core/errors.js';
+import { parseInput, presenceFlag } from '../../core/validate.js';
+import { sendJson } from '../live-routes.js';
+import { MAX_ROWS } from './downsample.js';
+import type { History } from './index.js';
+import { parseTime } from './sample.js';
+
+/** Longest accepted `every`: a year, in seconds. */
+const MAX_EVERY_SECONDS = 366 * 86_400;
+
+const wholeNumber = (min: number, max: number, what: string) =>
+  z.string().transform((v, ctx) => {
+    const n = /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `must be ${what} from ${min} to ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const timeParam = z.string().transform((v, ctx) => {
+  const t = parseTime(v);
+  if (t === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 timestamp' });
+    return z.NEVER;
+  }
+  return t;
+});
+
+export const historyQuerySchema = z
+  .object({
+    order: z.enum(['asc', 'desc']).optional(),
+    limit: wholeNumber(1, MAX_ROWS, 'an integer').optional(),
+    since: timeParam.optional(),
+    until: timeParam.optional(),
+    every: wholeNumber(1, MAX_EVERY_SECONDS, 'a whole number of seconds').optional(),
+    pretty: presenceFlag,
+  })
+  .strict();
+
+export const exportQuerySchema = z
+  .object({
+    format: z.enum(['csv', 'json']).default('csv'),
+    every: wholeNumber(1, MAX_EVERY_SECONDS, 'a whole number of seconds').optional(),
+  })
+  .strict();
+
+const statsQuerySchema = z.object({ pretty: presenceFlag }).strict();
+
+/** GET /api/history, GET /api/history/stats, GET /api/history/export. */
+export function registerHistoryRoutes(app: FastifyInstance, history: History): void {
+  app.get('/api/history', async (req, reply) => {
+    const { pretty, ...q } = parseInput(historyQuerySchema, req.query, 'query');
+    if (q.since !== undefined && q.until !== undefined && q.since > q.until) throw invalid('since', 'must not be after until');
+    const result = history.query(q);
+    if (result.kind === 'downsampled') reply.header('x-history-bucket-seconds', String(result.widthSeconds));
+    return sendJson(reply, result.rows, pretty);
+  });
+
+  app.get('/api/history/stats', async (req, reply) => {
+    const { pretty } = parseInput(statsQuerySchema, req.query, 'query');
+    const imports = history.legacyImports();
+    return sendJson(reply, { ...history.stats(), ...(imports.length ? { legacyImport: imports } : {}) }, pretty);
+  });
+
+  app.get('/api/history/export', async (req, reply) => {
+    const { format, every } = parseInput(exportQuerySchema, req.query, 'query');
+    const stream = history.exportStream(format, every);
+    return reply
+      .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${history.exportFileName(format)}"`)
+      .header('cache-control', 'no-store')
+      .send(stream);
+  });
+}

@@ -15,6 +15,7 @@ import { registerLiveRoutes } from './live-routes.js';
 import { Poller, type PollerConfig } from './poller.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { buildSnapshot } from './snapshot.js';
+import { registerWebUi } from './web-ui.js';
 import type { Snapshot } from './snapshot-schema.js';
 
 export interface EnergyConfig {
@@ -151,6 +152,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       });
       registerLiveRoutes(app, { state: st, events: ev, snapshot });
+      await registerWebUi(app);
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
       poller.start();
       logger.info({ url }, 'energy bridge listening');

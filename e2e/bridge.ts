@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../main/core/logger.js';
+import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
+import { startGatewaySimulator, type GatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+
+export interface BridgeOptions {
+  /** Configure the gateway (default) or leave the host blank, as on first run. */
+  configured: boolean;
+  /** Simulated local time of day for the plant model, hours (12 = noon sun). */
+  simHour: number;
+  /** Extra settings written before start (deep-merged over the defaults by the service). */
+  settings?: Record<string, unknown>;
+  /** Where the simulator listens (discovery tests put it on another loopback address). */
+  simHost?: string;
+  /** Extra service dependencies (discovery's interface list and port). */
+  deps?: Partial<EnergyDeps> & Record<string, unknown>;
+}
+
+export interface Bridge {
+  url: string;
+  service: EnergyService;
+  sim: GatewaySimulator;
+  dataDir: string;
+  /** Moves the simulated clock (the plant model reads it on every poll). */
+  setSimTime(t: number): void;
+  simTime(): number;
+  /** Takes the gateway off the network: drops connections and closes the port. */
+  stopSimulator(): Promise<void>;
+  /** Brings a new simulator up on the same host and port. */
+  restartSimulator(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function todayAt(hour: number): number {
+  const d = new Date();
+  d.setHours(Math.floor(hour), Math.round((hour % 1) * 60), 0, 0);
+  return d.getTime();
+}
+
+/** A gateway simulator and an energy service on loopback ephemeral ports with a fresh data folder. */
+export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-e2e-'));
+  let simNow = todayAt(opts.simHour);
+  const now = () => simNow;
+  let sim = await startGatewaySimulator({ firmware: 'V2.9', now, host: opts.simHost ?? '127.0.0.1' });
+  const settings = {
+    ...opts.settings,
+    gateway: { host: opts.configured ? sim.host : '', port: sim.port, ...(opts.settings?.gateway as object) },
+    polling: { intervalMs: 1000, retryDelayMs: 1000, ...(opts.settings?.polling as object) },
+  };
+  fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
+  fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(settings, null, 2));
+  const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
+  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...opts.deps } as EnergyDeps);
+  await service.start();
+  let simUp = true;
+  return {
+    get url() {
+      return service.url;
+    },
+    service,
+    get sim() {
+      return sim;
+    },
+    dataDir,
+    setSimTime(t) {
+      simNow = t;
+    },
+    simTime: now,
+    async stopSimulator() {
+      sim.server.dropConnections();
+      await sim.close();
+      simUp = false;
+    },
+    async restartSimulator() {
+      sim = await startGatewaySimulator({ firmware: 'V2.9', now, host: sim.host, port: sim.port, plantModel: sim.plant });
+      simUp = true;
+    },
+    async stop() {
+      await service.stop();
+      if (simUp) await sim.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

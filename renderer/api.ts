@@ -1,0 +1,90 @@
+/**
+ * The browser's client for the energy bridge API. Same origin; the settings session token lives
+ * in sessionStorage and goes out as a Bearer header on every call that changes something.
+ */
+const TOKEN_KEY = 'energy.sessionToken';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field: string | null = null,
+    readonly body: Record<string, unknown> = {},
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+  /** The route is not part of this build yet (a later issue adds it). */
+  get notAvailable(): boolean {
+    return this.status === 404;
+  }
+}
+
+export const session = {
+  get token(): string | null {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY);
+    } catch {
+      return null;
+    }
+  },
+  set(token: string | null): void {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch {
+      /* storage disabled: the session lasts for this page only */
+    }
+  },
+};
+
+async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const token = session.token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'network', 'Cannot reach the energy bridge. Is it running?');
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data as { error?: Record<string, unknown> } | null)?.error ?? {};
+    const retry = Number(res.headers.get('retry-after'));
+    if (res.status === 401 && err.code === 'locked') session.set(null);
+    throw new ApiError(
+      res.status,
+      typeof err.code === 'string' ? err.code : `http_${res.status}`,
+      typeof err.message === 'string' ? err.message : `${method} ${url} failed (${res.status})`,
+      typeof err.field === 'string' ? err.field : null,
+      err,
+      Number.isFinite(retry) && retry > 0 ? retry : null,
+    );
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(url: string) => request<T>('GET', url),
+  post: <T>(url: string, body: unknown = {}) => request<T>('POST', url, body),
+  put: <T>(url: string, body: unknown) => request<T>('PUT', url, body),
+  del: <T>(url: string) => request<T>('DELETE', url),
+};
+
+/** A message a person can act on, for any thrown value. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.notAvailable) return 'Not available yet in this version.';
+    return err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,69 @@
+import { formatDuration, formatKwh, formatPercent, formatPower, formatTime } from '../../kit/format.js';
+import type { Snapshot } from '../types.js';
+
+function estimateText(b: Snapshot['battery']): string {
+  const e = b.estimate;
+  if (e.status === 'warming') return 'Estimating time remaining…';
+  if (e.status !== 'ready') return 'Holding steady';
+  const target = e.target === 'full' ? 'Full' : e.target === 'reserve' ? 'Reserve' : 'Empty';
+  if (e.minutesRemaining === null || e.minutesRemaining === undefined) return `${target} in more than 24 h`;
+  return `${target} in ${formatDuration(e.minutesRemaining)}${e.etaIso ? ` (at ${formatTime(e.etaIso).slice(0, 5)})` : ''}`;
+}
+
+/** Battery ring with state of charge, reserve mark and the time-to-full/empty estimate. */
+export function BatteryGauge({ battery, power }: { battery: Snapshot['battery']; power: number | null }) {
+  const soc = battery.soc ?? 0;
+  const r = 52;
+  const c = 2 * Math.PI * r;
+  const reserveAngle = ((battery.reserveSoc ?? 0) / 100) * 360 - 90;
+  const rx = 64 + r * Math.cos((reserveAngle * Math.PI) / 180);
+  const ry = 64 + r * Math.sin((reserveAngle * Math.PI) / 180);
+  const direction = battery.direction === 'charge' ? 'Charging' : battery.direction === 'discharge' ? 'Discharging' : 'Idle';
+  return (
+    <div className="gauge live">
+      <svg width="128" height="128" viewBox="0 0 128 128" role="img" aria-label={`Battery ${formatPercent(battery.soc)}`}>
+        <circle cx="64" cy="64" r={r} fill="none" stroke="var(--border)" strokeWidth="12" />
+        <circle
+          cx="64"
+          cy="64"
+          r={r}
+          fill="none"
+          stroke={soc <= (battery.reserveSoc ?? 0) ? 'var(--grid)' : 'var(--battery)'}
+          strokeWidth="12"
+          strokeDasharray={`${(soc / 100) * c} ${c}`}
+          transform="rotate(-90 64 64)"
+          strokeLinecap="butt"
+        />
+        {battery.reserveSoc !== null && <circle cx={rx} cy={ry} r="5" fill="var(--warn-text)" stroke="var(--surface)" strokeWidth="2" />}
+        <text x="64" y="70" textAnchor="middle" fontSize="22" fontWeight="700" fill="var(--text)">
+          {battery.soc === null ? '—' : `${Math.round(soc)}%`}
+        </text>
+      </svg>
+      <div>
+        <div className="stat-value" data-testid="battery-soc">
+          {formatPercent(battery.soc)}
+        </div>
+        <div className="flow-dir">
+          {direction} {power !== null && battery.direction !== 'idle' ? formatPower(power) : ''}
+        </div>
+        <div data-testid="battery-estimate">{estimateText(battery)}</div>
+        <dl className="pairs small">
+          <dt>Reserve</dt>
+          <dd data-testid="battery-reserve">{formatPercent(battery.reserveSoc)}</dd>
+          <dt>Stored</dt>
+          <dd>
+            {formatKwh(battery.energyRemainingKwh, 1)} of {formatKwh(battery.capacityKwh, 1)}
+          </dd>
+          {battery.estimate.status === 'ready' && battery.estimate.energyToGoKwh !== undefined && (
+            <>
+              <dt>To go</dt>
+              <dd>{formatKwh(battery.estimate.energyToGoKwh, 1)}</dd>
+            </>
+          )}
+          <dt>Health</dt>
+          <dd>{formatPercent(battery.soh)}</dd>
+        </dl>
+      </div>
+    </div>
+  );
+}

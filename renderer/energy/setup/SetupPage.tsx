@@ -1,0 +1,3 @@
+export function SetupPage() {
+  return <h1>Setup</h1>;
+}

@@ -1,0 +1,3 @@
+export function TrendsPage() {
+  return <h1>Trends</h1>;
+}

@@ -1,0 +1,73 @@
+import { useEffect, useRef, useState } from 'react';
+import { api, messageOf } from '../api.js';
+import type { LiveState, Snapshot } from './types.js';
+
+export interface Live {
+  snapshot: Snapshot | null;
+  state: LiveState | null;
+  /** False while the event stream to the bridge itself is down (EventSource reconnects by itself). */
+  streamOpen: boolean;
+  error: string | null;
+}
+
+/**
+ * Live data for the dashboard: the event stream pushes the raw state on connect and after every
+ * poll; each push triggers a snapshot fetch (names, estimates, tariff live there). Fetches never
+ * overlap: a push that arrives during one is folded into a single follow-up fetch.
+ */
+export function useLive(): Live {
+  const [live, setLive] = useState<Live>({ snapshot: null, state: null, streamOpen: false, error: null });
+  const inFlight = useRef(false);
+  const again = useRef(false);
+
+  useEffect(() => {
+    let closed = false;
+    const refresh = async () => {
+      if (inFlight.current) {
+        again.current = true;
+        return;
+      }
+      inFlight.current = true;
+      try {
+        do {
+          again.current = false;
+          const snapshot = await api.get<Snapshot>('/api/snapshot');
+          if (!closed) setLive((l) => ({ ...l, snapshot, error: null }));
+        } while (again.current && !closed);
+      } catch (err) {
+        if (!closed) setLive((l) => ({ ...l, error: messageOf(err) }));
+      } finally {
+        inFlight.current = false;
+      }
+    };
+    const source = new EventSource('/events');
+    source.onopen = () => setLive((l) => ({ ...l, streamOpen: true }));
+    source.onmessage = (ev) => {
+      try {
+        const state = JSON.parse(ev.data as string) as LiveState;
+        setLive((l) => ({ ...l, state, streamOpen: true }));
+      } catch {
+        /* a malformed frame: the next poll brings a fresh one */
+      }
+      void refresh();
+    };
+    source.onerror = () => setLive((l) => ({ ...l, streamOpen: false }));
+    void refresh();
+    return () => {
+      closed = true;
+      source.close();
+    };
+  }, []);
+
+  return live;
+}
+
+/** Re-renders every `ms` so "… ago" labels stay current. */
+export function useNow(ms = 1000): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms]);
+  return now;
+}

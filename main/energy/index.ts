@@ -12,6 +12,7 @@ import { createModbusConnection, type ConnectionFactory } from './gateway/connec
 import type { Values } from './gateway/block-reader.js';
 import { applyReading, emptyLiveState, LiveStateStore } from './live-state.js';
 import { registerLiveRoutes } from './live-routes.js';
+import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
 import { Poller, type PollerConfig } from './poller.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { buildSnapshot } from './snapshot.js';
@@ -52,6 +53,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   let settings: SettingsStore<EnergySettings> | null = null;
   let state: LiveStateStore | null = null;
   let poller: Poller | null = null;
+  let history: History | null = null;
   let events: EventStream | null = null;
   let app: FastifyInstance | null = null;
   let url = '';
@@ -81,7 +83,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     const s = need(settings, 'settings').get();
     const capacity = s.battery.capacityKwh ?? st.battery.ratedCapacityKwh;
     const reserve = s.battery.reserveSoc ?? st.battery.reserveSoc;
-    return buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve) });
+    return buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve), history: history?.stats() ?? null });
   };
 
   return {
@@ -113,6 +115,17 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         logger,
       });
       const s = settings.get();
+      const store = settings;
+      history = createHistory({
+        dataDir: config.dataDir,
+        clock,
+        logger,
+        retentionMs: () => store.get().history.retentionDays * 86_400_000,
+        legacyFiles: [path.join(config.dataDir, 'energy', 'history.json'), ...(config.env.LEGACY_HISTORY_FILE ? [path.resolve(config.env.LEGACY_HISTORY_FILE)] : [])],
+        timeZone: () => store.get().general.timezone,
+      });
+      history.start();
+      const hist = history;
       state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
       events = new EventStream(clock);
       const st = state;
@@ -128,6 +141,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
           next.pollIntervalMs = cfg.pollIntervalMs;
           estimator.feed(at, next.power.battery);
+          hist.append(sampleFromState(next, at));
           st.set(next);
         },
         onDisconnected(error) {
@@ -152,6 +166,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       });
       registerLiveRoutes(app, { state: st, events: ev, snapshot });
+      registerHistoryRoutes(app, hist);
       await registerWebUi(app);
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
       poller.start();
@@ -163,6 +178,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       for (const u of unsubscribe.splice(0)) u();
       events?.close();
       await app?.close();
+      history?.stop();
+      history = null;
       poller = null;
       app = null;
     },

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createManualClock } from '../../core/clock.js';
+import { snapshotSchema } from '../snapshot-schema.js';
+import { startEnergyHarness, waitForState } from '../testing/harness.js';
+
+type Harness = Awaited<ReturnType<typeof startEnergyHarness>>;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+/** Moves the manual clock to the next poll and waits for that poll's reading to land. */
+async function nextPoll(harness: Harness, clock: ReturnType<typeof createManualClock>, ms: number) {
+  const before = harness.service.state.get().lastUpdated;
+  clock.advance(ms);
+  return waitForState(harness.service, (s) => s.lastUpdated !== null && s.lastUpdated !== before);
+}
+
+describe('history through the running energy service', () => {
+  it('appends one sample per poll and reports it in /api/history, /stats and the snapshot', async () => {
+    const clock = createManualClock(Date.UTC(2026, 2, 1, 12));
+    h = await startEnergyHarness({ deps: { clock } });
+    const polls = [];
+    polls.push(await nextPoll(h, clock, 0));
+    for (let i = 0; i < 3; i++) polls.push(await nextPoll(h, clock, 1000));
+
+    const rows = await (await fetch(`${h.service.url}/api/history`)).json();
+    expect(rows.map((r: { t: number }) => r.t)).toEqual(polls.map((p) => p.lastUpdated));
+    const last = rows.at(-1);
+    const state = polls.at(-1)!;
+    expect(last).toEqual({
+      t: state.lastUpdated,
+      solar: state.power.solar,
+      solarNative: state.power.solarNative,
+      solarThirdParty: state.power.solarThirdParty,
+      home: state.power.home,
+      homeGeneral: state.power.homeGeneral,
+      smartPort: state.power.smartPort,
+      grid: state.power.grid,
+      battery: state.power.battery,
+      soc: state.battery.soc,
+      outdoorTemp: null,
+    });
+
+    const stats = await (await fetch(`${h.service.url}/api/history/stats`)).json();
+    expect(stats).toEqual({ count: 4, firstT: polls[0]!.lastUpdated, lastT: state.lastUpdated });
+
+    const snap = await (await fetch(`${h.service.url}/api/snapshot`)).json();
+    expect(snapshotSchema.safeParse(snap).success).toBe(true);
+    expect(snap.history).toEqual({ ...stats, links: { recent: '/api/history', export: '/api/history/export?format=json&every=60' } });
+    const exported = await fetch(`${h.service.url}${snap.history.links.export}`);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="energy-history-\d{4}-\d{2}-\d{2}\.json"$/);
+    const buckets = await exported.json();
+    expect(buckets.reduce((a: number, b: { n: number }) => a + b.n, 0)).toBe(4);
+
+    const bad = await fetch(`${h.service.url}/api/history?limit=0`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ code: 'invalid', field: 'limit' });
+  });
+
+  it('keeps the durable copy across a restart and serves it again', async () => {
+    const clock = createManualClock(Date.UTC(2026, 2, 1, 12));
+    h = await startEnergyHarness({ deps: { clock } });
+    await nextPoll(h, clock, 0);
+    await nextPoll(h, clock, 1000);
+    const before = await (await fetch(`${h.service.url}/api/history`)).json();
+    await h.service.stop();
+    expect(fs.existsSync(path.join(h.dataDir, 'energy', 'history.db'))).toBe(true);
+    await h.service.start();
+    const after = await (await fetch(`${h.service.url}/api/history`)).json();
+    expect(after).toEqual(before);
+  });
+});

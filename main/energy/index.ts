@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
@@ -8,13 +9,18 @@ import type { Logger } from '../core/logger.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import { BatteryEstimator } from './estimate.js';
 import { EventStream } from './event-stream.js';
+import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
+import type { InterfaceList } from './discovery/lan-scan.js';
 import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
 import type { Values } from './gateway/block-reader.js';
 import { applyReading, emptyLiveState, LiveStateStore } from './live-state.js';
 import { registerLiveRoutes } from './live-routes.js';
 import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
 import { Poller, type PollerConfig } from './poller.js';
-import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
+import { createSecurity, type Security } from './security/gate.js';
+import { registerSecurityRoutes } from './security/security-routes.js';
+import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
+import { registerSettingsRoutes } from './settings-routes.js';
 import { buildSnapshot } from './snapshot.js';
 import { registerWebUi } from './web-ui.js';
 import type { Snapshot } from './snapshot-schema.js';
@@ -34,6 +40,12 @@ export interface EnergyDeps {
   logger: Logger;
   clock?: Clock;
   connect?: ConnectionFactory;
+  /** Network interfaces the gateway scan derives /24s from (default os.networkInterfaces). Tests inject loopback. */
+  interfaces?: () => InterfaceList;
+  /** Modbus port the gateway scan probes (default 502). */
+  discoveryPort?: number;
+  /** Let the scan use internal (loopback) interfaces; honoured only together with an injected `interfaces`. */
+  discoveryIncludeInternal?: boolean;
 }
 
 export interface EnergyService extends Service {
@@ -43,6 +55,8 @@ export interface EnergyService extends Service {
   readonly settings: SettingsStore<EnergySettings>;
   readonly poller: Poller;
   readonly events: EventStream;
+  /** The passcode gate; `security.requireSession` is the preHandler for every gated route. */
+  readonly security: Security;
   snapshot(): Snapshot;
 }
 
@@ -55,6 +69,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   let poller: Poller | null = null;
   let history: History | null = null;
   let events: EventStream | null = null;
+  let security: Security | null = null;
   let app: FastifyInstance | null = null;
   let url = '';
   const estimator = new BatteryEstimator();
@@ -104,6 +119,9 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     },
     get events() {
       return need(events, 'events');
+    },
+    get security() {
+      return need(security, 'security');
     },
     snapshot,
 
@@ -167,6 +185,28 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       });
       registerLiveRoutes(app, { state: st, events: ev, snapshot });
       registerHistoryRoutes(app, hist);
+      security = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
+      const poll = poller;
+      registerSecurityRoutes(app, security, logger);
+      registerSettingsRoutes(app, {
+        settings: store,
+        security,
+        seeds: () => energySeedsFromEnv(config.env),
+        running: s,
+        onChange(prev, next) {
+          // Gateway and polling edits apply at once: drop the connection and poll with the new values.
+          // Retention and the other live fields are read from the store where they are used.
+          if (needsReconnect(prev, next)) void poll.reconnect();
+        },
+      });
+      registerDiscoveryRoutes(app, {
+        gate: security.requireSession,
+        connect: deps.connect ?? createModbusConnection,
+        settings: () => store.get(),
+        interfaces: deps.interfaces ?? os.networkInterfaces,
+        port: deps.discoveryPort ?? 502,
+        includeInternal: deps.interfaces !== undefined && deps.discoveryIncludeInternal === true,
+      });
       await registerWebUi(app);
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
       poller.start();

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { parseInput } from '../../core/validate.js';
+import { bearerToken, type Security } from './gate.js';
+
+const passcodeBody = z.object({ passcode: z.string().regex(/^\d{4}$/, 'must be exactly 4 digits') }).strict();
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * POST /api/unlock, POST /api/lock, POST and DELETE /api/security/passcode.
+ * The passcode and its hash are never logged or returned.
+ */
+export function registerSecurityRoutes(app: FastifyInstance, security: Security, logger: Logger): void {
+  const { passcodes, sessions, lockout } = security;
+
+  app.post('/api/unlock', async (req) => {
+    const address = req.ip;
+    const lockedMs = lockout.lockedFor(address);
+    if (lockedMs > 0) throw lockedOut(lockedMs);
+    const { passcode } = parseInput(passcodeBody, req.body, 'body');
+    if (!passcodes.isSet) throw new AppError(409, 'no_passcode', 'No passcode is set: the settings are open.');
+    if (await passcodes.verify(passcode)) {
+      lockout.succeed(address);
+      const session = sessions.issue();
+      return { token: session.token, expiresAt: iso(session.expiresAt) };
+    }
+    const attempt = lockout.fail(address);
+    if (attempt.locked) {
+      logger.warn({ address }, 'too many wrong passcodes; unlock locked out for this address');
+      throw lockedOut(attempt.retryAfterMs);
+    }
+    throw new AppError(401, 'bad_passcode', `Wrong passcode; ${attempt.triesLeft} ${attempt.triesLeft === 1 ? 'try' : 'tries'} left before a one-minute lockout.`, {
+      extra: { triesLeft: attempt.triesLeft },
+    });
+  });
+
+  app.post('/api/lock', async (req) => {
+    sessions.revoke(bearerToken(req));
+    return { locked: true };
+  });
+
+  app.post('/api/security/passcode', { preHandler: security.requireSession }, async (req) => {
+    const { passcode } = parseInput(passcodeBody, req.body, 'body');
+    await passcodes.set(passcode);
+    // A new passcode ends every other session; the caller gets a fresh one so it stays unlocked.
+    sessions.revokeAll();
+    const session = sessions.issue();
+    logger.info('settings passcode set');
+    return { passcodeSet: true, token: session.token, expiresAt: iso(session.expiresAt) };
+  });
+
+  app.delete('/api/security/passcode', { preHandler: security.requireSession }, async () => {
+    passcodes.clear();
+    sessions.revokeAll();
+    logger.info('settings passcode cleared; the gate is open');
+    return { passcodeSet: false };
+  });
+}
+
+function lockedOut(ms: number): AppError {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return new AppError(429, 'locked_out', `Too many wrong passcodes; try again in ${seconds} s.`, {
+    headers: { 'retry-after': String(seconds) },
+    extra: { retryAfterSeconds: seconds },
+  });
+}

@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { SettingsStore } from '../core/settings-store.js';
+import { parseInput } from '../core/validate.js';
+import type { Security } from './security/gate.js';
+import { energySettingsSchema, mergeSettings, restartRequired, type EnergySettings } from './settings.js';
+
+type PublicSettings = Omit<EnergySettings, 'smartHome'> & { smartHome: { enabled: boolean; tokenSet: boolean } };
+
+/**
+ * Settings as GET /api/settings shows them: the smart-home token only as `tokenSet`; with
+ * `blank` (a passcode is set and the request has no session) the gateway host, the HomeKit PIN
+ * and every alert's webhook URL are "".
+ */
+export function publicSettings(s: EnergySettings, blank: boolean): PublicSettings {
+  const { authToken, ...smartHome } = s.smartHome;
+  const out: PublicSettings = { ...s, smartHome: { ...smartHome, tokenSet: authToken !== '' } };
+  if (!blank) return out;
+  return {
+    ...out,
+    gateway: { ...out.gateway, host: '' },
+    homekit: { ...out.homekit, pin: '' },
+    alerts: out.alerts.map((a) => ({ ...a, webhookUrl: '' })),
+  };
+}
+
+/** The published JSON Schema: each field carries `applies`; random first-start defaults are left out. */
+export function settingsJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(energySettingsSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const scrub = (node: unknown, depth: number): void => {
+    if (Array.isArray(node)) return node.forEach((n) => scrub(n, depth));
+    if (typeof node !== 'object' || node === null) return;
+    const obj = node as Record<string, unknown>;
+    // Group defaults repeat the field defaults (and would publish the generated ones).
+    if (obj.generated === true || (depth > 0 && typeof obj.default === 'object' && obj.default !== null && !Array.isArray(obj.default))) delete obj.default;
+    for (const v of Object.values(obj)) scrub(v, depth + 1);
+  };
+  scrub(schema, 0);
+  return schema;
+}
+
+/** Read-only fields of the GET body that a client may echo back; PUT ignores them. */
+function withoutReadOnly(body: Record<string, unknown>): Record<string, unknown> {
+  const { passcodeSet: _p, unlocked: _u, ...rest } = body;
+  const smartHome = rest.smartHome;
+  if (typeof smartHome === 'object' && smartHome !== null && !Array.isArray(smartHome) && 'tokenSet' in smartHome) {
+    const { tokenSet: _t, ...sh } = smartHome as Record<string, unknown>;
+    rest.smartHome = sh;
+  }
+  return rest;
+}
+
+const objectBody = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+
+export interface SettingsRoutesDeps {
+  settings: SettingsStore<EnergySettings>;
+  security: Security;
+  /** The environment seeds (first start, reset). */
+  seeds: () => EnergySettings;
+  /** Settings as the service started with them: restart-only fields are compared against these. */
+  running: EnergySettings;
+  /** Called after a successful write, to apply live fields. */
+  onChange(prev: EnergySettings, next: EnergySettings): void;
+}
+
+/** GET /api/settings, GET /api/settings/schema, PUT /api/settings, POST /api/settings/reset. */
+export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoutesDeps): void {
+  const { settings, security } = deps;
+  const jsonSchema = settingsJsonSchema();
+
+  const view = (req: FastifyRequest) => {
+    const unlocked = security.isUnlocked(req);
+    return { ...publicSettings(settings.get(), !unlocked), passcodeSet: security.passcodes.isSet, unlocked };
+  };
+
+  const write = (req: FastifyRequest, candidate: unknown) => {
+    const prev = settings.get();
+    // Validate first: an invalid update throws a 400 naming the field and leaves the file untouched.
+    const next = settings.replace(parseInput(energySettingsSchema, candidate, 'body'));
+    deps.onChange(prev, next);
+    return { settings: view(req), restartRequired: restartRequired(deps.running, next) };
+  };
+
+  app.get('/api/settings', async (req) => view(req));
+
+  app.get('/api/settings/schema', async () => jsonSchema);
+
+  app.put('/api/settings', { preHandler: security.requireSession }, async (req) => {
+    const patch = withoutReadOnly(parseInput(objectBody, req.body, 'body'));
+    return write(req, mergeSettings(settings.get(), patch));
+  });
+
+  app.post('/api/settings/reset', { preHandler: security.requireSession }, async (req) => {
+    // The HomeKit PIN survives a reset so that a printed or saved pairing code stays valid.
+    const seeds = deps.seeds();
+    return write(req, { ...seeds, homekit: { ...seeds.homekit, pin: settings.get().homekit.pin } });
+  });
+}

@@ -14,6 +14,8 @@ export interface BridgeOptions {
   settings?: Record<string, unknown>;
   /** Where the simulator listens (discovery tests put it on another loopback address). */
   simHost?: string;
+  /** History written as a legacy file before start; the service imports it once. */
+  seedHistory?: Array<Record<string, number | null>>;
   /** Extra service dependencies (discovery's interface list and port). */
   deps?: Partial<EnergyDeps> & Record<string, unknown>;
 }
@@ -52,6 +54,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   };
   fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (opts.seedHistory) fs.writeFileSync(path.join(dataDir, 'energy', 'history.json'), JSON.stringify(opts.seedHistory));
   const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
   const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...opts.deps } as EnergyDeps);
   await service.start();
@@ -84,4 +87,27 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A week of one-a-minute samples ending now: a solar day curve, a house load with an evening bump,
+ * the battery balancing them, and one short 9 kW spike on the house load `spikeAgoMs` ago.
+ */
+export function weekOfHistory(now = Date.now(), spikeAgoMs = 30 * 60_000): Array<Record<string, number | null>> {
+  const rows: Array<Record<string, number | null>> = [];
+  const step = 60_000;
+  const start = Math.floor((now - 7 * 86_400_000) / step) * step;
+  let soc = 50;
+  const spikeT = Math.floor((now - spikeAgoMs) / step) * step;
+  for (let t = start; t <= now - step; t += step) {
+    const d = new Date(t);
+    const hour = d.getHours() + d.getMinutes() / 60;
+    const solar = Math.round(7000 * Math.max(0, Math.sin((Math.PI * (hour - 6)) / 13)));
+    const home = t === spikeT ? 9000 : Math.round(600 + (hour >= 17 && hour < 22 ? 900 : 0) + 100 * Math.sin(t / 600_000));
+    const battery = Math.max(-4000, Math.min(4000, solar - home));
+    const grid = home + battery - solar;
+    soc = Math.max(10, Math.min(100, soc + (battery / 1000 / 16 / 60) * 100));
+    rows.push({ t, solar, solarNative: solar, solarThirdParty: 0, home, homeGeneral: home, smartPort: null, grid, battery, soc: Math.round(soc * 10) / 10, outdoorTemp: null });
+  }
+  return rows;
 }

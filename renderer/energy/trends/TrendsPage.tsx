@@ -1,3 +1,126 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, messageOf } from '../../api.js';
+import { Banner } from '../../kit/Banner.js';
+import { Card } from '../../kit/Card.js';
+import { formatDateTime } from '../../kit/format.js';
+import { hasBands, SERIES, toChartPoints, type HistoryRow, type SeriesKey } from './chart-data.js';
+import { PowerChart, SocChart } from './Charts.js';
+import { CustomRange } from './CustomRange.js';
+import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
+
+interface Stats {
+  count: number;
+  firstT: number | null;
+  lastT: number | null;
+}
+
+/** Time series of power and state of charge over a chosen range, with export links. */
 export function TrendsPage() {
-  return <h1>Trends</h1>;
+  const [range, setRange] = useState<RangeKey>('1h');
+  const [custom, setCustom] = useState(() => ({ from: Date.now() - 6 * 3_600_000, to: Date.now() }));
+  const [query, setQuery] = useState<HistoryQuery>(() => queryFor('1h', Date.now(), custom));
+  const [rows, setRows] = useState<HistoryRow[] | null>(null);
+  const [stats, setStats] = useState<Stats | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [visible, setVisible] = useState<Set<SeriesKey>>(() => new Set(SERIES.map((s) => s.key)));
+
+  const load = useCallback(async (q: HistoryQuery) => {
+    try {
+      const [data, st] = await Promise.all([api.get<HistoryRow[]>(historyUrl(q)), api.get<Stats>('/api/history/stats').catch(() => null)]);
+      setRows(data);
+      setStats(st);
+      setError(null);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load(query);
+  }, [load, query]);
+
+  // Relative ranges slide forward while the page is open.
+  useEffect(() => {
+    if (range === 'custom') return;
+    const t = setInterval(() => setQuery(queryFor(range, Date.now(), custom)), range === '1h' ? 15_000 : 120_000);
+    return () => clearInterval(t);
+  }, [range, custom]);
+
+  const pick = (key: RangeKey) => {
+    setRange(key);
+    if (key !== 'custom') setQuery(queryFor(key, Date.now(), custom));
+  };
+  const applyCustom = (from: number, to: number) => {
+    setCustom({ from, to });
+    setQuery(queryFor('custom', Date.now(), { from, to }));
+  };
+
+  const points = useMemo(() => (rows ? toChartPoints(rows) : []), [rows]);
+  const domain: [number, number] = [query.since, query.until];
+  const toggle = (key: SeriesKey) =>
+    setVisible((v) => {
+      const next = new Set(v);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+
+  return (
+    <>
+      <h1>Trends</h1>
+      <div className="range-picker" role="group" aria-label="Time range">
+        {RANGES.map((r) => (
+          <button key={r.key} type="button" aria-pressed={range === r.key} onClick={() => pick(r.key)}>
+            {r.label}
+          </button>
+        ))}
+      </div>
+      {range === 'custom' && <CustomRange from={custom.from} to={custom.to} onApply={applyCustom} />}
+      {error && <Banner kind="error">{error}</Banner>}
+      <Card
+        title="Power"
+        id="power"
+        actions={
+          <span className="small muted" data-testid="trends-summary">
+            {rows === null ? 'Loading…' : `${rows.length} points, one per ${query.every} s${hasBands(rows) ? ', shaded band = min to max' : ''}`}
+          </span>
+        }
+      >
+        <div className="series-toggles" role="group" aria-label="Series">
+          {SERIES.map((s) => (
+            <label key={s.key} style={{ color: s.color }}>
+              <input type="checkbox" checked={visible.has(s.key)} onChange={() => toggle(s.key)} /> {s.label}
+            </label>
+          ))}
+        </div>
+        {rows !== null && rows.length === 0 ? (
+          <p className="muted" data-testid="trends-empty">
+            No history in this range yet. Samples are recorded on every poll.
+          </p>
+        ) : (
+          <PowerChart points={points} visible={visible} domain={domain} />
+        )}
+        <p className="small muted">Grid is positive when importing; battery is positive when charging.</p>
+      </Card>
+      <Card title="Battery state of charge" id="soc">
+        {rows !== null && rows.length > 0 ? <SocChart points={points} domain={domain} /> : <p className="muted">No data.</p>}
+      </Card>
+      <Card title="Export" id="export">
+        <p className="small">
+          {stats ? `${stats.count} samples held${stats.firstT ? `, ${formatDateTime(stats.firstT)} to ${formatDateTime(stats.lastT)}` : ''}.` : ''} The export holds the full retained series.
+        </p>
+        <div className="row">
+          <a className="button" href={`/api/history/export?format=csv&every=${query.every}`} download>
+            Download CSV (one row per {query.every} s)
+          </a>
+          <a className="button" href={`/api/history/export?format=json&every=${query.every}`} download>
+            Download JSON
+          </a>
+          <a className="button" href="/api/history/export?format=csv" download>
+            CSV, every sample
+          </a>
+        </div>
+      </Card>
+    </>
+  );
 }

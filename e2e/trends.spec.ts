@@ -1,0 +1,88 @@
+import type { Request } from '@playwright/test';
+import { weekOfHistory } from './bridge.js';
+import { expect, test } from './fixtures.js';
+
+const isHistory = (r: Request) => new URL(r.url()).pathname === '/api/history';
+const params = (r: Request) => {
+  const u = new URL(r.url());
+  return { since: Number(u.searchParams.get('since')), until: Number(u.searchParams.get('until')), every: Number(u.searchParams.get('every')) };
+};
+
+test.describe('trends', () => {
+  test.use({ bridgeOptions: { configured: true, simHour: 12, seedHistory: weekOfHistory() } });
+
+  test('charts a seeded history and each range asks for its own window and bucket size', async ({ page }) => {
+    const first = page.waitForRequest(isHistory);
+    await page.goto('/trends');
+    const q1 = params(await first);
+    expect(q1.every).toBe(10);
+    expect(q1.until - q1.since).toBe(3_600_000);
+
+    const summary = page.getByTestId('trends-summary');
+    await expect(summary).toContainText(/[1-9]\d* points, one per 10 s, shaded band = min to max/);
+    const chart = page.getByTestId('power-chart');
+    await expect(chart.locator('path.recharts-line-curve')).toHaveCount(4);
+    expect((await chart.locator('path.recharts-line-curve').first().getAttribute('d'))?.length).toBeGreaterThan(100);
+
+    // Hover read-out: the bucket's time and each series, with the min–max range.
+    const box = (await chart.locator('.recharts-surface').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const readout = page.getByTestId('readout');
+    await expect(readout).toBeVisible();
+    await expect(readout).toContainText('Solar');
+    await expect(readout).toContainText('Home');
+
+    const day = page.waitForRequest(isHistory);
+    await page.getByRole('button', { name: '24 hours' }).click();
+    const q2 = params(await day);
+    expect(q2.every).toBe(120);
+    expect(q2.until - q2.since).toBe(86_400_000);
+    await expect(summary).toContainText('one per 120 s');
+    await expect(page.getByRole('button', { name: '24 hours' })).toHaveAttribute('aria-pressed', 'true');
+
+    const week = page.waitForRequest(isHistory);
+    await page.getByRole('button', { name: '7 days' }).click();
+    const q3 = params(await week);
+    expect(q3.every).toBe(900);
+    expect(q3.until - q3.since).toBe(7 * 86_400_000);
+    await expect(summary).toContainText(/\d+ points, one per 900 s/);
+    await expect(page.getByTestId('soc-chart').locator('path.recharts-area-curve')).toHaveCount(1);
+
+    // Custom: two days ago for six hours → ~600 points → every 36 s.
+    await page.getByRole('button', { name: 'Custom' }).click();
+    const from = new Date(Date.now() - 2 * 86_400_000);
+    from.setMinutes(0, 0, 0);
+    const to = new Date(from.getTime() + 6 * 3_600_000);
+    const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel('From').fill(local(from));
+    await page.getByLabel('To', { exact: true }).fill(local(to));
+    const custom = page.waitForRequest(isHistory);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const q4 = params(await custom);
+    expect(q4.since).toBe(from.getTime());
+    expect(q4.until).toBe(to.getTime());
+    expect(q4.every).toBe(36);
+    await expect(summary).toContainText(/\d+ points, one per 36 s/);
+  });
+
+  test('a short spike survives downsampling as the band maximum, and exports download', async ({ page }) => {
+    await page.goto('/trends');
+    await page.getByRole('button', { name: '24 hours' }).click();
+    await expect(page.getByTestId('trends-summary')).toContainText('one per 120 s');
+    // The seeded 9 kW one-minute spike on the house load is inside one 120 s bucket: its max is 9 kW.
+    const res = await page.request.get(`/api/history?since=${Date.now() - 86_400_000}&until=${Date.now()}&every=120`);
+    const rows = (await res.json()) as Array<{ homeMax: number | null; home: number | null }>;
+    expect(Math.max(...rows.map((r) => r.homeMax ?? 0))).toBe(9000);
+    const bandPaths = page.getByTestId('power-chart').locator('path.recharts-area-area');
+    await expect(bandPaths).toHaveCount(4);
+
+    const csv = page.getByRole('link', { name: /Download CSV/ });
+    await expect(csv).toHaveAttribute('href', '/api/history/export?format=csv&every=120');
+    const download = page.waitForEvent('download');
+    await csv.click();
+    const file = await (await download).path();
+    const text = (await import('node:fs')).readFileSync(file, 'utf8');
+    expect(text.split('\n')[0]).toMatch(/solar/);
+    expect(text.split('\n').length).toBeGreaterThan(100);
+  });
+});

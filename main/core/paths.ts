@@ -12,5 +12,8 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), APP_NAME);
 }
 
-/** The repository root (two levels up from main/core). */
-export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+/** The repository (or packaged app) root: two levels up from main/core, past `dist/` when compiled. */
+export const repoRoot = ((): string => {
+  const up = path.resolve(import.meta.dirname, '..', '..');
+  return path.basename(up) === 'dist' ? path.dirname(up) : up;
+})();

@@ -44,7 +44,7 @@ describe('full sync of a box with 3 shows and 40 items', () => {
     expect(run.trigger).toBe('manual');
     expect(run.summary).toMatchObject({ seen: 40, downloaded: 36, skipped: 2, failed: 2, boxes: 1 });
 
-    const rows = (await h.api.get('/api/recordings')).body.recordings as Array<Record<string, any>>;
+    const rows = (await h.api.get('/api/recordings')).body.recordings as Array<Record<string, unknown> & { box_id: string; file_path: string; status: string; size: number }>;
     expect(rows).toHaveLength(40);
     const byId = new Map(rows.map((r) => [r.box_id, r]));
     for (const r of rows) expect(typeof r.box_id).toBe('string');

@@ -89,6 +89,10 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     return { outcome: 'failed', row: write({ status: 'failed', error }) };
   }
 
+  // First sight of this recording: a row exists from now on, so its live progress shows in the list;
+  // if the process dies mid-transfer, `partial` is the truth (the next sync resumes).
+  if (!existing) write({ status: 'partial', error: 'download in progress', file_path: finalPath });
+
   const partialPath = partialPathOf(finalPath);
   const expected = item.size;
   let startedAt = deps.clock.now();

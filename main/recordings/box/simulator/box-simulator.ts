@@ -39,6 +39,8 @@ export interface BoxSimulator {
   /** SHA-256 of the complete bytes of an item. */
   hash(id: string): string;
   requests: SimRequest[];
+  /** Every Browse answered: what was asked and how many entries went back. */
+  browses: Array<{ objectId: string; start: number; asked: number; returned: number }>;
   /** Number of media bodies being streamed right now. */
   activeStreams(): number;
 }
@@ -55,6 +57,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
   opts.shows.forEach((s, i) => s.items.forEach((item) => items.set(item.id, { item, showIndex: i })));
   const folderId = (i: number) => String(60 + i);
   const requests: SimRequest[] = [];
+  const browses: BoxSimulator['browses'] = [];
   let active = 0;
   let baseUrl = '';
 
@@ -87,6 +90,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     const start = Number(textOf(b?.StartingIndex)) || 0;
     const asked = Number(textOf(b?.RequestedCount)) || all.length;
     const page = all.slice(start, start + Math.min(asked, opts.maxPageSize ?? asked));
+    browses.push({ objectId: textOf(b?.ObjectID), start, asked, returned: page.length });
     const didl =
       '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:upnp="urn:schemas-upnp-org:metadata-1-0/upnp/">' +
       page.join('') +
@@ -256,6 +260,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     mediaUrl: (id) => `${baseUrl}/web/${id}`,
     hash: (id) => mediaHash(id, items.get(id)!.item.length),
     requests,
+    browses,
     activeStreams: () => active,
   };
 }

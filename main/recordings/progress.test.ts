@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../core/clock.js';
+import { PROGRESS_STALE_MS, createProgressRegistry, formatEta, formatRate } from './progress.js';
+
+describe('progress registry', () => {
+  it('is empty after a start and returns null for unknown ids', () => {
+    const reg = createProgressRegistry(createManualClock());
+    expect(reg.size()).toBe(0);
+    expect(reg.get('1')).toBeNull();
+  });
+
+  it('keeps startedAt across updates of one phase and clamps percent', () => {
+    const clock = createManualClock(1000);
+    const reg = createProgressRegistry(clock);
+    reg.set('1', { phase: 'downloading', percent: 5 });
+    clock.advance(250);
+    const e = reg.set('1', { phase: 'downloading', percent: 140, detail: '12.0 MB/s', etaSeconds: 3, etaLabel: '3s' });
+    expect(e).toEqual({ phase: 'downloading', percent: 100, detail: '12.0 MB/s', etaSeconds: 3, etaLabel: '3s', startedAt: 1000, updatedAt: 1250 });
+    expect(reg.set('1', { phase: 'verifying' }).startedAt).toBe(1250);
+  });
+
+  it('treats an entry not updated for more than 30 s as absent and deletes it on read', () => {
+    const clock = createManualClock(0);
+    const reg = createProgressRegistry(clock);
+    reg.set('1', { phase: 'scanning', percent: null, detail: 'elapsed 0:10' });
+    clock.advance(PROGRESS_STALE_MS);
+    expect(reg.get('1')).not.toBeNull();
+    clock.advance(1);
+    expect(reg.get('1')).toBeNull();
+    expect(reg.size()).toBe(0);
+    reg.set('2', { phase: 'downloading', percent: 1 });
+    clock.advance(PROGRESS_STALE_MS + 1);
+    expect(reg.snapshot().size).toBe(0);
+    expect(reg.size()).toBe(0);
+  });
+
+  it('removes an entry on completion', () => {
+    const reg = createProgressRegistry(createManualClock());
+    reg.set('1', { phase: 'downloading', percent: 50 });
+    reg.clear('1');
+    expect(reg.get('1')).toBeNull();
+  });
+
+  it('formats ETA and rate for display', () => {
+    expect(formatEta(3725)).toBe('1h 02m');
+    expect(formatEta(245)).toBe('4m 05s');
+    expect(formatEta(12.4)).toBe('12s');
+    expect(formatRate(12_345_678)).toBe('12.3 MB/s');
+    expect(formatRate(2_500_000_000)).toBe('2.50 GB/s');
+  });
+});

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './testing/harness.js';
+
+describe('scheduler', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ box: { shows: [{ title: 'News', items: [{ id: '900000001', title: 'ABC News - Sat 04 Jul', length: 1000 }] }] } });
+    await h.api.post('/api/shows', { name: 'news', dest_folder: 'News' });
+    await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl });
+  });
+  afterAll(async () => h.cleanup());
+
+  it('schedules the default cron in the configured time zone', async () => {
+    const { schedule } = (await h.api.get('/api/sync')).body;
+    expect(schedule).toMatchObject({ cron: '*/30 * * * *', timezone: 'Australia/Sydney' });
+    expect(new Date(schedule.next_run).getUTCMinutes() % 30).toBe(0);
+  });
+
+  it('takes a new sync_cron without a restart, keeps the old one on an invalid value', async () => {
+    const bad = await h.api.patch('/api/settings', { sync_cron: '61 * * * *' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.field).toBe('sync_cron');
+    expect((await h.api.get('/api/sync')).body.schedule.cron).toBe('*/30 * * * *');
+
+    // Every second (node-cron's six-field form): the reloaded task must fire a `cron` run by itself.
+    expect((await h.api.patch('/api/settings', { sync_cron: '* * * * * *' })).status).toBe(200);
+    expect((await h.api.get('/api/sync')).body.schedule.cron).toBe('* * * * * *');
+    let runs: Array<{ trigger: string; status: string }> = [];
+    for (let i = 0; i < 120 && !runs.some((r) => r.trigger === 'cron' && r.status !== 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      runs = (await h.api.get('/api/sync-runs')).body.runs;
+    }
+    expect(runs.find((r) => r.trigger === 'cron')).toMatchObject({ status: 'ok' });
+    await h.api.patch('/api/settings', { sync_cron: '0 3 * * *' });
+    expect((await h.api.get('/api/sync')).body.schedule.cron).toBe('0 3 * * *');
+    const rows = (await h.api.get('/api/recordings')).body.recordings;
+    expect(rows).toEqual([expect.objectContaining({ box_id: '900000001', status: 'done', file_path: expect.stringContaining('News/Season 00/ABC News - Sat 04 Jul.ts') })]);
+  });
+});

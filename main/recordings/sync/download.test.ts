@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../core/clock.js';
+import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simulator.js';
+import { sampleShow } from '../box/simulator/sample-library.js';
+import { sha256File, tempDir } from '../testing/harness.js';
+import { downloadToPartial, probeContentLength } from './download.js';
+
+describe('download with Range resume', () => {
+  let box: BoxSimulator;
+  let dir: string;
+  const get = (id: string, file: string) =>
+    downloadToPartial({ url: box.mediaUrl(id), partialPath: path.join(dir, file), fetch, clock: systemClock, signal: new AbortController().signal });
+
+  beforeAll(async () => {
+    box = createBoxSimulator({ shows: [sampleShow('S', 300000001, 5, () => 200_000)] });
+    await box.start();
+    dir = tempDir();
+  });
+  afterAll(async () => {
+    await box.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('appends on 206 after a partial file', async () => {
+    const file = path.join(dir, 'a.partial');
+    fs.writeFileSync(file, Buffer.alloc(0));
+    box.update('300000001', { dropAfterBytes: 70_000 });
+    const first = await get('300000001', 'a.partial');
+    expect(first).toMatchObject({ recorded: true, resumedFrom: 0 });
+    expect(first.error).toMatch(/interrupted/);
+    const mid = fs.statSync(file).size;
+    expect(mid).toBeGreaterThan(0);
+    expect(mid).toBeLessThan(200_000);
+    const second = await get('300000001', 'a.partial');
+    expect(second).toMatchObject({ recorded: true, resumedFrom: mid, restarted: false, actualSize: 200_000, announcedSize: 200_000 });
+    expect(sha256File(file)).toBe(box.hash('300000001'));
+  });
+
+  it('starts over when the box answers a Range with 200', async () => {
+    const file = path.join(dir, 'b.partial');
+    fs.writeFileSync(file, Buffer.alloc(5000, 7));
+    box.update('300000002', { ignoreRange: true });
+    const res = await get('300000002', 'b.partial');
+    expect(res).toMatchObject({ recorded: true, restarted: true, actualSize: 200_000 });
+    expect(sha256File(file)).toBe(box.hash('300000002'));
+  });
+
+  it('treats 416 with a matching total as complete', async () => {
+    const file = path.join(dir, 'c.partial');
+    await get('300000003', 'c.partial');
+    const again = await get('300000003', 'c.partial');
+    expect(again).toMatchObject({ recorded: true, actualSize: 200_000, resumedFrom: 200_000 });
+    expect(sha256File(file)).toBe(box.hash('300000003'));
+  });
+
+  it('reports a GET answering the recording marker as a warning, without writing', async () => {
+    box.update('300000004', { recording: 'get-marker' });
+    const res = await get('300000004', 'd.partial');
+    expect(res).toMatchObject({ recorded: false, warning: 'currently recording' });
+    expect(fs.existsSync(path.join(dir, 'd.partial'))).toBe(false);
+    expect(await probeContentLength(fetch, box.mediaUrl('300000004'), new AbortController().signal)).toBe(200_000);
+  });
+
+  it('reports an HTTP error and a refused connection as not recorded', async () => {
+    box.update('300000005', { failStatus: 500 });
+    expect(await get('300000005', 'e.partial')).toMatchObject({ recorded: false, error: 'the box answered HTTP 500' });
+    const refused = await downloadToPartial({ url: 'http://127.0.0.1:1/web/x', partialPath: path.join(dir, 'f.partial'), fetch, clock: systemClock, signal: new AbortController().signal });
+    expect(refused.recorded).toBe(false);
+    expect(refused.error).toMatch(/download failed/);
+  });
+});

@@ -39,10 +39,10 @@ const rollupUpdate = [
   ]),
 ].join(', ');
 
-/** Rebuilds the rollup rows of minutes `?1..?2` from the samples they hold (used after a prune). */
+/** Rebuilds the rollup rows of minutes `@lo..@hi` from the samples they hold (used after a prune). */
 export const REBUILD_MINUTES_SQL = `INSERT INTO minutes (${rollupNames.join(', ')})
   SELECT t / 60000, count(*), ${SAMPLE_FIELDS.flatMap((f) => [`total(${f})`, `count(${f})`, ...(isPowerField(f) ? [`min(${f})`, `max(${f})`] : [])]).join(', ')}
-  FROM samples WHERE t >= ?1 * 60000 AND t < (?2 + 1) * 60000 GROUP BY t / 60000`;
+  FROM samples WHERE t >= @lo * 60000 AND t < (@hi + 1) * 60000 GROUP BY t / 60000`;
 
 export const historyMigrations: Migration[] = [
   {

@@ -65,7 +65,7 @@ export class DurableStore {
       if (deleted === 0) return 0;
       const edge = Math.floor(cutoff / MINUTE);
       this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
-      this.stmts.rebuildMinutes.run(edge, edge);
+      this.stmts.rebuildMinutes.run({ lo: edge, hi: edge });
       return deleted;
     })();
   }

@@ -1,0 +1,163 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { flooredWidthSeconds, MAX_ROWS } from './downsample.js';
+import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from './fixtures.js';
+import type { HistorySample } from './sample.js';
+
+const MIN = 60_000;
+
+describe('keyset paging and the floor over 100,000 samples', () => {
+  let th: TestHistory;
+  const N = 100_000;
+  const first = T0 + 1000;
+  const last = T0 + N * 1000;
+
+  beforeAll(async () => {
+    th = await openTestHistory();
+    for (let t = first; t <= last; t += 1000) th.appendAt(t);
+  }, 120_000);
+  afterAll(() => th.close());
+
+  it('walks backwards with until = oldest t - 1 and returns every sample exactly once', async () => {
+    const seen: number[] = [];
+    let url = '/api/history';
+    for (let page = 0; page < 10; page++) {
+      const res = await th.get(url);
+      expect(res.status).toBe(200);
+      const rows = res.body as HistorySample[];
+      expect(rows.length).toBeLessThanOrEqual(MAX_ROWS);
+      if (rows.length === 0) break;
+      for (let i = 1; i < rows.length; i++) expect(rows[i]!.t).toBeGreaterThan(rows[i - 1]!.t);
+      seen.push(...rows.map((r) => r.t));
+      url = `/api/history?until=${rows[0]!.t - 1}`;
+    }
+    expect(seen).toHaveLength(N);
+    expect(new Set(seen).size).toBe(N);
+    expect(Math.min(...seen)).toBe(first);
+    expect(Math.max(...seen)).toBe(last);
+    // A sample read back from the durable copy equals what was appended.
+    expect((await th.get(`/api/history?until=${first}`)).body).toEqual([makeSample(first)]);
+  });
+
+  it('pages newest-first too, with limit and order=desc', async () => {
+    const seen = new Set<number>();
+    let until = last;
+    for (;;) {
+      const rows = (await th.get(`/api/history?order=desc&limit=7000&until=${until}`)).body as HistorySample[];
+      if (!rows.length) break;
+      expect(rows[0]!.t).toBeGreaterThan(rows.at(-1)!.t);
+      rows.forEach((r) => seen.add(r.t));
+      until = rows.at(-1)!.t - 1;
+    }
+    expect(seen.size).toBe(N);
+  });
+
+  it('floors the bucket width so a downsampled response never exceeds 20,000 rows', async () => {
+    const res = await th.get('/api/history?every=1');
+    const rows = res.body as Array<{ t: number; n: number }>;
+    const width = Number(res.headers['x-history-bucket-seconds']);
+    expect(width).toBe(Math.ceil((last - first + 1) / ((MAX_ROWS - 1) * 1000)));
+    expect(rows.length).toBeLessThanOrEqual(MAX_ROWS);
+    expect(rows.reduce((a, r) => a + r.n, 0)).toBe(N);
+    rows.forEach((r) => expect(r.t % (width * 1000)).toBe(0));
+    // every above the floor is kept as asked.
+    const hourly = await th.get('/api/history?every=3600');
+    expect(hourly.headers['x-history-bucket-seconds']).toBe('3600');
+    expect(hourly.body).toHaveLength(Math.floor(last / 3_600_000) - Math.floor(first / 3_600_000) + 1);
+  });
+
+  it('keeps the bound for any span and alignment', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 20_000; i++) {
+      const lo = Math.floor(rnd() * 4e12);
+      const hi = lo + Math.floor(rnd() ** 3 * 400 * 86_400_000);
+      const w = flooredWidthSeconds(1 + Math.floor(rnd() * 30), lo, hi) * 1000;
+      expect(Math.floor(hi / w) - Math.floor(lo / w) + 1).toBeLessThanOrEqual(MAX_ROWS);
+    }
+  });
+});
+
+describe('downsampling with every', () => {
+  let th: TestHistory | undefined;
+  afterEach(async () => {
+    await th?.close();
+    th = undefined;
+  });
+
+  it('puts samples on bucket edges into the right buckets', async () => {
+    th = await openTestHistory();
+    const base = T0 + 10 * MIN;
+    const times = [base - 1, base, base + 1, base + MIN - 1, base + MIN, base + 2 * MIN + 30_000, base + 3 * MIN - 1];
+    const samples = times.map((t) => th!.appendAt(t));
+    const rows = (await th.get('/api/history?every=60')).body;
+    expect(rows.map((r: { t: number; n: number }) => [r.t - base, r.n])).toEqual([
+      [-MIN, 1],
+      [0, 3],
+      [MIN, 1],
+      [2 * MIN, 2],
+    ]);
+    const bucket = rows[1];
+    const inBucket = samples.slice(1, 4);
+    const grids = inBucket.map((s) => s.grid).filter((v): v is number => v !== null);
+    expect(bucket.gridMin).toBe(Math.min(...grids));
+    expect(bucket.gridMax).toBe(Math.max(...grids));
+    expect(bucket.grid).toBeCloseTo(grids.reduce((a, b) => a + b, 0) / grids.length, 4);
+    expectSameBuckets(rows, referenceBuckets(samples, MIN));
+  });
+
+  it('merges buckets across the memory/durable boundary and the per-minute rollup', async () => {
+    // A 50-sample memory window makes most of the series come from the durable copy.
+    th = await openTestHistory({ memoryCapacity: 50 });
+    const samples: HistorySample[] = [];
+    for (let t = T0 + 3_000; t <= T0 + 40 * MIN; t += 7_000) samples.push(th.appendAt(t));
+    const memFirst = th.history.inMemory().firstT!;
+    expect(memFirst % MIN).not.toBe(0); // the boundary cuts through a bucket
+    const since = T0 + 4 * MIN + 1234;
+    const until = T0 + 37 * MIN + 999;
+    const window = samples.filter((s) => s.t >= since && s.t <= until);
+    for (const every of [60, 120, 45, 300]) {
+      const res = await th.get(`/api/history?every=${every}&since=${since}&until=${until}`);
+      expect(res.status).toBe(200);
+      expectSameBuckets(res.body, referenceBuckets(window, every * 1000));
+    }
+    const all = (await th.get('/api/history?every=60')).body;
+    expectSameBuckets(all, referenceBuckets(samples, MIN));
+    const desc = (await th.get(`/api/history?every=60&order=desc&limit=3&until=${until}`)).body;
+    expect(desc.map((r: { t: number }) => r.t)).toEqual(referenceBuckets(samples.filter((s) => s.t <= until), MIN).slice(-3).reverse().map((r) => r.t));
+  });
+
+  it('stays exact after a prune cuts through a minute', async () => {
+    th = await openTestHistory({ retentionMs: 30 * MIN, memoryCapacity: 10 });
+    const samples: HistorySample[] = [];
+    for (let t = T0 + 1000; t <= T0 + 50 * MIN + 20_500; t += 5_000) samples.push(th.appendAt(t));
+    th.history.prune();
+    const cutoff = th.clock.now() - 30 * MIN;
+    expect(cutoff % MIN).not.toBe(0);
+    const rows = (await th.get('/api/history?every=120')).body;
+    expectSameBuckets(rows, referenceBuckets(samples.filter((s) => s.t >= cutoff), 2 * MIN));
+  });
+});
+
+describe('query composition', () => {
+  let th: TestHistory;
+  beforeAll(async () => {
+    th = await openTestHistory({ memoryCapacity: 100 });
+    for (let i = 1; i <= 300; i++) th.appendAt(T0 + i * 10_000);
+  });
+  afterAll(() => th.close());
+
+  it('applies since/until inclusively, in epoch ms or ISO, then limit keeps the most recent', async () => {
+    const since = T0 + 50_000;
+    const until = T0 + 2_000_000;
+    const iso = (await th.get(`/api/history?since=${new Date(since).toISOString()}&until=${new Date(until).toISOString()}`)).body;
+    const ms = (await th.get(`/api/history?since=${since}&until=${until}`)).body;
+    expect(iso).toEqual(ms);
+    expect(ms[0].t).toBe(since);
+    expect(ms.at(-1).t).toBe(until);
+    expect(ms).toHaveLength(196);
+    const limited = (await th.get(`/api/history?since=${since}&until=${until}&limit=5&order=desc`)).body;
+    expect(limited.map((r: { t: number }) => r.t)).toEqual([0, 1, 2, 3, 4].map((k) => until - k * 10_000));
+    const pretty = await th.get('/api/history?limit=1&pretty');
+    expect(pretty.text).toContain('\n  {\n');
+  });
+});

@@ -112,7 +112,7 @@ function describe(err: unknown, host: string, port: number): string {
   if (err instanceof ModbusException) return `${host}:${port} answered Modbus but not the battery register (${err.message}); is it the energy gateway?`;
   const msg = (err as Error)?.message || String(err);
   if (/ECONNREFUSED/.test(msg)) return `${host}:${port} refused the connection; check the address and that Modbus TCP is enabled on the gateway.`;
-  if (/timed out|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/.test(msg)) return `${host}:${port} did not answer; check the address and that the gateway is on this network.`;
+  if (/timed out|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/i.test(msg)) return `${host}:${port} did not answer; check the address and that the gateway is on this network.`;
   if (/ENOTFOUND|EAI_AGAIN/.test(msg)) return `The host name ${host} could not be resolved.`;
   return msg;
 }

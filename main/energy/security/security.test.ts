@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { createEnergyService, type EnergyService } from '../index.js';
+
+const dirs: string[] = [];
+const services: EnergyService[] = [];
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.stop();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function start(dataDir?: string) {
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'energy-security-'));
+  if (!dataDir) dirs.push(dir);
+  const clock = createManualClock();
+  // A loopback gateway address with nothing listening: the poller fails harmlessly; nothing leaves loopback.
+  const service = createEnergyService({ dataDir: dir, host: '127.0.0.1', port: 0, env: { GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' } }, { logger: silentLogger, clock });
+  await service.start();
+  services.push(service);
+  const app = service.app;
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, opts: { body?: unknown; token?: string; from?: string } = {}) =>
+    app.inject({
+      method,
+      url,
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+      headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+      remoteAddress: opts.from ?? '127.0.0.1',
+    });
+  return { service, clock, call, dir, securityFile: path.join(dir, 'energy', 'security.json') };
+}
+
+const HOUR = 3_600_000;
+
+describe('passcode gate: every transition of the state table', () => {
+  it('no passcode set: the gate is open, and setting the first passcode stores only a salted hash', async () => {
+    const { call, securityFile } = await start();
+    const open = await call('GET', '/api/settings');
+    expect(open.json()).toMatchObject({ passcodeSet: false, unlocked: true, gateway: { host: '127.0.0.5' } });
+    expect((await call('PUT', '/api/settings', { body: { battery: { capacityKwh: 13.5 } } })).statusCode).toBe(200);
+
+    const set = await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ passcodeSet: true, token: expect.any(String), expiresAt: '2026-01-01T12:00:00.000Z' });
+    const stored = fs.readFileSync(securityFile, 'utf8');
+    expect(stored).not.toContain('2468');
+    expect(JSON.parse(stored).passcode).toMatchObject({ algorithm: 'scrypt', salt: expect.any(String), hash: expect.any(String) });
+    const settingsBody = (await call('GET', '/api/settings', { token: set.json().token })).body;
+    expect(settingsBody).not.toContain(JSON.parse(stored).passcode.hash);
+    expect(JSON.parse(settingsBody)).toMatchObject({ passcodeSet: true, unlocked: true });
+  });
+
+  it('passcode set: gated routes answer 401 locked without a valid token, reads stay open and blank the secrets', async () => {
+    const { call } = await start();
+    await call('PUT', '/api/settings', { body: { alerts: [{ id: 'low', name: 'Low battery', webhookUrl: 'http://127.0.0.1:9/hook' }] } });
+    const { token } = (await call('POST', '/api/security/passcode', { body: { passcode: '2468' } })).json();
+
+    for (const [method, url, body] of [
+      ['PUT', '/api/settings', { battery: { capacityKwh: 10 } }],
+      ['POST', '/api/settings/reset', {}],
+      ['POST', '/api/security/passcode', { passcode: '1111' }],
+      ['DELETE', '/api/security/passcode', undefined],
+      ['POST', '/api/test/gateway', { host: '127.0.0.1' }],
+      ['POST', '/api/discover/gateway', {}],
+    ] as const) {
+      for (const t of [undefined, 'not-a-token']) {
+        const res = await call(method, url, { body, token: t });
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(res.json().error.code).toBe('locked');
+      }
+    }
+
+    const locked = (await call('GET', '/api/settings')).json();
+    expect(locked).toMatchObject({ passcodeSet: true, unlocked: false, gateway: { host: '' }, homekit: { pin: '' } });
+    expect(locked.alerts[0]).toMatchObject({ id: 'low', name: 'Low battery', webhookUrl: '' });
+    const unlocked = (await call('GET', '/api/settings', { token })).json();
+    expect(unlocked.unlocked).toBe(true);
+    expect(unlocked.gateway.host).toBe('127.0.0.5');
+    expect(unlocked.homekit.pin).toMatch(/^\d{3}-\d{2}-\d{3}$/);
+    expect(unlocked.alerts[0].webhookUrl).toBe('http://127.0.0.1:9/hook');
+    // Reads need no token at all.
+    for (const url of ['/api/state', '/api/snapshot', '/api/settings/schema']) expect((await call('GET', url)).statusCode).toBe(200);
+  });
+
+  it('locked → unlocked: the right passcode returns a token valid 12 hours, which opens the gated routes', async () => {
+    const { call, clock } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    const res = await call('POST', '/api/unlock', { body: { passcode: '2468' } });
+    expect(res.statusCode).toBe(200);
+    const { token, expiresAt } = res.json();
+    expect(Date.parse(expiresAt)).toBe(clock.now() + 12 * HOUR);
+    expect((await call('PUT', '/api/settings', { body: { gateway: { port: 1502 } }, token })).statusCode).toBe(200);
+  });
+
+  it('unlocked → locked when the token reaches 12 hours', async () => {
+    const { call, clock } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    const { token } = (await call('POST', '/api/unlock', { body: { passcode: '2468' } })).json();
+    clock.advance(12 * HOUR - 1);
+    expect((await call('PUT', '/api/settings', { body: {}, token })).statusCode).toBe(200);
+    clock.advance(1);
+    const expired = await call('PUT', '/api/settings', { body: {}, token });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().error.code).toBe('locked');
+    expect((await call('GET', '/api/settings', { token })).json()).toMatchObject({ unlocked: false, gateway: { host: '' } });
+  });
+
+  it('unlocked → locked on POST /api/lock: that token is revoked, others stay', async () => {
+    const { call } = await start();
+    const first = (await call('POST', '/api/security/passcode', { body: { passcode: '2468' } })).json().token;
+    const second = (await call('POST', '/api/unlock', { body: { passcode: '2468' } })).json().token;
+    const lock = await call('POST', '/api/lock', { token: second });
+    expect(lock.statusCode).toBe(200);
+    expect(lock.json()).toEqual({ locked: true });
+    expect((await call('PUT', '/api/settings', { body: {}, token: second })).statusCode).toBe(401);
+    expect((await call('PUT', '/api/settings', { body: {}, token: first })).statusCode).toBe(200);
+  });
+
+  it('locked → lockout on the fifth consecutive wrong try, per client address, lifted after one minute', async () => {
+    const { call, clock } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    // A success resets the count.
+    for (let i = 0; i < 3; i++) await call('POST', '/api/unlock', { body: { passcode: '0000' } });
+    expect((await call('POST', '/api/unlock', { body: { passcode: '2468' } })).statusCode).toBe(200);
+
+    for (const left of [4, 3, 2, 1]) {
+      const wrong = await call('POST', '/api/unlock', { body: { passcode: '1357' } });
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json().error).toMatchObject({ code: 'bad_passcode', triesLeft: left });
+    }
+    const fifth = await call('POST', '/api/unlock', { body: { passcode: '1357' } });
+    expect(fifth.statusCode).toBe(429);
+    expect(fifth.json().error.code).toBe('locked_out');
+    expect(fifth.headers['retry-after']).toBe('60');
+
+    // While locked out even the right passcode is refused, with the time left.
+    clock.advance(45_000);
+    const during = await call('POST', '/api/unlock', { body: { passcode: '2468' } });
+    expect(during.statusCode).toBe(429);
+    expect(during.headers['retry-after']).toBe('15');
+    // Another client on the LAN is not locked out.
+    expect((await call('POST', '/api/unlock', { body: { passcode: '2468' }, from: '127.0.0.2' })).statusCode).toBe(200);
+
+    clock.advance(15_000);
+    const after = await call('POST', '/api/unlock', { body: { passcode: '1357' } });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.triesLeft).toBe(4);
+    expect((await call('POST', '/api/unlock', { body: { passcode: '2468' } })).statusCode).toBe(200);
+  });
+
+  it('passcode set → no passcode set with DELETE and a valid token: the gate opens', async () => {
+    const { call, securityFile } = await start();
+    const { token } = (await call('POST', '/api/security/passcode', { body: { passcode: '2468' } })).json();
+    const res = await call('DELETE', '/api/security/passcode', { token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ passcodeSet: false });
+    expect(JSON.parse(fs.readFileSync(securityFile, 'utf8'))).toEqual({ passcode: null });
+    expect((await call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: false, unlocked: true, gateway: { host: '127.0.0.5' } });
+    expect((await call('PUT', '/api/settings', { body: {} })).statusCode).toBe(200);
+    const unlock = await call('POST', '/api/unlock', { body: { passcode: '2468' } });
+    expect(unlock.statusCode).toBe(409);
+    expect(unlock.json().error.code).toBe('no_passcode');
+  });
+
+  it('changing the passcode needs a session, ends the others and keeps the caller unlocked', async () => {
+    const { call } = await start();
+    const old = (await call('POST', '/api/security/passcode', { body: { passcode: '2468' } })).json().token;
+    const other = (await call('POST', '/api/unlock', { body: { passcode: '2468' } })).json().token;
+    const change = await call('POST', '/api/security/passcode', { body: { passcode: '9753' }, token: old });
+    expect(change.json()).toMatchObject({ passcodeSet: true, token: expect.any(String) });
+    expect((await call('PUT', '/api/settings', { body: {}, token: other })).statusCode).toBe(401);
+    expect((await call('PUT', '/api/settings', { body: {}, token: change.json().token })).statusCode).toBe(200);
+    expect((await call('POST', '/api/unlock', { body: { passcode: '2468' } })).statusCode).toBe(401);
+    expect((await call('POST', '/api/unlock', { body: { passcode: '9753' } })).statusCode).toBe(200);
+  });
+
+  it('unlocked → locked on restart: tokens are in memory only, the hash persists', async () => {
+    const first = await start();
+    const { token } = (await first.call('POST', '/api/security/passcode', { body: { passcode: '2468' } })).json();
+    await first.service.stop();
+    services.splice(services.indexOf(first.service), 1);
+    const second = await start(first.dir);
+    expect((await second.call('GET', '/api/settings', { token })).json()).toMatchObject({ passcodeSet: true, unlocked: false });
+    expect((await second.call('PUT', '/api/settings', { body: {}, token })).statusCode).toBe(401);
+    expect((await second.call('POST', '/api/unlock', { body: { passcode: '2468' } })).statusCode).toBe(200);
+  });
+
+  it('rejects passcodes that are not exactly 4 digits with a 400 and leaves the stored hash alone', async () => {
+    const { call, securityFile } = await start();
+    const { token } = (await call('POST', '/api/security/passcode', { body: { passcode: '2468' } })).json();
+    const before = fs.readFileSync(securityFile);
+    for (const passcode of ['12a4', '12345', '123', '', 1234, null]) {
+      const res = await call('POST', '/api/security/passcode', { body: { passcode }, token });
+      expect(res.statusCode, String(passcode)).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid', field: 'passcode' });
+    }
+    expect((await call('POST', '/api/security/passcode', { body: { passcode: '1234', extra: 1 }, token })).statusCode).toBe(400);
+    expect(fs.readFileSync(securityFile).equals(before)).toBe(true);
+    // A malformed unlock is a 400 and does not count as a wrong try.
+    for (let i = 0; i < 6; i++) expect((await call('POST', '/api/unlock', { body: { passcode: '99999' } })).statusCode).toBe(400);
+    expect((await call('POST', '/api/unlock', { body: { passcode: '1357' } })).json().error.triesLeft).toBe(4);
+  });
+});

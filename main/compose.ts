@@ -3,6 +3,7 @@ import type { Clock } from './core/clock.js';
 import type { Logger } from './core/logger.js';
 import { createEnergyService, type EnergyService } from './energy/index.js';
 import type { ConnectionFactory } from './energy/gateway/connection.js';
+import { createRecordingService, recordingConfigFromEnv, type RecordingService } from './recordings/index.js';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -11,6 +12,8 @@ export interface ComposeOptions {
   /** Bind address for both HTTP servers. */
   host: string;
   energyPort?: number;
+  /** The recording sync is on unless `false` (the demo runs its own against the box simulator). */
+  recordings?: boolean;
   clock?: Clock;
   connect?: ConnectionFactory;
 }
@@ -24,13 +27,21 @@ export function composeServices(opts: ComposeOptions) {
     { dataDir: opts.dataDir, host: opts.host, port: opts.energyPort ?? envPort(opts.env.SERVER_PORT), env: opts.env },
     { logger: opts.logger, clock: opts.clock, connect: opts.connect },
   );
+  const recordings: RecordingService | null =
+    opts.recordings === false
+      ? null
+      : createRecordingService({ ...recordingConfigFromEnv(opts.env, opts.dataDir), host: opts.env.RECORDINGS_HOST?.trim() || opts.host }, { logger: opts.logger, clock: opts.clock });
   const started: Array<{ stop(): Promise<void> }> = [];
   return {
     energy,
+    recordings,
     dataDir: path.resolve(opts.dataDir),
     async start() {
-      await energy.start();
-      started.push(energy);
+      for (const service of [energy, recordings]) {
+        if (!service) continue;
+        await service.start();
+        started.push(service);
+      }
     },
     async stop() {
       for (const s of started.splice(0).reverse()) await s.stop().catch((err) => opts.logger.error({ err }, 'stop failed'));

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createLogger } from './core/logger.js';
 import { composeServices } from './compose.js';
 import { startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
+import { startRecordingsDemo } from './recordings/index.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'home-lan-bridge-demo-'));
@@ -25,10 +26,11 @@ const env = {
   GATEWAY_PORT: String(gateway.port),
   POLL_INTERVAL_MS: process.env.POLL_INTERVAL_MS ?? '2000',
 };
-const services = composeServices({ dataDir, env, logger, host: '127.0.0.1' });
+const services = composeServices({ dataDir, env, logger, host: '127.0.0.1', recordings: false });
 
 async function shutdown() {
   setTimeout(() => process.exit(1), 5000).unref();
+  await recordings?.stop();
   await services.stop();
   await gateway.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -37,12 +39,15 @@ async function shutdown() {
 process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
 
+let recordings: Awaited<ReturnType<typeof startRecordingsDemo>> | undefined;
 await services.start();
+recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
 console.log(`
 Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/
   Live snapshot      ${services.energy.url}/api/snapshot?pretty
   Event stream       ${services.energy.url}/events
+  Recordings         ${recordings.url}/   (press "Sync now", or POST /api/sync)
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x)
 Press Ctrl+C to stop.
 `);

@@ -5,11 +5,12 @@
 import { createLogger } from './core/logger.js';
 import { defaultDataDir } from './core/paths.js';
 import { composeServices } from './compose.js';
+import { installUnhandledRejectionLogging } from './recordings/index.js';
 
 const logger = createLogger({ name: 'home-lan-bridge' });
 const dataDir = defaultDataDir();
 
-process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection (kept running)'));
+installUnhandledRejectionLogging(logger);
 
 const services = composeServices({ dataDir, env: process.env, logger, host: process.env.BIND_HOST ?? '0.0.0.0' });
 
@@ -28,7 +29,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
   await services.start();
-  logger.info({ dataDir, energy: services.energy.url }, 'services started');
+  logger.info({ dataDir, energy: services.energy.url, recordings: services.recordings?.url }, 'services started');
 } catch (err) {
   logger.fatal({ err }, 'failed to start');
   await services.stop().catch(() => undefined);

@@ -30,7 +30,7 @@ const services = composeServices({ dataDir, env, logger, host: '127.0.0.1', reco
 
 async function shutdown() {
   setTimeout(() => process.exit(1), 5000).unref();
-  await recordings?.stop();
+  await recordings.stop();
   await services.stop();
   await gateway.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -39,9 +39,8 @@ async function shutdown() {
 process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
 
-let recordings: Awaited<ReturnType<typeof startRecordingsDemo>> | undefined;
 await services.start();
-recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
+const recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
 console.log(`
 Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/

@@ -9,6 +9,14 @@ import { silentLogger } from '../../core/logger.js';
 import { createHistory, registerHistoryRoutes, type History, type HistoryOptions } from './index.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
+export interface TestResponse {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON of any route; the tests check its shape
+  body: any;
+  text: string;
+  headers: Record<string, unknown>;
+}
+
 /** Test support: a history in a temp folder on a manual clock, with its routes on a fastify app. */
 export interface TestHistory {
   history: History;
@@ -19,7 +27,7 @@ export interface TestHistory {
   /** Advances the clock to `t` (firing due timers such as the prune) and appends a sample there. */
   appendAt(t: number, sample?: HistorySample): HistorySample;
   /** GET on the routes; returns status, parsed JSON (when JSON) and headers. */
-  get(url: string): Promise<{ status: number; body: any; text: string; headers: Record<string, unknown> }>;
+  get(url: string): Promise<TestResponse>;
   /** Stops and starts the history again on the same folder (a service restart). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -39,7 +47,7 @@ export function makeSample(t: number): HistorySample {
   return s;
 }
 
-export async function openTestHistory(opts: Partial<HistoryOptions> & { retentionMs?: number; start?: number; dataDir?: string } = {}): Promise<TestHistory> {
+export async function openTestHistory(opts: Partial<Omit<HistoryOptions, 'retentionMs'>> & { retentionMs?: number; start?: number } = {}): Promise<TestHistory> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'energy-history-'));
   const clock = createManualClock(opts.start ?? T0);
   const retention = { ms: opts.retentionMs ?? 7 * DAY };

@@ -32,7 +32,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
     if (typeof node !== 'object' || node === null) return;
     const obj = node as Record<string, unknown>;
     // Group defaults repeat the field defaults (and would publish the generated ones).
-    if (obj.generated === true || (depth > 0 && typeof obj.default === 'object' && obj.default !== null && !Array.isArray(obj.default))) delete obj.default;
+    if (obj.generated === true || (depth > 0 && obj.properties !== undefined && typeof obj.default === 'object')) delete obj.default;
     for (const v of Object.values(obj)) scrub(v, depth + 1);
   };
   scrub(schema, 0);

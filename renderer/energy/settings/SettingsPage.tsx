@@ -1,3 +1,68 @@
+import { useState } from 'react';
+import { Banner } from '../../kit/Banner.js';
+import { GroupForm, type SaveResult } from './GroupForm.js';
+import { PasscodePanel } from './PasscodePanel.js';
+import { HomeKitPairing, TestButton, testAlert, testGateway, testWeather } from './Tools.js';
+import { humanize } from './schema.js';
+import { useSettings } from './use-settings.js';
+
+type Obj = Record<string, unknown>;
+
+/** Every setting, grouped by area and rendered from the schema; the passcode gate on top. */
 export function SettingsPage() {
-  return <h1>Settings</h1>;
+  const { settings, schema, error, reload, setSettings } = useSettings();
+  const [restartRequired, setRestartRequired] = useState<string[]>([]);
+
+  if (error && !settings) return <Banner kind="error">{error}</Banner>;
+  if (!settings || !schema?.properties) return <p className="muted">Loading settings…</p>;
+
+  const locked = settings.passcodeSet && !settings.unlocked;
+  const saved = (r: SaveResult) => {
+    setSettings({ ...(r.settings as Obj), passcodeSet: settings.passcodeSet, unlocked: settings.unlocked } as typeof settings);
+    setRestartRequired(r.restartRequired);
+  };
+  const tools: Record<string, (draft: Obj) => React.ReactNode> = {
+    gateway: (g) => <TestButton label="Test connection" disabled={locked} run={() => testGateway(String(g.host ?? ''), Number(g.port) || undefined)} />,
+    weather: (w) => <TestButton label="Test weather" disabled={locked} run={() => testWeather({ location: w.location, latitude: w.latitude, longitude: w.longitude })} />,
+    alerts: () => <TestButton label="Send a test alert" disabled={locked} run={testAlert} />,
+    homekit: () => <HomeKitPairing locked={locked} />,
+  };
+
+  return (
+    <>
+      <h1>Settings</h1>
+      {restartRequired.length > 0 && (
+        <Banner kind="warn" testId="restart-banner">
+          Restart the bridge to apply: {restartRequired.map((p) => p.split('.').map(humanize).join(' › ')).join(', ')}.
+        </Banner>
+      )}
+      <PasscodePanel passcodeSet={settings.passcodeSet} unlocked={settings.unlocked} onChange={() => void reload()} />
+      {locked && (
+        <Banner kind="info" testId="locked-banner">
+          Settings are read-only until you unlock them with the passcode. Addresses and codes are hidden while locked.
+        </Banner>
+      )}
+      <nav aria-label="Settings areas" className="row small" style={{ marginBottom: '1rem' }}>
+        {Object.keys(schema.properties).map((k) => (
+          <a key={k} href={`#settings-${k}`}>
+            {humanize(k)}
+          </a>
+        ))}
+      </nav>
+      {Object.entries(schema.properties).map(([key, sub]) => (
+        <GroupForm
+          key={key}
+          group={key}
+          schema={sub}
+          root={schema}
+          value={settings[key]}
+          locked={locked}
+          restartRequired={restartRequired}
+          onSaved={saved}
+          onLocked={() => void reload()}
+          tools={tools[key]}
+        />
+      ))}
+    </>
+  );
 }

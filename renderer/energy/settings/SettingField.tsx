@@ -1,0 +1,123 @@
+import { Field } from '../../kit/Field.js';
+import { fieldInfo, humanize, type JsonSchema } from './schema.js';
+
+export interface FieldProps {
+  name: string;
+  path: string;
+  schema: JsonSchema;
+  value: unknown;
+  /** The edited text of number and JSON fields by path (kept as typed, converted on save). */
+  raws: Record<string, string>;
+  errors: Record<string, string>;
+  restartPending: boolean;
+  disabled: boolean;
+  hiddenIsSet?: boolean;
+  onValue: (path: string, value: unknown) => void;
+  onRaw: (path: string, raw: string) => void;
+}
+
+function Badges({ schema, restartPending }: { schema: JsonSchema; restartPending: boolean }) {
+  return (
+    <>
+      {schema.applies === 'restart' && <span className={`badge${restartPending ? ' restart' : ''}`}>{restartPending ? 'restart required' : 'applies after restart'}</span>}
+    </>
+  );
+}
+
+/** One setting, rendered from its schema node: checkbox, select, number, text, nested group or JSON. */
+export function SettingField(props: FieldProps) {
+  const { name, path, schema, value, disabled, onValue, onRaw } = props;
+  const raw = props.raws[path];
+  const error = props.errors[path];
+  const restartPending = props.restartPending;
+  const info = fieldInfo(schema);
+  const s = info.schema;
+  const label = humanize(name);
+  const badge = <Badges schema={schema} restartPending={restartPending} />;
+  const hint = s.description;
+
+  switch (info.kind) {
+    case 'object':
+      return (
+        <fieldset disabled={disabled}>
+          <legend>{label}</legend>
+          {Object.entries(s.properties!).map(([k, sub]) => (
+            <SettingField
+              key={k}
+              {...props}
+              name={k}
+              path={`${path}.${k}`}
+              schema={sub}
+              value={(value as Record<string, unknown> | undefined)?.[k]}
+            />
+          ))}
+        </fieldset>
+      );
+    case 'boolean':
+      return (
+        <Field label={label} hint={hint} error={error} badge={badge} checkbox>
+          {(p) => <input type="checkbox" checked={value === true} disabled={disabled} onChange={(e) => onValue(path, e.target.checked)} {...p} />}
+        </Field>
+      );
+    case 'enum':
+      return (
+        <Field label={label} hint={hint} error={error} badge={badge}>
+          {(p) => (
+            <select value={String(value ?? '')} disabled={disabled} onChange={(e) => onValue(path, e.target.value)} {...p}>
+              {info.nullable && <option value="">—</option>}
+              {s.enum!.map((o) => (
+                <option key={String(o)} value={String(o)}>
+                  {String(o)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      );
+    case 'integer':
+    case 'number':
+      return (
+        <Field label={label} hint={[hint, info.nullable ? 'Leave blank for automatic.' : ''].filter(Boolean).join(' ') || undefined} error={error} badge={badge}>
+          {(p) => (
+            <input
+              type="text"
+              inputMode="decimal"
+              value={raw ?? (value === null || value === undefined ? '' : String(value))}
+              disabled={disabled}
+              onChange={(e) => onRaw(path, e.target.value)}
+              {...p}
+            />
+          )}
+        </Field>
+      );
+    case 'string':
+      if (s.secret === 'hidden') {
+        return (
+          <Field label={label} hint={hint} error={error} badge={badge}>
+            {(p) => (
+              <input
+                type="password"
+                autoComplete="off"
+                placeholder={props.hiddenIsSet ? 'set (type to replace)' : 'not set'}
+                value={String(value ?? '')}
+                disabled={disabled}
+                onChange={(e) => onValue(path, e.target.value)}
+                {...p}
+              />
+            )}
+          </Field>
+        );
+      }
+      return (
+        <Field label={label} hint={hint} error={error} badge={badge}>
+          {(p) => <input type="text" value={String(value ?? '')} disabled={disabled} onChange={(e) => onValue(path, e.target.value)} {...p} />}
+        </Field>
+      );
+    default:
+      return (
+        <Field label={label} hint={[hint, 'Edited as JSON.'].filter(Boolean).join(' ')} error={error} badge={badge}>
+          {(p) => <textarea rows={Math.min(12, Math.max(3, (raw ?? JSON.stringify(value ?? null, null, 2)).split('\n').length))} value={raw ?? JSON.stringify(value ?? null, null, 2)} disabled={disabled} onChange={(e) => onRaw(path, e.target.value)} spellCheck={false} {...p} />}
+        </Field>
+      );
+  }
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { api, ApiError, messageOf } from '../../api.js';
+import { Banner } from '../../kit/Banner.js';
+
+type Result = { kind: 'ok' | 'error' | 'info'; text: string } | null;
+
+/** A button that calls a test endpoint and shows what came back; a 404 says "not available yet". */
+export function TestButton({ label, run, disabled }: { label: string; run: () => Promise<string>; disabled?: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result>(null);
+  const click = async () => {
+    setBusy(true);
+    setResult(null);
+    try {
+      setResult({ kind: 'ok', text: await run() });
+    } catch (err) {
+      setResult({ kind: err instanceof ApiError && err.notAvailable ? 'info' : 'error', text: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span>
+      <button type="button" onClick={() => void click()} disabled={busy || disabled}>
+        {busy ? 'Testing…' : label}
+      </button>
+      {result && <Banner kind={result.kind}>{result.text}</Banner>}
+    </span>
+  );
+}
+
+export interface GatewayTestResult {
+  ok: boolean;
+  soc?: number | null;
+  model?: string | null;
+  firmware?: string | null;
+  ms?: number;
+  error?: string;
+}
+
+export async function testGateway(host: string, port: number | undefined): Promise<string> {
+  if (!host.trim()) throw new Error('Enter the gateway address first.');
+  const r = await api.post<GatewayTestResult>('/api/test/gateway', { host: host.trim(), ...(port ? { port } : {}) });
+  if (!r.ok) throw new Error(`No gateway answered at ${host}: ${r.error ?? 'unknown error'}`);
+  return `Gateway answered in ${r.ms ?? '?'} ms${r.model ? `: ${r.model}` : ''}${r.firmware ? `, firmware ${r.firmware}` : ''}${r.soc !== undefined && r.soc !== null ? `, battery ${r.soc}%` : ''}.`;
+}
+
+export async function testWeather(body: Record<string, unknown>): Promise<string> {
+  const r = await api.post<Record<string, unknown>>('/api/test/weather', body);
+  const temp = r.outdoorTemp ?? r.temperature;
+  return `Weather answered${temp !== undefined ? `: ${String(temp)}°` : ''}${typeof r.location === 'string' && r.location ? ` at ${r.location}` : ''}.`;
+}
+
+export async function testAlert(): Promise<string> {
+  const r = await api.post<Record<string, unknown>>('/api/test/alert', {});
+  return typeof r.message === 'string' ? r.message : 'Sample alert sent.';
+}
+
+/** HomeKit pairing: the setup code and QR code to scan in the Home app. */
+export function HomeKitPairing({ locked }: { locked: boolean }) {
+  const [pairing, setPairing] = useState<{ setupUri: string; pinCode: string; qrSvg: string } | null>(null);
+  const [result, setResult] = useState<Result>(null);
+  const load = async () => {
+    setResult(null);
+    try {
+      setPairing(await api.get('/api/homehub/pairing'));
+    } catch (err) {
+      setResult({ kind: err instanceof ApiError && err.notAvailable ? 'info' : 'error', text: messageOf(err) });
+    }
+  };
+  return (
+    <div data-testid="homekit-pairing">
+      <button type="button" onClick={() => void load()} disabled={locked}>
+        Show pairing code
+      </button>
+      {result && <Banner kind={result.kind}>{result.text}</Banner>}
+      {pairing && (
+        <div className="row qr">
+          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={`HomeKit pairing QR code, setup code ${pairing.pinCode}`} />
+          <div>
+            <div className="stat-value">{pairing.pinCode}</div>
+            <div className="small muted">Scan with the Home app, or enter the code. {pairing.setupUri}</div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
@@ -73,5 +74,21 @@ describe('history through the running energy service', () => {
     await h.service.start();
     const after = await (await fetch(`${h.service.url}/api/history`)).json();
     expect(after).toEqual(before);
+  });
+
+  it('imports the legacy file named by LEGACY_HISTORY_FILE at first start', async () => {
+    const clock = createManualClock(Date.UTC(2026, 2, 1, 12));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-legacy-env-'));
+    const legacy = path.join(dir, 'history.json');
+    const t = Date.UTC(2026, 2, 1, 11);
+    fs.writeFileSync(legacy, JSON.stringify([{ time: new Date(t).toISOString(), solar: 1500, grid: -200, soc: 55 }]));
+    try {
+      h = await startEnergyHarness({ deps: { clock }, env: { LEGACY_HISTORY_FILE: legacy } });
+      const stats = await (await fetch(`${h.service.url}/api/history/stats`)).json();
+      expect(stats).toMatchObject({ count: 1, firstT: t, lastT: t, legacyImport: [{ file: legacy, status: 'imported', imported: 1 }] });
+      expect(fs.existsSync(`${legacy}.imported`)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

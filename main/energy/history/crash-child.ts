@@ -1,0 +1,33 @@
+/**
+ * Child process for crash.test.ts: appends one sample per "poll" as fast as it can and prints each
+ * sample's `t` on stdout once `append` has returned (the row is committed), until it is killed.
+ * Usage: node --import tsx crash-child.ts <dataDir> <startT>
+ */
+import fs from 'node:fs';
+import { systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { createHistory } from './index.js';
+import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
+
+/** Writes to stdout synchronously; the pipe is non-blocking, so a full pipe (EAGAIN) is retried. */
+function ack(line: string): void {
+  for (;;) {
+    try {
+      fs.writeSync(1, line);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+  }
+}
+
+const [dataDir, startArg] = process.argv.slice(2);
+if (!dataDir || !startArg) throw new Error('usage: crash-child.ts <dataDir> <startT>');
+const history = createHistory({ dataDir, clock: systemClock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
+history.start();
+for (let t = Number(startArg); ; t += 1000) {
+  const sample = { t } as HistorySample;
+  SAMPLE_FIELDS.forEach((f, i) => (sample[f] = (t / 1000) % 1000 + i));
+  history.append(sample);
+  ack(`${t}\n`);
+}

@@ -7,7 +7,7 @@ import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
-import { hostsOf, loopbackInterfaces, subnetsToScan, type InterfaceList } from './lan-scan.js';
+import { hostsOf, loopbackInterfaces, subnetsToScan, underTestRunner, type InterfaceList } from './lan-scan.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -76,6 +76,14 @@ describe('which networks the scan covers', () => {
   it('includes internal interfaces only when asked', () => {
     expect(subnetsToScan(list, { includeInternal: true })).toEqual(['127.0.0', '192.168.1', '172.17.0']);
     expect(subnetsToScan(loopbackInterfaces('127.0.0.1'))).toEqual([]);
+  });
+
+  it('keeps to loopback networks under a test runner, whatever interfaces it is given', () => {
+    expect(underTestRunner()).toBe(true);
+    expect(underTestRunner({ TEST_WORKER_INDEX: '0' })).toBe(true);
+    expect(underTestRunner({})).toBe(false);
+    expect(subnetsToScan(list, { includeInternal: true, loopbackOnly: true })).toEqual(['127.0.0']);
+    expect(subnetsToScan(list, { loopbackOnly: true })).toEqual([]);
   });
 });
 

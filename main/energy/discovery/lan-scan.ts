@@ -11,7 +11,7 @@ export const SCAN_TIMEOUT_MS = 600;
  * skipping internal (loopback) interfaces unless `includeInternal` is set (tests inject a
  * loopback interface list that way; production never scans loopback).
  */
-export function subnetsToScan(interfaces: InterfaceList, opts: { includeInternal?: boolean } = {}): string[] {
+export function subnetsToScan(interfaces: InterfaceList, opts: { includeInternal?: boolean; loopbackOnly?: boolean } = {}): string[] {
   const out = new Set<string>();
   for (const infos of Object.values(interfaces)) {
     for (const info of infos ?? []) {
@@ -20,10 +20,20 @@ export function subnetsToScan(interfaces: InterfaceList, opts: { includeInternal
       if (info.internal && !opts.includeInternal) continue;
       const octets = info.address.split('.');
       if (octets.length !== 4) continue;
+      if (opts.loopbackOnly && octets[0] !== '127') continue;
       out.add(octets.slice(0, 3).join('.'));
     }
   }
   return [...out];
+}
+
+/**
+ * True inside a test runner (vitest, Playwright workers). The scan then keeps to 127.0.0.0/8 whatever
+ * interface list it is given, so a test that opens the setup wizard without injecting a loopback
+ * list can never sweep the machine's real LAN.
+ */
+export function underTestRunner(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.VITEST || env.TEST_WORKER_INDEX);
 }
 
 /** Hosts .1 to .254 of each /24. */
@@ -85,12 +95,15 @@ export async function discoverGateways(opts: {
   interfaces: InterfaceList;
   port: number;
   includeInternal?: boolean;
+  /** Scan only 127.0.0.0/8 networks (forced on under a test runner). */
+  loopbackOnly?: boolean;
   confirm: (host: string, port: number) => Promise<number | null>;
   concurrency?: number;
   timeoutMs?: number;
 }): Promise<DiscoveryResult> {
   const t0 = performance.now();
-  const hosts = hostsOf(subnetsToScan(opts.interfaces, { includeInternal: opts.includeInternal }));
+  const loopbackOnly = opts.loopbackOnly || underTestRunner();
+  const hosts = hostsOf(subnetsToScan(opts.interfaces, { includeInternal: opts.includeInternal, loopbackOnly }));
   const answering = await sweep(hosts, opts.port, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs });
   const confirmed = await Promise.all(answering.map(async (host) => ({ host, soc: await opts.confirm(host, opts.port) })));
   const gateways = confirmed.filter((c): c is { host: string; soc: number } => c.soc !== null).map((c) => ({ host: c.host, port: opts.port, soc: c.soc }));

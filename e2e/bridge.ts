@@ -17,7 +17,7 @@ export interface BridgeOptions {
   /** History written as a legacy file before start; the service imports it once. */
   seedHistory?: Array<Record<string, number | null>>;
   /** Extra service dependencies (discovery's interface list and port). */
-  deps?: Partial<EnergyDeps> & Record<string, unknown>;
+  deps?: (sim: GatewaySimulator) => Partial<EnergyDeps>;
 }
 
 export interface Bridge {
@@ -56,7 +56,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(settings, null, 2));
   if (opts.seedHistory) fs.writeFileSync(path.join(dataDir, 'energy', 'history.json'), JSON.stringify(opts.seedHistory));
   const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
-  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...opts.deps } as EnergyDeps);
+  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...opts.deps?.(sim) });
   await service.start();
   let simUp = true;
   return {

@@ -1,0 +1,64 @@
+import { expect, test } from './fixtures.js';
+
+// A fake interface list puts the "LAN" on loopback: the scan sweeps 127.0.0.0/24, where the
+// simulated gateway listens on 127.0.0.23. Nothing touches a real interface.
+const loopbackLan = () => ({
+  eth0: [{ address: '127.0.0.5', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:05', internal: false, cidr: '127.0.0.5/24' }],
+});
+
+test.describe('setup wizard', () => {
+  test.use({
+    bridgeOptions: {
+      configured: false,
+      simHour: 12,
+      simHost: '127.0.0.23',
+      deps: (sim) => ({ interfaces: loopbackLan, discoveryPort: sim.port, discoveryIncludeInternal: true }),
+    },
+  });
+
+  test('discovers the loopback gateway, tests it, saves the essentials and lands on a live dashboard', async ({ page, bridge }) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Set up the gateway' }).click();
+    await expect(page).toHaveURL(/\/setup$/);
+
+    // The address is blank, so the scan starts by itself and fills the single match.
+    await expect(page.getByTestId('scan-status')).toContainText('Found a gateway at 127.0.0.23', { timeout: 20_000 });
+    await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.23');
+    await expect(page.getByLabel('Modbus port')).toHaveValue(String(bridge.sim.port));
+
+    const next = page.getByRole('button', { name: 'Next' });
+    await expect(next).toBeDisabled();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('test-result')).toContainText(/Gateway answered in \d+ ms/);
+    await next.click();
+
+    await page.getByLabel('Battery capacity (kWh)').fill('16.1');
+    await page.getByLabel('Reserve (%)').fill('15');
+    await page.getByLabel('Import price per kWh').fill('0.31');
+    await page.getByLabel('Feed-in credit per kWh').fill('0.05');
+    await page.getByLabel('Daily supply charge').fill('1.10');
+    await page.getByLabel('Town or place').fill('Hobart');
+    await page.getByRole('button', { name: 'Save and finish' }).click();
+
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
+    await expect(page.getByTestId('battery-reserve')).toHaveText('15%');
+    const s = bridge.service.settings.get();
+    expect(s.gateway).toMatchObject({ host: '127.0.0.23', port: bridge.sim.port });
+    expect(s.battery).toEqual({ capacityKwh: 16.1, reserveSoc: 15 });
+    expect(s.tariff).toMatchObject({ importRate: 0.31, feedInRate: 0.05, dailySupplyCharge: 1.1 });
+    expect(s.weather.location).toBe('Hobart');
+  });
+
+  test('a value the bridge refuses is shown by its field and nothing is saved', async ({ page, bridge }) => {
+    await page.goto('/setup');
+    await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.23', { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Reserve (%)').fill('150');
+    await page.getByRole('button', { name: 'Save and finish' }).click();
+    await expect(page.getByLabel('Reserve (%)')).toHaveAccessibleDescription(/100/);
+    await expect(page).toHaveURL(/\/setup$/);
+    expect(bridge.service.settings.get().gateway.host).toBe('');
+  });
+});

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Clock } from './core/clock.js';
 import type { Logger } from './core/logger.js';
-import { createEnergyService, type EnergyService } from './energy/index.js';
+import { createEnergyService, type EnergyDeps, type EnergyService } from './energy/index.js';
 import type { ConnectionFactory } from './energy/gateway/connection.js';
 import { createRecordingService, recordingConfigFromEnv, type RecordingService } from './recordings/index.js';
 
@@ -16,6 +16,8 @@ export interface ComposeOptions {
   recordings?: boolean;
   clock?: Clock;
   connect?: ConnectionFactory;
+  /** Discovery inputs for the energy bridge (the demo and tests give it loopback only). */
+  discovery?: Pick<EnergyDeps, 'interfaces' | 'discoveryPort' | 'discoveryIncludeInternal'>;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ComposeOptions {
 export function composeServices(opts: ComposeOptions) {
   const energy: EnergyService = createEnergyService(
     { dataDir: opts.dataDir, host: opts.host, port: opts.energyPort ?? envPort(opts.env.SERVER_PORT), env: opts.env },
-    { logger: opts.logger, clock: opts.clock, connect: opts.connect },
+    { logger: opts.logger, clock: opts.clock, connect: opts.connect, ...opts.discovery },
   );
   const recordings: RecordingService | null =
     opts.recordings === false

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from './core/logger.js';
 import { composeServices } from './compose.js';
+import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
 import { startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
 import { startRecordingsDemo } from './recordings/index.js';
 
@@ -26,7 +27,15 @@ const env = {
   GATEWAY_PORT: String(gateway.port),
   POLL_INTERVAL_MS: process.env.POLL_INTERVAL_MS ?? '2000',
 };
-const services = composeServices({ dataDir, env, logger, host: '127.0.0.1', recordings: false });
+// Discovery in the demo scans 127.0.0.0/24 for the simulator's port: never the real LAN.
+const services = composeServices({
+  dataDir,
+  env,
+  logger,
+  host: '127.0.0.1',
+  recordings: false,
+  discovery: { interfaces: () => loopbackInterfaces(gateway.host), discoveryPort: gateway.port, discoveryIncludeInternal: true },
+});
 
 async function shutdown() {
   setTimeout(() => process.exit(1), 5000).unref();

@@ -194,9 +194,10 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         seeds: () => energySeedsFromEnv(config.env),
         running: s,
         onChange(prev, next) {
-          // Gateway and polling edits apply at once: drop the connection and poll with the new values.
-          // Retention and the other live fields are read from the store where they are used.
+          // Gateway edits drop the connection and poll with the new values; polling edits re-arm the
+          // timer on the same connection. Retention and the other live fields are read where used.
           if (needsReconnect(prev, next)) void poll.reconnect();
+          else if (JSON.stringify(prev.polling) !== JSON.stringify(next.polling)) poll.reschedule();
         },
       });
       registerDiscoveryRoutes(app, {

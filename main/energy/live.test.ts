@@ -90,6 +90,22 @@ describe('live state and snapshot against the simulated gateway', () => {
     await waitForState(h.service, (st) => st.connected);
   });
 
+  it('applies a shorter poll interval at once, on the same connection', async () => {
+    h = await startEnergyHarness({ env: { POLL_INTERVAL_MS: '600000' } });
+    const first = await waitForState(h.service, (st) => st.connected);
+    const requestsBefore = h.service.poller.requests;
+    const res = await fetch(`${h.service.url}/api/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ polling: { intervalMs: 1000 } }),
+    });
+    expect(res.status).toBe(200);
+    // Without re-arming, the next poll would wait out the old 10-minute interval.
+    const later = await waitForState(h.service, (st) => st.lastUpdated! > first.lastUpdated! + 900, 8000);
+    expect(later.pollIntervalMs).toBe(1000);
+    expect(h.service.poller.requests).toBeGreaterThan(requestsBefore);
+  });
+
   it('rejects unknown query parameters with a 400 naming them, and indents with ?pretty', async () => {
     h = await startEnergyHarness();
     for (const path of ['/api/state?foo=1', '/api/snapshot?verbose=yes', '/events?x=1', '/api/snapshot?pretty=maybe']) {

@@ -70,6 +70,17 @@ export class Poller {
     if (this.running) this.schedule(0);
   }
 
+  /**
+   * Poll again now on the same connection (after the interval or retry delay changed), so a long
+   * pending wait does not delay the new interval. A poll in flight picks the new values up itself.
+   */
+  reschedule(): void {
+    if (!this.running || !this.timer) return;
+    this.clock.clear(this.timer);
+    this.timer = null;
+    this.schedule(0);
+  }
+
   /** Requests sent on the current connection. */
   get requests(): number {
     return this.conn?.requests ?? 0;

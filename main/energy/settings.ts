@@ -317,5 +317,5 @@ export function changedFields(a: EnergySettings, b: EnergySettings): string[] {
 
 /** Whether an update touches what the poller's connection or schedule depends on (gateway, polling). */
 export function needsReconnect(prev: EnergySettings, next: EnergySettings): boolean {
-  return changedFields(prev, next).some((f) => f.startsWith('gateway.') || f.startsWith('polling.'));
+  return changedFields(prev, next).some((f) => f.startsWith('gateway.'));
 }

@@ -35,7 +35,7 @@ export function DashboardPage() {
         <ConnectionStatus snapshot={snapshot} state={state} streamOpen={streamOpen} now={now} />
       )}
       {error && <Banner kind="error">{error}</Banner>}
-      <div className="grid">
+      <div className="card-grid">
         <Card title="Power flow" className="wide" id="flow">
           <PowerFlow power={snapshot.power} />
         </Card>

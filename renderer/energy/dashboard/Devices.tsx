@@ -85,7 +85,7 @@ export function Devices({ devices }: { devices: Snapshot['devices'] }) {
   const loads = devices.filter((d): d is SmartLoadDevice => d.type === 'smartLoad');
   if (devices.length === 0) return <p className="muted">The gateway has not listed any inverters or smart loads.</p>;
   return (
-    <div className="live grid">
+    <div className="live card-grid">
       {inverters.map((inv) => (
         <Inverter key={inv.serial || inv.unitId} inv={inv} />
       ))}

@@ -22,7 +22,7 @@ export function PowerChart({ points, visible, domain }: { points: ChartPoint[]; 
         <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
           <XAxis dataKey="t" type="number" scale="time" domain={domain} tickFormatter={tickTime(domain[1] - domain[0])} tick={axisTick} stroke="var(--border)" minTickGap={40} />
-          <YAxis tickFormatter={kw} tick={axisTick} stroke="var(--border)" width={44} unit="W" />
+          <YAxis tickFormatter={kw} tick={axisTick} stroke="var(--border)" width={58} unit="W" />
           <Tooltip content={<Readout visible={visible} />} isAnimationActive={false} />
           {SERIES.filter((s) => visible.has(s.key)).map((s) => (
             <Area key={`${s.key}-band`} dataKey={`${s.key}Band`} stroke="none" fill={s.color} fillOpacity={0.18} isAnimationActive={false} activeDot={false} connectNulls={false} />
@@ -44,7 +44,7 @@ export function SocChart({ points, domain }: { points: ChartPoint[]; domain: [nu
         <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
           <XAxis dataKey="t" type="number" scale="time" domain={domain} tickFormatter={tickTime(domain[1] - domain[0])} tick={axisTick} stroke="var(--border)" minTickGap={40} />
-          <YAxis domain={[0, 100]} tick={axisTick} stroke="var(--border)" width={44} unit="%" />
+          <YAxis domain={[0, 100]} tick={axisTick} stroke="var(--border)" width={58} unit="%" />
           <Tooltip content={<Readout visible={new Set()} showSoc />} isAnimationActive={false} />
           <Area dataKey="soc" name="Battery" stroke="var(--soc)" fill="var(--soc)" fillOpacity={0.15} strokeWidth={1.8} isAnimationActive={false} connectNulls={false} />
         </ComposedChart>

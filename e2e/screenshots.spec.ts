@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { weekOfHistory } from './bridge.js';
+import { expect, test } from './fixtures.js';
+
+/** Screenshots of every energy page for the README (docs/screenshots), desktop and phone sizes. */
+const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+] as const;
+
+const loopbackLan = () => ({
+  eth0: [{ address: '127.0.0.5', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:05', internal: false, cidr: '127.0.0.5/24' }],
+});
+
+async function shoot(page: Page, file: string) {
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(OUT, file), fullPage: true });
+}
+
+test.describe('screenshots', () => {
+  test.use({ bridgeOptions: { configured: true, simHour: 11.5, seedHistory: weekOfHistory() } });
+
+  for (const size of SIZES) {
+    test(`dashboard, trends and settings (${size.name})`, async ({ page }) => {
+      await page.setViewportSize(size.viewport);
+      await page.goto('/');
+      await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
+      await expect(page.getByTestId('battery-estimate')).not.toBeEmpty();
+      await shoot(page, `dashboard-${size.name}.png`);
+
+      await page.goto('/trends');
+      await page.getByRole('button', { name: '24 hours' }).click();
+      await expect(page.getByTestId('trends-summary')).toContainText('one per 120 s');
+      await expect(page.getByTestId('power-chart').locator('path.recharts-line-curve')).toHaveCount(4);
+      await shoot(page, `trends-${size.name}.png`);
+
+      await page.goto('/settings');
+      await expect(page.getByTestId('settings-gateway')).toBeVisible();
+      await shoot(page, `settings-${size.name}.png`);
+    });
+  }
+
+  test('dashboard in dark mode, and offline', async ({ page, bridge }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/');
+    await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
+    await shoot(page, 'dashboard-dark-desktop.png');
+    await bridge.stopSimulator();
+    await expect(page.getByTestId('offline-banner')).toBeVisible();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shoot(page, 'dashboard-offline-desktop.png');
+  });
+});
+
+test.describe('screenshots of the setup wizard', () => {
+  test.use({
+    bridgeOptions: {
+      configured: false,
+      simHour: 12,
+      simHost: '127.0.0.23',
+      deps: (sim) => ({ interfaces: loopbackLan, discoveryPort: sim.port, discoveryIncludeInternal: true }),
+    },
+  });
+  for (const size of SIZES) {
+    test(`setup (${size.name})`, async ({ page }) => {
+      await page.setViewportSize(size.viewport);
+      await page.goto('/setup');
+      await expect(page.getByTestId('scan-status')).toContainText('Found a gateway', { timeout: 20_000 });
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(page.getByTestId('test-result')).toBeVisible();
+      await shoot(page, `setup-${size.name}.png`);
+    });
+  }
+});

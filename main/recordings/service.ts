@@ -81,13 +81,13 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
       const db = openDatabase(config.dbPath, recordingMigrations);
       disposer.add(() => db.close());
       try {
+        // An interrupted scan leaves no stuck row.
+        db.prepare(`UPDATE recordings SET ad_status = 'unscanned' WHERE ad_status = 'scanning'`).run();
         const recordings = createRecordingsStore(db);
         const shows = createShowsStore(db);
         const runs = createSyncRunsStore(db);
         const interrupted = runs.closeInterrupted(clock.now());
         if (interrupted) logger.warn({ interrupted }, 'closed sync runs left running by an earlier process');
-        // An interrupted scan leaves no stuck row.
-        db.prepare(`UPDATE recordings SET ad_status = 'unscanned' WHERE ad_status = 'scanning'`).run();
         const settings = createRecordingSettings(db, {
           env: config.env,
           tz: config.tz,

@@ -2,40 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { RecordingRow } from '../store/recordings-store.js';
-import { iso, type RouteContext } from './context.js';
+import type { RouteContext } from './context.js';
 
 const boxIdParams = z.object({ box_id: z.string().min(1).max(64) });
 
-/** A stored row as the API shows it (ISO timestamps) plus the live `progress` entry or null. */
-export function recordingView(r: RecordingRow, progress: unknown) {
-  return {
-    box_id: r.box_id,
-    show_id: r.show_id,
-    show_title: r.show_title,
-    box_title: r.box_title,
-    season: r.season,
-    episode: r.episode,
-    status: r.status,
-    error: r.error,
-    size: r.size,
-    expected_size: r.expected_size,
-    downloaded_at: iso(r.downloaded_at),
-    file_path: r.file_path,
-    purged_at: iso(r.purged_at),
-    ad_status: r.ad_status,
-    ad_breaks_json: r.ad_breaks_json,
-    ad_processed_at: iso(r.ad_processed_at),
-    deleted_from_box_at: iso(r.deleted_from_box_at),
-    updated_at: iso(r.updated_at),
-    progress,
-  };
-}
-
 export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get('/api/recordings', async () => {
+  /** Every row with `progress` (the live entry or null) appended; stored data is not touched. */
+  app.get('/api/recordings', async (_req, reply) => {
     const live = ctx.progress.snapshot();
-    return { recordings: ctx.recordings.list().map((r) => recordingView(r, live.get(r.box_id) ?? null)) };
+    const rows = ctx.recordings.listJson();
+    const parts = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const [boxId, json] = rows[i]!;
+      const p = live.get(boxId);
+      parts[i] = `${json.slice(0, -1)},"progress":${p ? JSON.stringify(p) : 'null'}}`;
+    }
+    return reply.type('application/json; charset=utf-8').send(`{"recordings":[${parts.join(',')}]}`);
   });
 
   /** Manual ad scan: 202 and background work, 409 while that recording is in any pipeline. */

@@ -43,9 +43,32 @@ export interface OutcomeWrite {
   downloaded_at?: number | null;
 }
 
+/** ISO 8601 (UTC, milliseconds) of an epoch-ms column, computed exactly in SQL; NULL stays null. */
+const isoSql = (col: string) =>
+  `CASE WHEN ${col} IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', ${col} / 1000, 'unixepoch') || printf('.%03dZ', ${col} % 1000) END`;
+
+/**
+ * The API view of a row, serialised by SQLite itself (10,000 rows must list in well under 50 ms):
+ * every stored column the UI needs, timestamps as ISO strings. `progress` is appended by the route.
+ */
+const LIST_JSON_SQL = `SELECT box_id, json_object(
+    'box_id', box_id, 'show_id', show_id, 'show_title', show_title, 'box_title', box_title,
+    'season', season, 'episode', episode, 'status', status, 'error', error,
+    'size', size, 'expected_size', expected_size, 'downloaded_at', ${isoSql('downloaded_at')},
+    'file_path', file_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,
+    'ad_breaks_json', ad_breaks_json, 'ad_processed_at', ${isoSql('ad_processed_at')},
+    'deleted_from_box_at', ${isoSql('deleted_from_box_at')}, 'updated_at', ${isoSql('updated_at')}
+  ) FROM recordings ORDER BY COALESCE(downloaded_at, updated_at) DESC, box_id`;
+
 export interface RecordingsStore {
   get(boxId: string): RecordingRow | undefined;
   list(): RecordingRow[];
+  /**
+   * Every row as `[box_id, JSON object text]`, newest first (see LIST_JSON_SQL). Cached until the
+   * next write through this store: every writer of `recordings` must go through it (or `invalidate`).
+   */
+  listJson(): ReadonlyArray<readonly [string, string]>;
+  invalidate(): void;
   /** Inserts or updates the sync-owned columns of a row; ad columns are never touched here. */
   writeOutcome(w: OutcomeWrite, now: number): void;
   /** Another row (other box id) already claiming this file path. */
@@ -56,6 +79,7 @@ export interface RecordingsStore {
 export function createRecordingsStore(db: Db): RecordingsStore {
   const getStmt = db.prepare('SELECT * FROM recordings WHERE box_id = ?');
   const listStmt = db.prepare('SELECT * FROM recordings ORDER BY COALESCE(downloaded_at, updated_at) DESC, box_id');
+  const listJsonStmt = db.prepare(LIST_JSON_SQL).raw();
   const countStmt = db.prepare('SELECT COUNT(*) AS n FROM recordings');
   const ownerStmt = db.prepare('SELECT box_id FROM recordings WHERE file_path = ?');
   const upsert = db.prepare(`
@@ -74,15 +98,20 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       updated_at = excluded.updated_at
   `);
 
+  let listCache: Array<[string, string]> | null = null;
+
   return {
+    invalidate: () => void (listCache = null),
     get: (boxId) => getStmt.get(boxId) as RecordingRow | undefined,
     list: () => listStmt.all() as RecordingRow[],
+    listJson: () => (listCache ??= listJsonStmt.all() as Array<[string, string]>),
     count: () => (countStmt.get() as { n: number }).n,
     pathOwner(filePath) {
       const rows = ownerStmt.all(filePath) as Array<{ box_id: string }>;
       return rows[0]?.box_id;
     },
     writeOutcome(w, now) {
+      listCache = null;
       upsert.run({
         box_id: w.box_id,
         show_id: w.show_id,

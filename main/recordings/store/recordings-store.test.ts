@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../core/sqlite.js';
+import { recordingMigrations } from './migrations.js';
+import { createRecordingsStore } from './recordings-store.js';
+
+describe('recordings store', () => {
+  it('lists rows as JSON with exact ISO timestamps and string ids, newest first', () => {
+    const db = openDatabase(':memory:', recordingMigrations);
+    const store = createRecordingsStore(db);
+    const base = { show_id: null, box_udn: null, show_title: 'S', season: null, episode: null, expected_size: 10 };
+    store.writeOutcome({ ...base, box_id: '585587764', box_title: 'A & "B"', status: 'done', error: null, size: 10, downloaded_at: 1_700_000_000_999, file_path: '/m/a.ts' }, 1_700_000_001_001);
+    store.writeOutcome({ ...base, box_id: '000042', box_title: 'C', status: 'skipped', error: 'currently recording' }, 1_600_000_000_000);
+    const rows = store.listJson().map(([id, json]) => [id, JSON.parse(json)]);
+    expect(rows.map((r) => r[0])).toEqual(['585587764', '000042']);
+    expect(rows[0]![1]).toMatchObject({ box_id: '585587764', box_title: 'A & "B"', downloaded_at: new Date(1_700_000_000_999).toISOString(), updated_at: new Date(1_700_000_001_001).toISOString(), purged_at: null, ad_status: 'unscanned' });
+    expect(rows[1]![1]).toMatchObject({ box_id: '000042', size: null, downloaded_at: null, updated_at: '2020-09-13T12:26:40.000Z' });
+  });
+
+  it('leaves size, path and download time alone when an outcome does not set them', () => {
+    const db = openDatabase(':memory:', recordingMigrations);
+    const store = createRecordingsStore(db);
+    const base = { box_id: '1', show_id: null, box_udn: null, show_title: 'S', box_title: 'T', season: 1, episode: 2, expected_size: 10 };
+    store.writeOutcome({ ...base, status: 'partial', error: 'short', size: 4, file_path: '/m/t.ts' }, 1);
+    store.writeOutcome({ ...base, status: 'failed', error: 'the box answered HTTP 500' }, 2);
+    expect(store.get('1')).toMatchObject({ status: 'failed', size: 4, file_path: '/m/t.ts', error: 'the box answered HTTP 500' });
+  });
+});
+
+describe('recordings list cache', () => {
+  it('reflects every write made through the store', () => {
+    const db = openDatabase(':memory:', recordingMigrations);
+    const store = createRecordingsStore(db);
+    const base = { show_id: null, box_udn: null, show_title: 'S', box_title: 'T', season: null, episode: null, expected_size: 10 };
+    store.writeOutcome({ ...base, box_id: '1', status: 'partial', error: 'download in progress' }, 1);
+    expect(JSON.parse(store.listJson()[0]![1]).status).toBe('partial');
+    store.writeOutcome({ ...base, box_id: '1', status: 'done', error: null, size: 10 }, 2);
+    expect(JSON.parse(store.listJson()[0]![1])).toMatchObject({ status: 'done', size: 10 });
+    db.prepare(`UPDATE recordings SET ad_status = 'cut'`).run();
+    store.invalidate();
+    expect(JSON.parse(store.listJson()[0]![1]).ad_status).toBe('cut');
+  });
+});

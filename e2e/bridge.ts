@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../main/core/logger.js';
+import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 
@@ -56,7 +57,9 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(settings, null, 2));
   if (opts.seedHistory) fs.writeFileSync(path.join(dataDir, 'energy', 'history.json'), JSON.stringify(opts.seedHistory));
   const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
-  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...opts.deps?.(sim) });
+  // Discovery always sees a loopback-only interface list here: no e2e run may sweep a real LAN.
+  const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };
+  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...opts.deps?.(sim) });
   await service.start();
   let simUp = true;
   return {

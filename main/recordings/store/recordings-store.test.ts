@@ -40,3 +40,15 @@ describe('recordings list cache', () => {
     expect(JSON.parse(store.listJson()[0]![1]).ad_status).toBe('cut');
   });
 });
+
+describe('tombstone housekeeping', () => {
+  it('purges rows deleted from the box before the cut-off only', () => {
+    const db = openDatabase(':memory:', recordingMigrations);
+    const store = createRecordingsStore(db);
+    const base = { show_id: null, box_udn: null, show_title: 'S', box_title: 'T', season: null, episode: null, expected_size: 10, status: 'done' as const, error: null };
+    for (const id of ['old', 'new', 'live']) store.writeOutcome({ ...base, box_id: id }, 1);
+    db.prepare(`UPDATE recordings SET purged_at = CASE box_id WHEN 'old' THEN 100 WHEN 'new' THEN 300 END`).run();
+    expect(store.purgeTombstones(200)).toBe(1);
+    expect(store.listJson().map(([id]) => id).sort()).toEqual(['live', 'new']);
+  });
+});

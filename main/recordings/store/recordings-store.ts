@@ -69,6 +69,8 @@ export interface RecordingsStore {
    */
   listJson(): ReadonlyArray<readonly [string, string]>;
   invalidate(): void;
+  /** Housekeeping: deletes tombstoned rows (`purged_at`) older than `before`. */
+  purgeTombstones(before: number): number;
   /** Inserts or updates the sync-owned columns of a row; ad columns are never touched here. */
   writeOutcome(w: OutcomeWrite, now: number): void;
   /** Another row (other box id) already claiming this file path. */
@@ -98,10 +100,16 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       updated_at = excluded.updated_at
   `);
 
+  const purgeStmt = db.prepare('DELETE FROM recordings WHERE purged_at IS NOT NULL AND purged_at < ?');
   let listCache: Array<[string, string]> | null = null;
 
   return {
     invalidate: () => void (listCache = null),
+    purgeTombstones(before) {
+      const n = purgeStmt.run(before).changes;
+      if (n) listCache = null;
+      return n;
+    },
     get: (boxId) => getStmt.get(boxId) as RecordingRow | undefined,
     list: () => listStmt.all() as RecordingRow[],
     listJson: () => (listCache ??= listJsonStmt.all() as Array<[string, string]>),

@@ -48,6 +48,9 @@ export interface SyncEngine {
   stop(): Promise<void>;
 }
 
+/** Rows deleted from the box (tombstones) are purged this long after `purged_at`. */
+export const TOMBSTONE_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
 const emptySummary = (): SyncSummary & { already_done: number; busy: number } => ({
   downloaded: 0,
   failed: 0,
@@ -114,6 +117,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         await deps.hooks.mediaServer.refreshLibrary().catch((err: unknown) => log.warn({ err }, 'media server refresh failed'));
       }
       if (signal.aborted) throw new Error('interrupted: the service stopped during this run');
+      const purged = deps.recordings.purgeTombstones(deps.clock.now() - TOMBSTONE_RETENTION_MS);
+      if (purged) log.info({ purged }, 'housekeeping: removed old tombstones');
       return deps.runs.finish(run.id, overallStatus(summary), summary, deps.clock.now());
     } catch (err) {
       summary.error = signal.aborted ? 'interrupted: the service stopped during this run' : (err as Error).message;

@@ -102,4 +102,14 @@ describe('full sync of a box with 3 shows and 40 items', () => {
     const runs = (await h.api.get('/api/sync-runs')).body.runs;
     expect(runs.map((r: { status: string }) => r.status)).toEqual(['ok', 'partial', 'partial']);
   });
+
+  it('syncs one show on demand (trigger show) and keeps finished rows untouched', async () => {
+    const shows = (await h.api.get('/api/shows')).body.shows;
+    const res = await h.api.post(`/api/shows/${shows[2].id}/sync`);
+    expect(res.status).toBe(202);
+    await h.service.engine.current()?.done;
+    const run = (await h.api.get(`/api/sync-runs/${res.body.run.id}`)).body.run;
+    expect(run).toMatchObject({ trigger: 'show', show_id: shows[2].id, status: 'ok', summary: { seen: 10, already_done: 10, downloaded: 0 } });
+    expect((await h.api.post('/api/shows/999/sync')).status).toBe(404);
+  });
 });

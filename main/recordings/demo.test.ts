@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/logger.js';
+import { startRecordingsDemo } from './demo.js';
+import { ApiClient, tempDir } from './testing/harness.js';
+
+describe('recordings demo', () => {
+  const dir = tempDir('recordings-demo-');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('serves the service against a simulated box with followed shows, then stops cleanly', async () => {
+    const demo = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger });
+    try {
+      const api = new ApiClient(demo.url);
+      expect(new URL(demo.url).hostname).toBe('127.0.0.1');
+      expect((await api.get('/api/shows')).body.shows.map((s: { name: string }) => s.name)).toEqual(['broke girls', 'Gardening']);
+      const boxShows = await api.post('/api/box-shows');
+      expect(boxShows.body.boxes[0].shows.map((s: { title: string }) => s.title)).toEqual(['2 Broke Girls', 'Gardening Australia', 'The Chase Australia', 'Movies & Specials']);
+      const found = await api.post('/api/discover-box');
+      expect(found.body.boxes).toHaveLength(1);
+    } finally {
+      await demo.stop();
+    }
+    // A second start on the same data folder keeps the state and does not duplicate the shows.
+    const again = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger });
+    expect((await new ApiClient(again.url).get('/api/shows')).body.shows).toHaveLength(2);
+    await again.stop();
+  });
+});

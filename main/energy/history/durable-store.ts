@@ -1,5 +1,6 @@
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { bucketFromSql, type PartialBucket } from './downsample.js';
+import { bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
+import { MinuteCache } from './minute-cache.js';
 import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -12,10 +13,8 @@ const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
  * (better-sqlite3 binds JS numbers as REAL, hence the CASTs before the integer divisions below.)
  */
 const RAW_AGGREGATES = SAMPLE_FIELDS.map((f) => `total(${f}), count(${f}), min(${f}), max(${f})`).join(', ');
-/** The same layout over the per-minute rollup. */
-const ROLLUP_AGGREGATES = SAMPLE_FIELDS.map((f) =>
-  isPowerField(f) ? `total(${f}_s), total(${f}_c), min(${f}_lo), max(${f}_hi)` : `total(${f}_s), total(${f}_c), NULL, NULL`,
-).join(', ');
+/** The same layout straight from the per-minute rollup rows. */
+const ROLLUP_COLUMNS = SAMPLE_FIELDS.map((f) => (isPowerField(f) ? `${f}_s, ${f}_c, ${f}_lo, ${f}_hi` : `${f}_s, ${f}_c, NULL, NULL`)).join(', ');
 
 /**
  * The durable copy of history in `<dataDir>/energy/history.db` (SQLite, WAL): one row per poll.
@@ -24,6 +23,7 @@ const ROLLUP_AGGREGATES = SAMPLE_FIELDS.map((f) =>
 export class DurableStore {
   readonly db: Db;
   private readonly stmts;
+  private readonly minuteCache = new MinuteCache((lo, hi) => (this.stmts.minutes.all(lo, hi) as unknown[][]).map(bucketFromSql));
 
   constructor(readonly file: string) {
     this.db = openDatabase(file, historyMigrations);
@@ -40,17 +40,20 @@ export class DurableStore {
       deleteMinutes: db.prepare('DELETE FROM minutes WHERE m >= ? AND m <= ?'),
       rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
       rawBuckets: db.prepare(`SELECT (t / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER) AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
-      minuteBuckets: db.prepare(`SELECT (m / CAST(@k AS INTEGER)) * CAST(@k AS INTEGER) * ${MINUTE} AS b, total(n), ${ROLLUP_AGGREGATES} FROM minutes WHERE m >= @lo AND m <= @hi GROUP BY b ORDER BY b`).raw(),
+      minutes: db.prepare(`SELECT m * ${MINUTE}, n, ${ROLLUP_COLUMNS} FROM minutes WHERE m >= ? AND m <= ? ORDER BY m`).raw(),
     };
   }
 
   /** Appends one sample; false when a sample with the same `t` is already stored. */
   insert(s: HistorySample): boolean {
+    // A sample landing in an already sealed (cached) minute would make the cache stale.
+    if (Math.floor(s.t / MINUTE) <= this.minuteCache.sealedHi) this.minuteCache.reset();
     return this.stmts.insert.run(s).changes > 0;
   }
 
   /** Inserts many samples in one transaction (all or nothing); returns how many were new. */
   insertMany(samples: Iterable<HistorySample>): number {
+    this.minuteCache.reset();
     return this.db.transaction(() => {
       let n = 0;
       for (const s of samples) n += this.stmts.insert.run(s).changes;
@@ -66,6 +69,7 @@ export class DurableStore {
       const edge = Math.floor(cutoff / MINUTE);
       this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
       this.stmts.rebuildMinutes.run({ lo: edge, hi: edge });
+      this.minuteCache.dropThrough(edge);
       return deleted;
     })();
   }
@@ -108,11 +112,24 @@ export class DurableStore {
     const mLo = Math.ceil(lo / MINUTE);
     const mHi = Math.floor((hi + 1) / MINUTE) - 1;
     if (mLo > mHi) return this.rawBuckets(lo, hi, widthMs);
-    return [
-      ...this.rawBuckets(lo, mLo * MINUTE - 1, widthMs),
-      ...(this.stmts.minuteBuckets.all({ k: widthMs / MINUTE, lo: mLo, hi: mHi }) as unknown[][]).map(bucketFromSql),
-      ...this.rawBuckets((mHi + 1) * MINUTE, hi, widthMs),
-    ];
+    // Sources in time order (raw head, rollup minutes, raw tail) folded into buckets; a bucket that
+    // spans two sources is merged. Cached minutes are never mutated: buckets are fresh objects.
+    const out: PartialBucket[] = [];
+    const add = (b: PartialBucket, start: number, owned: boolean) => {
+      const last = out.at(-1);
+      if (last && last.t === start) mergeBucket(last, b);
+      else if (owned) out.push(b);
+      else {
+        const fresh = emptyBucket(start);
+        mergeBucket(fresh, b);
+        out.push(fresh);
+      }
+    };
+    for (const b of this.rawBuckets(lo, mLo * MINUTE - 1, widthMs)) add(b, b.t, true);
+    const sealedTo = Math.floor((this.lastT() ?? 0) / MINUTE) - 1;
+    for (const b of this.minuteCache.get(mLo, mHi, sealedTo)) add(b, bucketStart(b.t, widthMs), false);
+    for (const b of this.rawBuckets((mHi + 1) * MINUTE, hi, widthMs)) add(b, b.t, true);
+    return out;
   }
 
   private rawBuckets(lo: number, hi: number, widthMs: number): PartialBucket[] {

@@ -138,6 +138,26 @@ describe('downsampling with every', () => {
   });
 });
 
+describe('downsampling while polls arrive and prunes run', () => {
+  it('matches the reference after each poll and prune (cached rollup minutes stay current)', async () => {
+    const th = await openTestHistory({ retentionMs: 20 * MIN, memoryCapacity: 30 });
+    try {
+      const samples: HistorySample[] = [];
+      let t = T0 + 500;
+      for (let round = 0; round < 12; round++) {
+        for (let i = 0; i < 37; i++, t += 3_100) samples.push(th.appendAt(t));
+        if (round % 4 === 3) th.history.prune();
+        const cutoff = th.clock.now() - 20 * MIN;
+        const retained = samples.filter((s) => s.t >= cutoff);
+        expectSameBuckets((await th.get('/api/history?every=60')).body, referenceBuckets(retained, MIN));
+        expectSameBuckets((await th.get('/api/history?every=180')).body, referenceBuckets(retained, 3 * MIN));
+      }
+    } finally {
+      await th.close();
+    }
+  });
+});
+
 describe('query composition', () => {
   let th: TestHistory;
   beforeAll(async () => {

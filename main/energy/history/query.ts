@@ -1,4 +1,4 @@
-import { bucketSamples, finishBucket, flooredWidthSeconds, MAX_ROWS, mergeBuckets } from './downsample.js';
+import { finishBucket, flooredWidthSeconds, MAX_ROWS } from './downsample.js';
 import type { DurableStore } from './durable-store.js';
 import type { MemoryWindow } from './memory-window.js';
 import type { DownsampledRow, HistorySample } from './sample.js';
@@ -27,8 +27,8 @@ export type HistoryResult =
 const FAR_FUTURE = Number.MAX_SAFE_INTEGER;
 
 /**
- * Answers a history query from the memory window and, for anything older than it holds, from the
- * durable copy. Raw rows: the most recent `limit` (default and cap 20,000) inside [since, until].
+ * Answers a history query. Raw rows come from the memory window and, for anything older than it
+ * holds, from the durable copy. Raw rows: the most recent `limit` (default and cap 20,000) inside [since, until].
  * Downsampled rows: one per bucket of max(every, span / 20,000) seconds, aligned to epoch
  * multiples of the width, over the whole window; `limit` then keeps the most recent buckets.
  */
@@ -54,9 +54,9 @@ export function queryHistory(src: HistorySources, q: HistoryQuery): HistoryResul
   const widthSeconds = flooredWidthSeconds(q.every, first, last);
   const widthMs = widthSeconds * 1000;
 
-  const buckets = mergeBuckets(new Map(), src.durable.buckets(first, Math.min(last, memFirst - 1), widthMs));
-  bucketSamples(src.memory.range(Math.max(first, memFirst), last), widthMs, buckets);
-  let rows = [...buckets.values()].sort((a, b) => a.t - b.t).map(finishBucket);
+  // Downsampling reads the durable copy, which holds the whole series (the memory window is its
+  // newest part): whole minutes from its per-minute rollup, the partial minutes at the edges raw.
+  let rows = src.durable.buckets(first, last, widthMs).map(finishBucket);
   if (q.limit !== undefined && rows.length > q.limit) rows = rows.slice(rows.length - q.limit);
   if (q.order === 'desc') rows.reverse();
   return { kind: 'downsampled', rows, widthSeconds };

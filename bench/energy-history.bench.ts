@@ -1,0 +1,196 @@
+/**
+ * Energy history on 7 days of 1-second samples (604,800 rows), each figure against a baseline
+ * measured in the same run:
+ * - insert cost per poll (memory window + durable row + rollup) vs a bare INSERT into a plain table;
+ * - `every=60` over the full window and `every=300` over 24 h through HTTP vs a plain SQL GROUP BY;
+ * - the full CSV export through the HTTP route vs `sqlite3 -csv` dumping the same table, and RSS growth.
+ * Run: `node --import tsx bench/energy-history.bench.ts` (or `npm run bench energy-history`).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { createManualClock } from '../main/core/clock.js';
+import { createHttpServer, listen } from '../main/core/http.js';
+import { silentLogger } from '../main/core/logger.js';
+import { DurableStore } from '../main/energy/history/durable-store.js';
+import { createHistory, registerHistoryRoutes } from '../main/energy/history/index.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../main/energy/history/sample.js';
+import { figure, round } from './report.js';
+
+const DAY = 86_400_000;
+const ROWS = 7 * 86_400;
+const T0 = Date.UTC(2026, 0, 1);
+const LAST = T0 + (ROWS - 1) * 1000;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-history-bench-'));
+const file = path.join(dataDir, 'energy', 'history.db');
+
+const sample = (t: number): HistorySample => {
+  const i = t / 1000;
+  const s = { t } as HistorySample;
+  SAMPLE_FIELDS.forEach((f, j) => (s[f] = Math.round(Math.sin(i / 600 + j) * 400_000) / 100));
+  s.homeGeneral = null;
+  s.soc = (i % 1000) / 10;
+  return s;
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ratio = (a: number, b: number) => `${round(a / b)}x`;
+let ok = true;
+
+// --- build the 7-day table (through the same store, so the rollup is built by its trigger) ---
+{
+  const t0 = performance.now();
+  const store = new DurableStore(file);
+  for (let from = 0; from < ROWS; from += 50_000) {
+    const batch: HistorySample[] = [];
+    for (let i = from; i < Math.min(ROWS, from + 50_000); i++) batch.push(sample(T0 + i * 1000));
+    store.insertMany(batch);
+  }
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  store.close();
+  console.log(`built ${ROWS} rows in ${round((performance.now() - t0) / 1000)} s (${round(fs.statSync(file).size / 1e6)} MB)`);
+}
+
+const clock = createManualClock(LAST + 1000);
+const history = createHistory({ dataDir, clock, logger: silentLogger, retentionMs: () => 7 * DAY });
+history.start();
+const app = createHttpServer({ logger: silentLogger });
+registerHistoryRoutes(app, history);
+const base = `http://127.0.0.1:${await listen(app, 0, '127.0.0.1')}`;
+console.log(`stats: ${JSON.stringify(history.stats())}`);
+
+// A plain SQL GROUP BY over the raw rows: the baseline for the downsampling figures.
+const plain = new Database(file, { readonly: true });
+const plainGroupBy = (lo: number, widthMs: number) => {
+  const agg = SAMPLE_FIELDS.map((f) => `avg(${f}), min(${f}), max(${f})`).join(', ');
+  const t = performance.now();
+  const rows = plain.prepare(`SELECT (t / ${widthMs}) * ${widthMs} AS b, count(*), ${agg} FROM samples WHERE t >= ? GROUP BY b ORDER BY b`).raw().all(lo);
+  return { ms: performance.now() - t, rows: rows.length };
+};
+
+/**
+ * Times GET requests from a separate Node process (like a browser would be), so the client's own
+ * parsing does not share this process's thread with the server. Request to last byte; median.
+ */
+async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: number; rows: number; bucket: string | null }> {
+  const client = `const out = [];
+    for (let i = 0; i < ${runs}; i++) {
+      const t = performance.now();
+      const res = await fetch(process.argv[1]);
+      const text = await res.text();
+      out.push({ ms: performance.now() - t, rows: JSON.parse(text).length, bucket: res.headers.get('x-history-bucket-seconds') });
+    }
+    console.log(JSON.stringify(out));`;
+  const text = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', client, base + url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`client exited ${code}`))));
+  });
+  const results = JSON.parse(text) as Array<{ ms: number; rows: number; bucket: string | null }>;
+  return { ms: median(results.map((r) => r.ms)), first: results[0]!.ms, rows: results[0]!.rows, bucket: results[0]!.bucket };
+}
+
+// --- every=60 over the full window ---
+{
+  console.log('\n# GET /api/history?every=60 over 7 days (median of 5 from a separate client process, request to last byte)');
+  const base60 = plainGroupBy(T0, 60_000);
+  const ours = await timedGet('/api/history?every=60');
+  const q = performance.now();
+  history.query({ every: 60 });
+  const queryOnly = performance.now() - q;
+  console.log(`rows ${ours.rows}, bucket ${ours.bucket} s; query alone (warm) ${round(queryOnly)} ms; first request ${round(ours.first)} ms (cold rollup cache)`);
+  ok = figure('every=60, 7 days', ours.ms, 'ms', { max: 150 }) && ok;
+  console.log(`baseline plain SQL GROUP BY over raw rows: ${round(base60.ms)} ms (${base60.rows} rows); ours is ${ratio(ours.ms, base60.ms)} of it`);
+}
+
+// --- every=300 over the last 24 h ---
+{
+  console.log('\n# GET /api/history?every=300&since=<now-24h>');
+  const since = LAST + 1000 - DAY;
+  const base300 = plainGroupBy(since, 300_000);
+  const ours = await timedGet(`/api/history?every=300&since=${since}`);
+  console.log(`rows ${ours.rows}, bucket ${ours.bucket} s`);
+  ok = figure('every=300, 24 h', ours.ms, 'ms', { max: 30 }) && ok;
+  console.log(`baseline plain SQL GROUP BY: ${round(base300.ms)} ms (${base300.rows} rows); ours is ${ratio(ours.ms, base300.ms)} of it`);
+}
+
+// --- full CSV export through the route vs sqlite3 -csv ---
+{
+  console.log('\n# GET /api/history/export (CSV, all 604,800 rows) vs sqlite3 -csv');
+  const devNull = fs.openSync('/dev/null', 'w');
+  const s0 = performance.now();
+  const dump = spawnSync('/usr/bin/sqlite3', ['-csv', file, 'SELECT * FROM samples'], { stdio: ['ignore', devNull, 'inherit'] });
+  const sqliteMs = performance.now() - s0;
+  fs.closeSync(devNull);
+  if (dump.status !== 0) throw new Error('sqlite3 -csv failed');
+
+  // The download runs in a separate Node process, so the RSS sampled here is the server's alone.
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss0 = process.memoryUsage().rss;
+  let peak = rss0;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const t = performance.now();
+  const client = `const res = await fetch(process.argv[1]); let lines = 0, bytes = 0;
+    for await (const c of res.body) { bytes += c.length; for (let i = 0; i < c.length; i++) if (c[i] === 10) lines++; }
+    console.log(JSON.stringify({ lines, bytes, disposition: res.headers.get('content-disposition') }));`;
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', client, `${base}/api/history/export`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`download client exited ${code}`))));
+  });
+  const ms = performance.now() - t;
+  clearInterval(sampler);
+  const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string };
+  console.log(`${lines - 1} data rows, ${round(bytes / 1e6)} MB, ${disposition}`);
+  console.log(`sqlite3 -csv (baseline): ${round(sqliteMs)} ms; route (separate client process on loopback): ${round(ms)} ms; ratio ${ratio(ms, sqliteMs)}`);
+  ok = figure('export time / sqlite3 -csv time', ms / sqliteMs, 'x', { max: 2 }) && ok;
+  ok = figure('export RSS growth (server process)', (peak - rss0) / 1e6, 'MB', { max: 50 }) && ok;
+  if (lines - 1 !== ROWS) throw new Error(`export wrote ${lines - 1} rows, expected ${ROWS}`);
+}
+
+// --- insert cost per poll ---
+{
+  console.log('\n# insert per poll on top of the 7-day table (2,000 polls, each its own transaction)');
+  const N = 2000;
+  const times: number[] = [];
+  for (let i = 1; i <= N; i++) {
+    const t = LAST + i * 1000;
+    clock.set(t);
+    const s = sample(t);
+    const a = performance.now();
+    history.append(s);
+    times.push(performance.now() - a);
+  }
+  const bare = new Database(path.join(dataDir, 'bare.db'));
+  bare.pragma('journal_mode = WAL');
+  bare.pragma('synchronous = NORMAL');
+  bare.exec(`CREATE TABLE samples (t INTEGER PRIMARY KEY, ${SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ')})`);
+  const ins = bare.prepare(`INSERT INTO samples VALUES (@t, ${SAMPLE_FIELDS.map((f) => `@${f}`).join(', ')})`);
+  const bareTimes: number[] = [];
+  for (let i = 1; i <= N; i++) {
+    const s = sample(LAST + i * 1000);
+    const a = performance.now();
+    ins.run(s);
+    bareTimes.push(performance.now() - a);
+  }
+  bare.close();
+  const mean = times.reduce((a, b) => a + b, 0) / N;
+  const p99 = [...times].sort((a, b) => a - b)[Math.floor(N * 0.99)]!;
+  const bareMean = bareTimes.reduce((a, b) => a + b, 0) / N;
+  ok = figure('insert per poll (mean)', mean, 'ms', { max: 0.5 }) && ok;
+  console.log(`p99 ${round(p99)} ms; baseline bare INSERT into a plain table: ${round(bareMean * 1000)} us mean; ours is ${ratio(mean, bareMean)} of it`);
+}
+
+plain.close();
+await app.close();
+history.stop();
+fs.rmSync(dataDir, { recursive: true, force: true });
+console.log(`load average during the run: ${os.loadavg().map((l) => round(l)).join(' ')} on ${os.cpus().length} CPUs`);
+console.log(ok ? '\nall targets met' : '\nSOME TARGETS MISSED');
+process.exit(ok ? 0 : 1);

@@ -4,8 +4,8 @@ import { isPowerField, round4, SAMPLE_FIELDS, type DownsampledRow, type HistoryS
 export const MAX_ROWS = 20_000;
 
 /**
- * A bucket's partial aggregate: enough to merge buckets computed from different sources (memory,
- * the per-minute rollup, raw durable rows) and to finish into a row. Arrays follow SAMPLE_FIELDS.
+ * A bucket's partial aggregate: enough to merge buckets computed from different sources (the
+ * per-minute rollup, raw durable rows, a stream of samples) and to finish into a row. Arrays follow SAMPLE_FIELDS.
  */
 export interface PartialBucket {
   t: number;
@@ -37,7 +37,7 @@ export function emptyBucket(t: number): PartialBucket {
 const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const upper = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 
-export function addSample(b: PartialBucket, s: HistorySample): void {
+function addSample(b: PartialBucket, s: HistorySample): void {
   b.n++;
   for (let i = 0; i < F; i++) {
     const v = s[SAMPLE_FIELDS[i]!];
@@ -74,26 +74,6 @@ export function bucketFromSql(row: unknown[]): PartialBucket {
     b.max[i] = row[k + 3] as number | null;
   }
   return b;
-}
-
-/** Buckets of width `widthMs` over samples (any order), keyed by bucket start. */
-export function bucketSamples(samples: Iterable<HistorySample>, widthMs: number, into = new Map<number, PartialBucket>()): Map<number, PartialBucket> {
-  for (const s of samples) {
-    const t = bucketStart(s.t, widthMs);
-    let b = into.get(t);
-    if (!b) into.set(t, (b = emptyBucket(t)));
-    addSample(b, s);
-  }
-  return into;
-}
-
-export function mergeBuckets(into: Map<number, PartialBucket>, buckets: Iterable<PartialBucket>): Map<number, PartialBucket> {
-  for (const b of buckets) {
-    const have = into.get(b.t);
-    if (have) mergeBucket(have, b);
-    else into.set(b.t, b);
-  }
-  return into;
 }
 
 const mean = (b: PartialBucket, i: number): number | null => (b.cnt[i] ? round4(b.sum[i]! / b.cnt[i]!) : null);

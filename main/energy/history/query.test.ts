@@ -105,8 +105,8 @@ describe('downsampling with every', () => {
     expectSameBuckets(rows, referenceBuckets(samples, MIN));
   });
 
-  it('merges buckets across the memory/durable boundary and the per-minute rollup', async () => {
-    // A 50-sample memory window makes most of the series come from the durable copy.
+  it('is exact for windows reaching past the memory window, across rollup minutes and raw edge minutes', async () => {
+    // A 50-sample memory window: most of the series exists only in the durable copy.
     th = await openTestHistory({ memoryCapacity: 50 });
     const samples: HistorySample[] = [];
     for (let t = T0 + 3_000; t <= T0 + 40 * MIN; t += 7_000) samples.push(th.appendAt(t));

@@ -6,12 +6,13 @@ import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simu
 import { sampleShow } from '../box/simulator/sample-library.js';
 import { sha256File, tempDir } from '../testing/harness.js';
 import { downloadToPartial, probeContentLength } from './download.js';
+import { nodeMediaGet } from './media-get.js';
 
 describe('download with Range resume', () => {
   let box: BoxSimulator;
   let dir: string;
   const get = (id: string, file: string) =>
-    downloadToPartial({ url: box.mediaUrl(id), partialPath: path.join(dir, file), fetch, clock: systemClock, signal: new AbortController().signal });
+    downloadToPartial({ url: box.mediaUrl(id), partialPath: path.join(dir, file), get: nodeMediaGet, clock: systemClock, signal: new AbortController().signal });
 
   beforeAll(async () => {
     box = createBoxSimulator({ shows: [sampleShow('S', 300000001, 5, () => 200_000)] });
@@ -66,7 +67,7 @@ describe('download with Range resume', () => {
   it('reports an HTTP error and a refused connection as not recorded', async () => {
     box.update('300000005', { failStatus: 500 });
     expect(await get('300000005', 'e.partial')).toMatchObject({ recorded: false, error: 'the box answered HTTP 500' });
-    const refused = await downloadToPartial({ url: 'http://127.0.0.1:1/web/x', partialPath: path.join(dir, 'f.partial'), fetch, clock: systemClock, signal: new AbortController().signal });
+    const refused = await downloadToPartial({ url: 'http://127.0.0.1:1/web/x', partialPath: path.join(dir, 'f.partial'), get: nodeMediaGet, clock: systemClock, signal: new AbortController().signal });
     expect(refused.recorded).toBe(false);
     expect(refused.error).toMatch(/download failed/);
   });

@@ -11,6 +11,7 @@ import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/
 import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
 import { processItem } from './item-pipeline.js';
+import type { MediaGet } from './media-get.js';
 import type { FlightGuard } from './single-flight.js';
 
 /** Later issues plug in here; every hook is optional and its failures never stop a sync. */
@@ -29,6 +30,7 @@ export interface SyncEngineDeps {
   progress: ProgressRegistry;
   guard: FlightGuard;
   fetch: FetchLike;
+  mediaGet: MediaGet;
   clock: Clock;
   logger: Logger;
   ssdp: SsdpTarget;

@@ -10,6 +10,7 @@ import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js
 import type { WorkItem } from './box-source.js';
 import { classifyDownload, type SummaryCounter } from './classify.js';
 import { downloadToPartial, probeContentLength } from './download.js';
+import type { MediaGet } from './media-get.js';
 import { destinationPath, isInside } from './naming.js';
 
 export const CURRENTLY_RECORDING = 'currently recording';
@@ -18,6 +19,8 @@ export interface ItemPipelineDeps {
   recordings: RecordingsStore;
   progress: ProgressRegistry;
   fetch: FetchLike;
+  /** Streams media bodies (Node's http client by default). */
+  mediaGet: MediaGet;
   clock: Clock;
   logger: Logger;
 }
@@ -102,7 +105,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
       return await downloadToPartial({
         url: item.url!,
         partialPath,
-        fetch: deps.fetch,
+        get: deps.mediaGet,
         clock: deps.clock,
         signal: ctx.signal,
         onTick: (bytes) => {

@@ -26,9 +26,11 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     const row = ctx.recordings.get(box_id);
     if (!row) throw notFound(`No recording ${box_id}`);
     if (!ctx.seams.adScan) throw new AppError(501, 'not_available', 'Ad removal is not available in this version');
-    if (!row.file_path) throw new AppError(409, 'not_downloaded', `Recording ${box_id} has no local file to scan`);
+    const busy = () => conflict('busy', `Recording ${box_id} is already being processed`, { owner: ctx.guard.owner(box_id) });
+    if (ctx.guard.isBusy(box_id)) throw busy();
+    if (row.status !== 'done' || !row.file_path) throw new AppError(409, 'not_downloaded', `Recording ${box_id} is not downloaded yet`);
     const release = ctx.guard.tryAcquire(box_id, 'ad-scan');
-    if (!release) throw conflict('busy', `Recording ${box_id} is already being processed`, { owner: ctx.guard.owner(box_id) });
+    if (!release) throw busy();
     const scan = ctx.seams.adScan;
     void scan(row, ctx.stopSignal)
       .catch((err: unknown) => ctx.logger.error({ err, box_id }, 'ad scan failed'))

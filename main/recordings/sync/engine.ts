@@ -53,7 +53,7 @@ export interface SyncEngine {
 /** Rows deleted from the box (tombstones) are purged this long after `purged_at`. */
 export const TOMBSTONE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
-const emptySummary = (): SyncSummary & { already_done: number; busy: number } => ({
+const emptySummary = (): SyncSummary & { already_done: number; busy: number; interrupted: number } => ({
   downloaded: 0,
   failed: 0,
   skipped: 0,
@@ -61,6 +61,7 @@ const emptySummary = (): SyncSummary & { already_done: number; busy: number } =>
   boxes: 0,
   already_done: 0,
   busy: 0,
+  interrupted: 0,
 });
 
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {

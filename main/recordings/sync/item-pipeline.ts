@@ -31,8 +31,8 @@ export interface ItemContext {
   signal: AbortSignal;
 }
 
-/** What happened to one item, for the run's counters. `already_done` items are not counted. */
-export type ItemOutcome = SummaryCounter | 'already_done';
+/** What happened to one item, for the run's counters (`already_done` and `interrupted` are extra counters). */
+export type ItemOutcome = SummaryCounter | 'already_done' | 'interrupted';
 
 /** The path the partial bytes of a download live at until the file is complete. */
 export const partialPathOf = (finalPath: string) => `${finalPath}.partial`;
@@ -67,6 +67,8 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     return { outcome: 'skipped', row: write({ status: 'skipped', error: CURRENTLY_RECORDING }) };
   }
   const headLength = await probeContentLength(deps.fetch, item.url!, ctx.signal);
+  // Stopping the service is not a verdict on the recording: write nothing.
+  if (ctx.signal.aborted) return { outcome: 'interrupted' };
   if (headLength === RECORDING_SIZE_MARKER) {
     return { outcome: 'skipped', row: write({ status: 'skipped', error: CURRENTLY_RECORDING }) };
   }
@@ -131,6 +133,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     }
   })();
 
+  if (!result.recorded && ctx.signal.aborted) return { outcome: 'interrupted' };
   const c = classifyDownload(result, expected, ctx.tolerance);
   if (result.error && result.recorded) deps.logger.warn({ box_id: item.id, error: result.error }, 'download interrupted');
   if (c.complete) {

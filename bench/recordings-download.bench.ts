@@ -5,12 +5,14 @@
  * client shares an event loop with the server. Loopback only. Reports RSS growth of the service.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { silentLogger } from '../main/core/logger.js';
 import { createBoxSimulator } from '../main/recordings/box/simulator/box-simulator.js';
+import { mediaHash } from '../main/recordings/box/simulator/media-bytes.js';
 import { createRecordingService } from '../main/recordings/service.js';
 import { ApiClient, tempDir, testConfig } from '../main/recordings/testing/harness.js';
 import { figure, round } from './report.js';
@@ -33,6 +35,12 @@ async function startChild(): Promise<{ child: ChildProcess; description: string;
   return { child, ...(JSON.parse(line) as { description: string; media: string }) };
 }
 
+async function sha256(file: string): Promise<string> {
+  const h = crypto.createHash('sha256');
+  for await (const c of fs.createReadStream(file, { highWaterMark: 4 * 1024 * 1024 })) h.update(c as Buffer);
+  return h.digest('hex');
+}
+
 /** Flushes dirty pages so each run starts from the same disk state (both clients write 2 GiB). */
 const flushDisk = () => spawnSync('sync');
 
@@ -47,7 +55,7 @@ function curlOnce(url: string, out: string): number {
   return ms;
 }
 
-async function serviceOnce(description: string): Promise<{ ms: number; rssGrowthMb: number; progressSeen: number; percents: number[]; maxLagMs: number }> {
+async function serviceOnce(description: string, verify = false): Promise<{ ms: number; rssGrowthMb: number; progressSeen: number; percents: number[]; maxLagMs: number }> {
   const dir = tempDir('recordings-bench-');
   const service = createRecordingService(testConfig(dir, 1), { logger: silentLogger });
   await service.start();
@@ -58,7 +66,7 @@ async function serviceOnce(description: string): Promise<{ ms: number; rssGrowth
     flushDisk();
     const rss0 = process.memoryUsage().rss;
     let peak = rss0;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     let progressSeen = 0;
@@ -88,6 +96,12 @@ async function serviceOnce(description: string): Promise<{ ms: number; rssGrowth
     const run = (await api.get(`/api/sync-runs/${started.body.run.id}`)).body.run;
     const row = (await api.get('/api/recordings')).body.recordings[0];
     if (run.status !== 'ok' || row.size !== SIZE) throw new Error(`bench sync did not complete: ${JSON.stringify(run)}`);
+    if (verify) {
+      const got = await sha256(row.file_path);
+      const want = mediaHash(ITEM, SIZE);
+      console.log(`last service download is byte-identical to the source (sha256): ${got === want ? 'yes' : 'NO'}`);
+      if (got !== want) throw new Error('downloaded file differs from the source');
+    }
     fs.rmSync(row.file_path);
     return { ms, rssGrowthMb: (peak - rss0) / 1024 / 1024, progressSeen, percents, maxLagMs: lag.max / 1e6 };
   } finally {
@@ -105,7 +119,7 @@ async function main(): Promise<void> {
     // Alternate which client goes first: the disk's writeback state favours whoever runs first.
     for (let i = 0; i < ROUNDS; i++) {
       if (i % 2 === 0) curls.push(curlOnce(media, path.join(scratch, 'curl.ts')));
-      ours.push(await serviceOnce(description));
+      ours.push(await serviceOnce(description, i === ROUNDS - 1));
       if (i % 2 === 1) curls.push(curlOnce(media, path.join(scratch, 'curl.ts')));
     }
     const mbps = (ms: number) => SIZE / 1024 / 1024 / (ms / 1000);

@@ -24,7 +24,7 @@ import { createRecordingsStore } from './store/recordings-store.js';
 import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
-import { nodeMediaGet, type MediaGet } from './sync/media-get.js';
+import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 
 export interface RecordingDeps {
@@ -32,7 +32,7 @@ export interface RecordingDeps {
   clock?: Clock;
   /** HTTP client for the box (and later the cloud and media server). */
   fetch?: FetchLike;
-  /** Streams media bodies from the box (Node's http client by default). */
+  /** Streams media bodies from the box (a socket client reading into one reused buffer by default). */
   mediaGet?: MediaGet;
   /** Media-server refresh and post-download steps (later issues); may be undefined. */
   hooks?: SyncHooks;
@@ -97,7 +97,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? nodeMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks });
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
         const stopController = new AbortController();

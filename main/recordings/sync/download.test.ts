@@ -6,13 +6,18 @@ import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simu
 import { sampleShow } from '../box/simulator/sample-library.js';
 import { sha256File, tempDir } from '../testing/harness.js';
 import { downloadToPartial, probeContentLength } from './download.js';
-import { nodeMediaGet } from './media-get.js';
+import { createSocketMediaGet, nodeMediaGet, type MediaGet } from './media-get.js';
 
-describe('download with Range resume', () => {
+const clients: Array<[string, MediaGet]> = [
+  ['socket client', createSocketMediaGet()],
+  ['node http client', nodeMediaGet],
+];
+
+describe.each(clients)('download with Range resume (%s)', (_name, mediaGet) => {
   let box: BoxSimulator;
   let dir: string;
   const get = (id: string, file: string) =>
-    downloadToPartial({ url: box.mediaUrl(id), partialPath: path.join(dir, file), get: nodeMediaGet, clock: systemClock, signal: new AbortController().signal });
+    downloadToPartial({ url: box.mediaUrl(id), partialPath: path.join(dir, file), get: mediaGet, clock: systemClock, signal: new AbortController().signal });
 
   beforeAll(async () => {
     box = createBoxSimulator({ shows: [sampleShow('S', 300000001, 5, () => 200_000)] });
@@ -67,8 +72,29 @@ describe('download with Range resume', () => {
   it('reports an HTTP error and a refused connection as not recorded', async () => {
     box.update('300000005', { failStatus: 500 });
     expect(await get('300000005', 'e.partial')).toMatchObject({ recorded: false, error: 'the box answered HTTP 500' });
-    const refused = await downloadToPartial({ url: 'http://127.0.0.1:1/web/x', partialPath: path.join(dir, 'f.partial'), get: nodeMediaGet, clock: systemClock, signal: new AbortController().signal });
+    const refused = await downloadToPartial({ url: 'http://127.0.0.1:1/web/x', partialPath: path.join(dir, 'f.partial'), get: mediaGet, clock: systemClock, signal: new AbortController().signal });
     expect(refused.recorded).toBe(false);
     expect(refused.error).toMatch(/download failed/);
+  });
+});
+
+describe('socket media client framing', () => {
+  it('falls back to the http client for a chunked body and delivers it whole', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp2t' });
+      res.write(Buffer.alloc(1000, 1));
+      res.end(Buffer.alloc(500, 2));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const res = await createSocketMediaGet()(`http://127.0.0.1:${port}/x`, { headers: {}, signal: new AbortController().signal });
+    expect(res.header('transfer-encoding')).toBe('chunked');
+    let n = 0;
+    const end = await res.consume((_b, s, e) => void (n += e - s));
+    expect(end).toEqual({ complete: true });
+    expect(n).toBe(1500);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
   });
 });

@@ -148,29 +148,17 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(err)}`, resumedFrom, restarted };
     }
     let writeError: unknown;
-    const interruption = await new Promise<string | undefined>((resolve) => {
-      const body = res.body;
-      let settled = false;
-      const settle = (why: string | undefined) => {
-        if (settled) return;
-        settled = true;
-        resolve(why);
-      };
-      body.on('data', (chunk: Buffer) => {
-        if (writeError) return;
-        try {
-          for (let off = 0; off < chunk.length; ) off += fs.writeSync(fd, chunk, off, chunk.length - off);
-          written += chunk.length;
-        } catch (err) {
-          writeError = err;
-          res.cancel();
-          settle(describe(err));
-        }
-      });
-      body.on('end', () => settle(undefined));
-      body.on('error', (err) => settle(describe(controller.signal.aborted && controller.signal.reason ? controller.signal.reason : err)));
-      body.on('close', () => settle(body.complete === false ? describe(controller.signal.reason ?? 'the box closed the connection early') : undefined));
+    const ended = await res.consume((chunk, start, stop) => {
+      if (writeError) return;
+      try {
+        for (let off = start; off < stop; ) off += fs.writeSync(fd, chunk, off, stop - off);
+        written += stop - start;
+      } catch (err) {
+        writeError = err;
+        res.cancel();
+      }
     });
+    const interruption = writeError ? describe(writeError) : ended.complete ? undefined : (ended.error ?? 'the box closed the connection early');
     fs.closeSync(fd);
     if (writeError) {
       return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(writeError)}`, resumedFrom, restarted };

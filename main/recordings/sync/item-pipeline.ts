@@ -19,7 +19,7 @@ export interface ItemPipelineDeps {
   recordings: RecordingsStore;
   progress: ProgressRegistry;
   fetch: FetchLike;
-  /** Streams media bodies (Node's http client by default). */
+  /** Streams media bodies from the box. */
   mediaGet: MediaGet;
   clock: Clock;
   logger: Logger;

@@ -1,34 +1,61 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import net from 'node:net';
 
-/** A streamed media response: status, headers and the body as a Node stream (no web-stream layer). */
+/** How a body ended: complete (all announced bytes, or a clean close without a length) or not. */
+export interface BodyEnd {
+  complete: boolean;
+  error?: string;
+}
+
+/** A streamed media response. */
 export interface MediaResponse {
   status: number;
   header(name: string): string | null;
-  body: Readable & { complete?: boolean };
+  /**
+   * Hands the body to `onChunk` until it ends. The bytes are only valid during the call (the
+   * buffer is reused), so the sink must copy or write them synchronously.
+   */
+  consume(onChunk: (buf: Buffer, start: number, end: number) => void): Promise<BodyEnd>;
   /** Drops the body and the connection. */
   cancel(): void;
 }
 
-/** How the sync fetches media bodies: an injectable dependency (the default is Node's http client). */
+/** How the sync fetches media bodies: an injectable dependency. */
 export type MediaGet = (url: string, opts: { headers: Record<string, string>; signal: AbortSignal }) => Promise<MediaResponse>;
 
-/**
- * GET with Node's http client. Media bodies are gigabytes; this path avoids the per-chunk promise of
- * a web ReadableStream (about 20% less CPU than `fetch` per byte on loopback).
- */
+const reasonOf = (signal: AbortSignal, err: unknown) => {
+  const r: unknown = signal.aborted ? signal.reason : err;
+  return r instanceof Error ? r.message : String(r ?? 'aborted');
+};
+
+/** GET with Node's http client (https too, and chunked bodies). */
 export const nodeMediaGet: MediaGet = (url, opts) =>
   new Promise((resolve, reject) => {
     const client = url.startsWith('https:') ? https : http;
     const req = client.get(url, { headers: opts.headers, signal: opts.signal, agent: false }, (res) => {
+      res.pause();
       resolve({
         status: res.statusCode ?? 0,
         header: (name) => {
           const v = res.headers[name.toLowerCase()];
           return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
         },
-        body: res,
+        consume: (onChunk) =>
+          new Promise<BodyEnd>((done) => {
+            let settled = false;
+            const settle = (end: BodyEnd) => {
+              if (!settled) {
+                settled = true;
+                done(end);
+              }
+            };
+            res.on('data', (c: Buffer) => onChunk(c, 0, c.length));
+            res.on('end', () => settle({ complete: true }));
+            res.on('error', (err) => settle({ complete: false, error: reasonOf(opts.signal, err) }));
+            res.on('close', () => settle(res.complete ? { complete: true } : { complete: false, error: reasonOf(opts.signal, 'the box closed the connection early') }));
+            res.resume();
+          }),
         cancel: () => {
           res.destroy();
           req.destroy();
@@ -37,3 +64,146 @@ export const nodeMediaGet: MediaGet = (url, opts) =>
     });
     req.on('error', reject);
   });
+
+const HEADER_LIMIT = 64 * 1024;
+
+/**
+ * GET over a plain socket reading into one reused 1 MiB buffer: no allocation per chunk, so a
+ * multi-GB body causes no garbage-collection storm (Node's http client allocates a buffer per
+ * read). HTTP/1.1 with `Connection: close`; a `Content-Length` body or one that ends at close.
+ * Anything else (https, chunked bodies, unusual framing) goes to `fallback`.
+ */
+export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet): MediaGet {
+  return (url, opts) => {
+    const u = new URL(url);
+    if (u.protocol !== 'http:') return fallback(url, opts);
+    return new Promise<MediaResponse>((resolve, reject) => {
+      const buffer = Buffer.allocUnsafe(1024 * 1024);
+      let head: Buffer = Buffer.alloc(0);
+      let phase: 'head' | 'body' | 'done' = 'head';
+      let status = 0;
+      const headers = new Map<string, string>();
+      let contentLength: number | null = null;
+      let received = 0;
+      let pending: Buffer | null = null;
+      let sink: ((buf: Buffer, start: number, end: number) => void) | null = null;
+      let finish: ((end: BodyEnd) => void) | null = null;
+      let ended: BodyEnd | null = null;
+
+      const end = (e: BodyEnd) => {
+        if (phase === 'done') return;
+        phase = 'done';
+        ended = e;
+        finish?.(e);
+      };
+      const deliver = (b: Buffer, start: number, stop: number) => {
+        let n = stop - start;
+        if (contentLength !== null) n = Math.min(n, contentLength - received);
+        if (n > 0) {
+          received += n;
+          sink!(b, start, start + n);
+        }
+        if (contentLength !== null && received >= contentLength) {
+          end({ complete: true });
+          socket.destroy();
+        }
+      };
+      const onHead = () => {
+        const text = head.toString('latin1');
+        const split = text.indexOf('\r\n\r\n');
+        if (split < 0) {
+          if (head.length > HEADER_LIMIT) socket.destroy(new Error('response headers too large'));
+          return;
+        }
+        const lines = text.slice(0, split).split('\r\n');
+        const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
+        if (!m) return void socket.destroy(new Error(`not an HTTP response: ${JSON.stringify((lines[0] ?? '').slice(0, 40))}`));
+        status = Number(m[1]);
+        for (const line of lines.slice(1)) {
+          const i = line.indexOf(':');
+          if (i > 0) headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
+        }
+        const te = headers.get('transfer-encoding');
+        const cl = headers.get('content-length');
+        if ((te && te.toLowerCase() !== 'identity') || (cl !== undefined && !/^\d+$/.test(cl)) || status < 200) {
+          phase = 'done';
+          socket.destroy();
+          fallback(url, opts).then(resolve, reject);
+          return;
+        }
+        contentLength = cl === undefined ? null : Number(cl);
+        phase = 'body';
+        socket.pause();
+        const rest = head.subarray(Buffer.byteLength(text.slice(0, split + 4), 'latin1'));
+        pending = rest.length ? Buffer.from(rest) : null;
+        head = Buffer.alloc(0);
+        resolve({
+          status,
+          header: (name) => headers.get(name.toLowerCase()) ?? null,
+          consume(onChunk) {
+            sink = onChunk;
+            return new Promise<BodyEnd>((done) => {
+              finish = done;
+              if (pending) {
+                const p = pending;
+                pending = null;
+                deliver(p, 0, p.length);
+              }
+              if (ended) return done(ended);
+              if (contentLength === 0) {
+                end({ complete: true });
+                socket.destroy();
+                return;
+              }
+              socket.resume();
+            });
+          },
+          cancel: () => {
+            end({ complete: false, error: 'cancelled' });
+            socket.destroy();
+          },
+        });
+      };
+
+      const socket = net.connect({
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(u.port || 80),
+        onread: {
+          buffer,
+          callback: (n: number, b: Uint8Array) => {
+            const buf = b as Buffer;
+            if (phase === 'head') {
+              head = Buffer.concat([head, buf.subarray(0, n)]);
+              onHead();
+            } else if (phase === 'body') {
+              deliver(buf, 0, n);
+            }
+            return true;
+          },
+        },
+      });
+      const onAbort = () => socket.destroy(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
+      if (opts.signal.aborted) onAbort();
+      else opts.signal.addEventListener('abort', onAbort, { once: true });
+      socket.on('connect', () => {
+        const extra = Object.entries(opts.headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
+        socket.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: */*\r\nConnection: close\r\n${extra}\r\n`);
+      });
+      socket.on('error', (err) => {
+        if (phase === 'head') reject(new Error(reasonOf(opts.signal, err)));
+        else end({ complete: false, error: reasonOf(opts.signal, err) });
+      });
+      socket.on('close', () => {
+        opts.signal.removeEventListener('abort', onAbort);
+        if (phase === 'head') reject(new Error(reasonOf(opts.signal, 'the box closed the connection before answering')));
+        else if (contentLength === null) end({ complete: true });
+        else end(received >= contentLength ? { complete: true } : { complete: false, error: reasonOf(opts.signal, 'the box closed the connection early') });
+      });
+    });
+  };
+}
+
+/** The default: the socket client, falling back to Node's http client. */
+export const defaultMediaGet: MediaGet = createSocketMediaGet();

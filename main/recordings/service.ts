@@ -20,7 +20,7 @@ import { registerSyncRoutes } from './routes/sync-routes.js';
 import { createSyncScheduler, type SyncScheduler } from './scheduler.js';
 import { createRecordingSettings, type RecordingSettings } from './settings.js';
 import { recordingMigrations } from './store/migrations.js';
-import { createRecordingsStore } from './store/recordings-store.js';
+import { createRecordingsStore, type RecordingsStore } from './store/recordings-store.js';
 import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
@@ -53,6 +53,8 @@ export interface RecordingService {
   readonly progress: ProgressRegistry;
   readonly engine: SyncEngine;
   readonly settings: RecordingSettings;
+  /** The recordings table: later pipelines (ad removal, cloud delete) write rows through it. */
+  readonly recordings: RecordingsStore;
   readonly scheduler: SyncScheduler;
 }
 
@@ -68,7 +70,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
   const guard = createFlightGuard();
   const progress = createProgressRegistry(clock);
   const disposer = createDisposer();
-  let state: { app: FastifyInstance; engine: SyncEngine; settings: RecordingSettings; scheduler: SyncScheduler; db: Db } | null = null;
+  let state: { app: FastifyInstance; engine: SyncEngine; settings: RecordingSettings; scheduler: SyncScheduler; db: Db; recordings: RecordingsStore } | null = null;
   let port = 0;
 
   const need = () => {
@@ -87,6 +89,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         // An interrupted scan leaves no stuck row.
         db.prepare(`UPDATE recordings SET ad_status = 'unscanned' WHERE ad_status = 'scanning'`).run();
         const recordings = createRecordingsStore(db);
+        recordings.listJson(); // build the list once before serving: the first poll is as fast as the rest
         const shows = createShowsStore(db);
         const runs = createSyncRunsStore(db);
         const interrupted = runs.closeInterrupted(clock.now());
@@ -124,7 +127,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         port = await listen(app, config.port, config.host);
         scheduler.start();
         disposer.add(() => scheduler.stop());
-        state = { app, engine, settings, scheduler, db };
+        state = { app, engine, settings, scheduler, db, recordings };
         logger.info({ port, db: config.dbPath }, 'recording sync service started');
       } catch (err) {
         await disposer.run().catch(() => undefined);
@@ -152,6 +155,9 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
     },
     get settings() {
       return need().settings;
+    },
+    get recordings() {
+      return need().recordings;
     },
     get scheduler() {
       return need().scheduler;

@@ -7,17 +7,25 @@ import type { RouteContext } from './context.js';
 const boxIdParams = z.object({ box_id: z.string().min(1).max(64) });
 
 export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /** The last body built while nothing was in progress, reused until a row changes. */
+  let idle: { version: number; body: string } | null = null;
+
   /** Every row with `progress` (the live entry or null) appended; stored data is not touched. */
   app.get('/api/recordings', async (_req, reply) => {
+    void reply.type('application/json; charset=utf-8');
     const live = ctx.progress.snapshot();
+    const version = ctx.recordings.version();
+    if (live.size === 0 && idle?.version === version) return reply.send(idle.body);
     const rows = ctx.recordings.listJson();
     const parts = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      const [boxId, json] = rows[i]!;
-      const p = live.get(boxId);
-      parts[i] = `${json.slice(0, -1)},"progress":${p ? JSON.stringify(p) : 'null'}}`;
+      const row = rows[i]!;
+      const p = live.size ? live.get(row.id) : undefined;
+      parts[i] = `${row.withProgress}${p ? JSON.stringify(p) : 'null'}}`;
     }
-    return reply.type('application/json; charset=utf-8').send(`{"recordings":[${parts.join(',')}]}`);
+    const body = `{"recordings":[${parts.join(',')}]}`;
+    idle = live.size === 0 ? { version, body } : null;
+    return reply.send(body);
   });
 
   /** Manual ad scan: 202 and background work, 409 while that recording is in any pipeline. */

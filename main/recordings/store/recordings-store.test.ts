@@ -10,7 +10,7 @@ describe('recordings store', () => {
     const base = { show_id: null, box_udn: null, show_title: 'S', season: null, episode: null, expected_size: 10 };
     store.writeOutcome({ ...base, box_id: '585587764', box_title: 'A & "B"', status: 'done', error: null, size: 10, downloaded_at: 1_700_000_000_999, file_path: '/m/a.ts' }, 1_700_000_001_001);
     store.writeOutcome({ ...base, box_id: '000042', box_title: 'C', status: 'skipped', error: 'currently recording' }, 1_600_000_000_000);
-    const rows = store.listJson().map(([id, json]) => [id, JSON.parse(json)]);
+    const rows = store.listJson().map((r) => [r.id, JSON.parse(r.json)]);
     expect(rows.map((r) => r[0])).toEqual(['585587764', '000042']);
     expect(rows[0]![1]).toMatchObject({ box_id: '585587764', box_title: 'A & "B"', downloaded_at: new Date(1_700_000_000_999).toISOString(), updated_at: new Date(1_700_000_001_001).toISOString(), purged_at: null, ad_status: 'unscanned' });
     expect(rows[1]![1]).toMatchObject({ box_id: '000042', size: null, downloaded_at: null, updated_at: '2020-09-13T12:26:40.000Z' });
@@ -27,17 +27,31 @@ describe('recordings store', () => {
 });
 
 describe('recordings list cache', () => {
+  it('keeps the same order as a fresh query after many writes', () => {
+    const db = openDatabase(':memory:', recordingMigrations);
+    const store = createRecordingsStore(db);
+    const base = { show_id: null, box_udn: null, show_title: 'S', box_title: 'T', season: null, episode: null, expected_size: 10, error: null };
+    for (let i = 0; i < 50; i++) store.writeOutcome({ ...base, box_id: String(i), status: 'skipped' }, 1000 + (i % 7));
+    store.listJson();
+    for (let i = 0; i < 50; i += 3) store.writeOutcome({ ...base, box_id: String(i), status: 'done', downloaded_at: 500 + i }, 2000);
+    store.writeOutcome({ ...base, box_id: 'new', status: 'partial' }, 1003);
+    const cached = store.listJson().map((r) => r.json);
+    store.invalidate();
+    expect(cached).toEqual(store.listJson().map((r) => r.json));
+    expect(cached).toHaveLength(51);
+  });
+
   it('reflects every write made through the store', () => {
     const db = openDatabase(':memory:', recordingMigrations);
     const store = createRecordingsStore(db);
     const base = { show_id: null, box_udn: null, show_title: 'S', box_title: 'T', season: null, episode: null, expected_size: 10 };
     store.writeOutcome({ ...base, box_id: '1', status: 'partial', error: 'download in progress' }, 1);
-    expect(JSON.parse(store.listJson()[0]![1]).status).toBe('partial');
+    expect(JSON.parse(store.listJson()[0]!.json).status).toBe('partial');
     store.writeOutcome({ ...base, box_id: '1', status: 'done', error: null, size: 10 }, 2);
-    expect(JSON.parse(store.listJson()[0]![1])).toMatchObject({ status: 'done', size: 10 });
+    expect(JSON.parse(store.listJson()[0]!.json)).toMatchObject({ status: 'done', size: 10 });
     db.prepare(`UPDATE recordings SET ad_status = 'cut'`).run();
     store.invalidate();
-    expect(JSON.parse(store.listJson()[0]![1]).ad_status).toBe('cut');
+    expect(JSON.parse(store.listJson()[0]!.json).ad_status).toBe('cut');
   });
 });
 
@@ -49,6 +63,6 @@ describe('tombstone housekeeping', () => {
     for (const id of ['old', 'new', 'live']) store.writeOutcome({ ...base, box_id: id }, 1);
     db.prepare(`UPDATE recordings SET purged_at = CASE box_id WHEN 'old' THEN 100 WHEN 'new' THEN 300 END`).run();
     expect(store.purgeTombstones(200)).toBe(1);
-    expect(store.listJson().map(([id]) => id).sort()).toEqual(['live', 'new']);
+    expect(store.listJson().map((r) => r.id).sort()).toEqual(['live', 'new']);
   });
 });

@@ -51,23 +51,38 @@ const isoSql = (col: string) =>
  * The API view of a row, serialised by SQLite itself (10,000 rows must list in well under 50 ms):
  * every stored column the UI needs, timestamps as ISO strings. `progress` is appended by the route.
  */
-const LIST_JSON_SQL = `SELECT box_id, json_object(
+const ROW_JSON_SQL = `SELECT box_id, COALESCE(downloaded_at, updated_at) AS sort_key, json_object(
     'box_id', box_id, 'show_id', show_id, 'show_title', show_title, 'box_title', box_title,
     'season', season, 'episode', episode, 'status', status, 'error', error,
     'size', size, 'expected_size', expected_size, 'downloaded_at', ${isoSql('downloaded_at')},
     'file_path', file_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,
     'ad_breaks_json', ad_breaks_json, 'ad_processed_at', ${isoSql('ad_processed_at')},
     'deleted_from_box_at', ${isoSql('deleted_from_box_at')}, 'updated_at', ${isoSql('updated_at')}
-  ) FROM recordings ORDER BY COALESCE(downloaded_at, updated_at) DESC, box_id`;
+  ) AS json FROM recordings`;
+const LIST_ORDER = ' ORDER BY sort_key DESC, box_id';
+
+/** A row of the list: its id, its sort key (newest first) and its JSON text. */
+export interface ListedRow {
+  id: string;
+  key: number;
+  json: string;
+  /** `json` without its closing brace, followed by `,"progress":` (the route appends the value and `}`). */
+  withProgress: string;
+}
+
+const before = (a: ListedRow, b: ListedRow) => a.key > b.key || (a.key === b.key && a.id < b.id);
 
 export interface RecordingsStore {
   get(boxId: string): RecordingRow | undefined;
   list(): RecordingRow[];
   /**
-   * Every row as `[box_id, JSON object text]`, newest first (see LIST_JSON_SQL). Cached until the
-   * next write through this store: every writer of `recordings` must go through it (or `invalidate`).
+   * Every row with its JSON text, newest first (see ROW_JSON_SQL). Built once, then kept current by
+   * each write through this store (one row re-read and moved); writers that bypass the store call
+   * `invalidate`.
    */
-  listJson(): ReadonlyArray<readonly [string, string]>;
+  listJson(): readonly ListedRow[];
+  /** Changes whenever any row changes (lets the route reuse a serialised list). */
+  version(): number;
   invalidate(): void;
   /** Housekeeping: deletes tombstoned rows (`purged_at`) older than `before`. */
   purgeTombstones(before: number): number;
@@ -81,7 +96,8 @@ export interface RecordingsStore {
 export function createRecordingsStore(db: Db): RecordingsStore {
   const getStmt = db.prepare('SELECT * FROM recordings WHERE box_id = ?');
   const listStmt = db.prepare('SELECT * FROM recordings ORDER BY COALESCE(downloaded_at, updated_at) DESC, box_id');
-  const listJsonStmt = db.prepare(LIST_JSON_SQL).raw();
+  const listJsonStmt = db.prepare(ROW_JSON_SQL + LIST_ORDER);
+  const oneJsonStmt = db.prepare(`${ROW_JSON_SQL} WHERE box_id = ?`);
   const countStmt = db.prepare('SELECT COUNT(*) AS n FROM recordings');
   const ownerStmt = db.prepare('SELECT box_id FROM recordings WHERE file_path = ?');
   const upsert = db.prepare(`
@@ -101,25 +117,56 @@ export function createRecordingsStore(db: Db): RecordingsStore {
   `);
 
   const purgeStmt = db.prepare('DELETE FROM recordings WHERE purged_at IS NOT NULL AND purged_at < ?');
-  let listCache: Array<[string, string]> | null = null;
+  let listCache: ListedRow[] | null = null;
+  let version = 0;
+  const toListed = (r: { box_id: string; sort_key: number; json: string }): ListedRow => ({
+    id: r.box_id,
+    key: r.sort_key,
+    json: r.json,
+    withProgress: `${r.json.slice(0, -1)},"progress":`,
+  });
+  /** Moves one row to its place in the cached list after a write. */
+  const refreshCached = (boxId: string) => {
+    version++;
+    if (!listCache) return;
+    const at = listCache.findIndex((r) => r.id === boxId);
+    if (at >= 0) listCache.splice(at, 1);
+    const raw = oneJsonStmt.get(boxId) as { box_id: string; sort_key: number; json: string } | undefined;
+    if (!raw) return;
+    const row = toListed(raw);
+    let lo = 0;
+    let hi = listCache.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(listCache[mid]!, row)) lo = mid + 1;
+      else hi = mid;
+    }
+    listCache.splice(lo, 0, row);
+  };
 
   return {
-    invalidate: () => void (listCache = null),
+    invalidate: () => {
+      version++;
+      listCache = null;
+    },
+    version: () => version,
     purgeTombstones(before) {
       const n = purgeStmt.run(before).changes;
-      if (n) listCache = null;
+      if (n) {
+        version++;
+        listCache = null;
+      }
       return n;
     },
     get: (boxId) => getStmt.get(boxId) as RecordingRow | undefined,
     list: () => listStmt.all() as RecordingRow[],
-    listJson: () => (listCache ??= listJsonStmt.all() as Array<[string, string]>),
+    listJson: () => (listCache ??= (listJsonStmt.all() as Array<{ box_id: string; sort_key: number; json: string }>).map(toListed)),
     count: () => (countStmt.get() as { n: number }).n,
     pathOwner(filePath) {
       const rows = ownerStmt.all(filePath) as Array<{ box_id: string }>;
       return rows[0]?.box_id;
     },
     writeOutcome(w, now) {
-      listCache = null;
       upsert.run({
         box_id: w.box_id,
         show_id: w.show_id,
@@ -139,6 +186,7 @@ export function createRecordingsStore(db: Db): RecordingsStore {
         keep_downloaded: w.downloaded_at === undefined ? 1 : 0,
         keep_path: w.file_path === undefined ? 1 : 0,
       });
+      refreshCached(w.box_id);
     },
   };
 }

@@ -32,6 +32,7 @@ export class Poller {
   private inFlight: Promise<void> | null = null;
   private enumerated = false;
   private generation = 0;
+  private lastFailure: string | null = null;
 
   constructor(
     private readonly getConfig: () => PollerConfig,
@@ -128,13 +129,18 @@ export class Poller {
       const reading = await this.reader.read(conn.read);
       if (gen !== this.generation) return;
       if (reading.failed.length) this.logger.warn({ registers: reading.failed }, 'some registers answered an exception; kept their last values');
+      if (this.lastFailure) this.logger.info('gateway polling recovered');
+      this.lastFailure = null;
       this.events.onReading(reading, this.clock.now());
       const elapsed = this.clock.now() - started;
       this.schedule(Math.max(0, cfg.pollIntervalMs - elapsed));
     } catch (err) {
       if (gen !== this.generation) return;
       const message = (err as Error).message || String(err);
-      this.logger.warn({ err: message, retryInMs: cfg.retryDelayMs }, 'gateway poll failed');
+      // Log a failure once when it starts or changes, not on every retry of an unreachable gateway.
+      const level = message === this.lastFailure ? 'debug' : 'warn';
+      this.lastFailure = message;
+      this.logger[level]({ err: message, retryInMs: cfg.retryDelayMs }, 'gateway poll failed');
       const conn = this.conn;
       this.conn = null;
       await conn?.close().catch(() => undefined);

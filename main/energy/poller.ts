@@ -50,17 +50,17 @@ export class Poller {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.generation++;
-    if (this.timer) this.clock.clear(this.timer);
-    this.timer = null;
-    const conn = this.conn;
-    this.conn = null;
-    await conn?.close();
-    await this.inFlight?.catch(() => undefined);
+    await this.abandon();
   }
 
   /** Drop the connection and poll again now (after a gateway setting changed). */
   async reconnect(): Promise<void> {
+    await this.abandon();
+    if (this.running) this.schedule(0);
+  }
+
+  /** Cancels the pending timer, closes the connection and waits out a poll in flight. */
+  private async abandon(): Promise<void> {
     this.generation++;
     if (this.timer) this.clock.clear(this.timer);
     this.timer = null;
@@ -68,7 +68,6 @@ export class Poller {
     this.conn = null;
     await conn?.close();
     await this.inFlight?.catch(() => undefined);
-    if (this.running) this.schedule(0);
   }
 
   /**

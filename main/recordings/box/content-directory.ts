@@ -1,3 +1,4 @@
+import { abortScope } from '../abort-scope.js';
 import { parseDidl, type DidlContainer, type DidlEntry, type DidlItem } from './didl.js';
 import type { FetchLike } from './description.js';
 import { createBoxXmlParser, escapeXml, textOf } from './xml.js';
@@ -31,16 +32,20 @@ export async function browseChildren(opts: BrowseOptions, objectId: string): Pro
   const out: DidlEntry[] = [];
   let start = 0;
   for (let page = 0; page < 10_000; page++) {
-    const signal = opts.signal
-      ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs ?? 15_000)])
-      : AbortSignal.timeout(opts.timeoutMs ?? 15_000);
-    const res = await opts.fetch(opts.controlUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'text/xml; charset="utf-8"', soapaction: `"${SERVICE}#Browse"` },
-      body: browseEnvelope(objectId, start, pageSize),
-      signal,
-    });
-    const text = await res.text();
+    const scope = abortScope(opts.signal, opts.timeoutMs ?? 15_000);
+    let res: Response;
+    let text: string;
+    try {
+      res = await opts.fetch(opts.controlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset="utf-8"', soapaction: `"${SERVICE}#Browse"` },
+        body: browseEnvelope(objectId, start, pageSize),
+        signal: scope.signal,
+      });
+      text = await res.text();
+    } finally {
+      scope.dispose();
+    }
     if (!res.ok) throw new Error(`Browse ${objectId} answered HTTP ${res.status}`);
     const env = envelopeParser.parse(text) as Record<string, unknown>;
     const body = (env.Envelope as Record<string, unknown> | undefined)?.Body as Record<string, unknown> | undefined;

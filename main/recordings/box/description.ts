@@ -1,3 +1,4 @@
+import { abortScope } from '../abort-scope.js';
 import { createBoxXmlParser, textOf } from './xml.js';
 
 /** The box is the UPnP device whose description names this manufacturer URL. */
@@ -64,7 +65,12 @@ export type FetchLike = typeof fetch;
 
 /** GETs and parses one description (with a timeout). */
 export async function fetchBoxDescription(fetchFn: FetchLike, location: string, timeoutMs: number): Promise<BoxInfo> {
-  const res = await fetchFn(location, { signal: AbortSignal.timeout(timeoutMs) });
-  if (!res.ok) throw new Error(`description ${location} answered HTTP ${res.status}`);
-  return parseDescription(await res.text(), location);
+  const scope = abortScope(undefined, timeoutMs);
+  try {
+    const res = await fetchFn(location, { signal: scope.signal });
+    if (!res.ok) throw new Error(`description ${location} answered HTTP ${res.status}`);
+    return parseDescription(await res.text(), location);
+  } finally {
+    scope.dispose();
+  }
 }

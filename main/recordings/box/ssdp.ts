@@ -63,11 +63,14 @@ export async function searchLocations(target: SsdpTarget, signal?: AbortSignal):
       await new Promise<void>((resolve, reject) => socket.send(msg, target.port, target.address, (err) => (err ? reject(err) : resolve())));
     }
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, target.windowMs);
-      signal?.addEventListener('abort', () => {
+      const done = () => {
         clearTimeout(t);
+        signal?.removeEventListener('abort', done);
         resolve();
-      });
+      };
+      const t = setTimeout(done, target.windowMs);
+      if (signal?.aborted) done();
+      else signal?.addEventListener('abort', done, { once: true });
     });
   } finally {
     socket.close();

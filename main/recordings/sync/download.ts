@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Clock, Timer } from '../../core/clock.js';
 import type { FetchLike } from '../box/description.js';
 import { RECORDING_SIZE_MARKER } from '../box/sizes.js';
+import { abortScope } from '../abort-scope.js';
 import type { MediaGet, MediaResponse } from './media-get.js';
 
 export interface DownloadRequest {
@@ -57,14 +58,17 @@ function describe(err: unknown): string {
 
 /** Content-Length of a HEAD, or null when the probe fails or has none. */
 export async function probeContentLength(fetchFn: FetchLike, url: string, signal: AbortSignal, timeoutMs = 10_000): Promise<number | null> {
+  const scope = abortScope(signal, timeoutMs);
   try {
-    const res = await fetchFn(url, { method: 'HEAD', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+    const res = await fetchFn(url, { method: 'HEAD', signal: scope.signal });
     await res.body?.cancel();
     if (!res.ok) return null;
     const len = res.headers.get('content-length');
     return len !== null && /^\d+$/.test(len) ? Number(len) : null;
   } catch {
     return null;
+  } finally {
+    scope.dispose();
   }
 }
 

@@ -90,11 +90,19 @@ export interface Harness {
   cleanup(): Promise<void>;
 }
 
-export async function startHarness(opts: { box: BoxSimulatorOptions; config?: Partial<RecordingConfig>; deps?: Partial<RecordingDeps> }): Promise<Harness> {
+export async function startHarness(opts: {
+  box: BoxSimulatorOptions;
+  config?: Partial<RecordingConfig>;
+  deps?: Partial<RecordingDeps>;
+  /** More device descriptions the SSDP responder advertises (a second box). */
+  extraLocations?: () => string[];
+}): Promise<Harness> {
   const dir = tempDir();
   const box = createBoxSimulator(opts.box);
   await box.start();
-  const ssdp = createSsdpResponder({ locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken] });
+  const ssdp = createSsdpResponder({
+    locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken, ...(opts.extraLocations?.() ?? [])],
+  });
   await ssdp.start();
   const config = testConfig(dir, ssdp.port, opts.config);
   const make = () => createRecordingService(config, { logger: silentLogger, ...opts.deps });

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simulator.js';
+import { sampleShow } from '../box/simulator/sample-library.js';
+import type { RecordingRow } from '../store/recordings-store.js';
+import { startHarness, type Harness } from '../testing/harness.js';
+
+describe('sync over SSDP with two boxes, and the seams for later pipelines', () => {
+  let h: Harness;
+  let second: BoxSimulator;
+  const refreshed: number[] = [];
+  const afterDone: string[] = [];
+  beforeAll(async () => {
+    second = createBoxSimulator({ shows: [sampleShow('Bluey', 800000001, 3, () => 5000)], udn: 'uuid:box-two', friendlyName: 'Bedroom' });
+    await second.start();
+    h = await startHarness({
+      box: { shows: [sampleShow('Bluey', 700000001, 2, () => 4000), sampleShow('Not Followed', 600000001, 2, () => 10)] },
+      extraLocations: () => [second.descriptionUrl],
+      deps: {
+        hooks: {
+          mediaServer: { refreshLibrary: async () => void refreshed.push(Date.now()) },
+          afterDone: async (row: RecordingRow) => {
+            afterDone.push(row.box_id);
+            if (row.box_id === '700000001') throw new Error('ad removal crashed');
+          },
+        },
+      },
+    });
+    await h.api.post('/api/shows', { name: 'bluey', dest_folder: 'Kids/Bluey' });
+  });
+  afterAll(async () => {
+    await h.cleanup();
+    await second.stop();
+  });
+
+  it('syncs every box SSDP finds, calls the post-download step per done item and refreshes the media server once', async () => {
+    const run = await h.syncAndWait();
+    expect(run).toMatchObject({ status: 'ok', summary: { boxes: 2, seen: 5, downloaded: 5, failed: 0 } });
+    const rows = (await h.api.get('/api/recordings')).body.recordings as Array<{ box_id: string; status: string; file_path: string }>;
+    // Both boxes hold "Bluey S01E01": the second file gets its box id appended instead of overwriting.
+    expect(new Set(rows.map((r) => r.file_path)).size).toBe(5);
+    expect(rows.find((r) => r.box_id === '800000001')!.file_path).toMatch(/Bluey - S01E01 - Episode 1 & More( \[800000001\])?\.ts$/);
+    expect(rows.map((r) => r.box_id).sort()).toEqual(['700000001', '700000002', '800000001', '800000002', '800000003']);
+    expect(rows.every((r) => r.status === 'done')).toBe(true);
+    // A failing post-download step never stops the sync or damages the row.
+    expect(afterDone.sort()).toEqual(['700000001', '700000002', '800000001', '800000002', '800000003']);
+    expect(refreshed).toHaveLength(1);
+  });
+
+  it('does not refresh the media server after a sync that downloaded nothing', async () => {
+    const run = await h.syncAndWait();
+    expect(run.summary).toMatchObject({ downloaded: 0, already_done: 5 });
+    expect(refreshed).toHaveLength(1);
+  });
+});

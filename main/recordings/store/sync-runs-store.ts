@@ -11,6 +11,8 @@ export interface SyncSummary {
   seen: number;
   boxes: number;
   error?: string;
+  /** Why a run did nothing, for the user (e.g. no followed shows). */
+  note?: string;
 }
 
 export interface SyncRun {

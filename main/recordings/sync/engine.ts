@@ -74,6 +74,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const settings = deps.settings.get();
     try {
       const shows = showId !== undefined ? [deps.shows.get(showId)].filter((s): s is Show => !!s) : deps.shows.list().filter((s) => s.enabled);
+      if (shows.length === 0) {
+        // Nothing to match: do not search the LAN or browse the box for nothing.
+        summary.note = 'no followed show is enabled: follow a show to sync it';
+        return deps.runs.finish(run.id, 'ok', summary, deps.clock.now());
+      }
       const boxes = await resolveBoxes(deps, settings.box_address, signal);
       summary.boxes = boxes.length;
       if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');

@@ -3,8 +3,13 @@ import type { Page } from '@playwright/test';
 import { weekOfHistory } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
-/** Screenshots of every energy page for the README (docs/screenshots), desktop and phone sizes. */
-const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+/**
+ * Screenshots of every energy page, desktop and phone sizes. `UPDATE_SCREENSHOTS=1` writes them to
+ * docs/screenshots for the README; otherwise they go to test-results so a test run leaves the tree clean.
+ */
+const OUT = process.env.UPDATE_SCREENSHOTS
+  ? path.resolve(import.meta.dirname, '..', 'docs', 'screenshots')
+  : path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },

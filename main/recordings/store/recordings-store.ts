@@ -27,21 +27,11 @@ export interface RecordingRow {
 }
 
 /** What the sync writes for one item; `size: undefined` leaves the stored size alone. */
-export interface OutcomeWrite {
-  box_id: string;
-  show_id: number | null;
-  box_udn: string | null;
-  show_title: string | null;
-  box_title: string;
-  season: number | null;
-  episode: number | null;
-  status: RecordingStatus;
-  error: string | null;
-  size?: number | null;
-  expected_size: number | null;
-  file_path?: string | null;
-  downloaded_at?: number | null;
-}
+export type OutcomeWrite = Pick<
+  RecordingRow,
+  'box_id' | 'show_id' | 'box_udn' | 'show_title' | 'box_title' | 'season' | 'episode' | 'status' | 'error' | 'expected_size'
+> &
+  Partial<Pick<RecordingRow, 'size' | 'file_path' | 'downloaded_at'>>;
 
 /** ISO 8601 (UTC, milliseconds) of an epoch-ms column, computed exactly in SQL; NULL stays null. */
 const isoSql = (col: string) =>

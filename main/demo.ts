@@ -37,9 +37,10 @@ const services = composeServices({
   discovery: { interfaces: () => loopbackInterfaces(gateway.host), discoveryPort: gateway.port, discoveryIncludeInternal: true },
 });
 
+let recordings: Awaited<ReturnType<typeof startRecordingsDemo>> | null = null;
 async function shutdown() {
   setTimeout(() => process.exit(1), 5000).unref();
-  await recordings.stop();
+  await recordings?.stop();
   await services.stop();
   await gateway.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -49,7 +50,7 @@ process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
 
 await services.start();
-const recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
+recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
 console.log(`
 Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/

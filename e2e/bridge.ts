@@ -36,6 +36,23 @@ export interface Bridge {
   stop(): Promise<void>;
 }
 
+/**
+ * First run with a "LAN" on loopback: a fake eth0 on 127.0.0.5/24 so the wizard's scan sweeps
+ * 127.0.0.0/24, where the simulated gateway listens on 127.0.0.23. Nothing touches a real interface.
+ */
+export const firstRunOnLoopbackLan: BridgeOptions = {
+  configured: false,
+  simHour: 12,
+  simHost: '127.0.0.23',
+  deps: (sim) => ({
+    interfaces: () => ({
+      eth0: [{ address: '127.0.0.5', netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:05', internal: false, cidr: '127.0.0.5/24' }],
+    }),
+    discoveryPort: sim.port,
+    discoveryIncludeInternal: true,
+  }),
+};
+
 export function todayAt(hour: number): number {
   const d = new Date();
   d.setHours(Math.floor(hour), Math.round((hour % 1) * 60), 0, 0);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { weekOfHistory } from './bridge.js';
+import { firstRunOnLoopbackLan, weekOfHistory } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -14,10 +14,6 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
-
-const loopbackLan = () => ({
-  eth0: [{ address: '127.0.0.5', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:05', internal: false, cidr: '127.0.0.5/24' }],
-});
 
 async function shoot(page: Page, file: string) {
   await page.mouse.move(0, 0);
@@ -60,14 +56,7 @@ test.describe('screenshots', () => {
 });
 
 test.describe('screenshots of the setup wizard', () => {
-  test.use({
-    bridgeOptions: {
-      configured: false,
-      simHour: 12,
-      simHost: '127.0.0.23',
-      deps: (sim) => ({ interfaces: loopbackLan, discoveryPort: sim.port, discoveryIncludeInternal: true }),
-    },
-  });
+  test.use({ bridgeOptions: firstRunOnLoopbackLan });
   for (const size of SIZES) {
     test(`setup (${size.name})`, async ({ page }) => {
       await page.setViewportSize(size.viewport);

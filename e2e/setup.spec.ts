@@ -1,20 +1,8 @@
+import { firstRunOnLoopbackLan } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
-// A fake interface list puts the "LAN" on loopback: the scan sweeps 127.0.0.0/24, where the
-// simulated gateway listens on 127.0.0.23. Nothing touches a real interface.
-const loopbackLan = () => ({
-  eth0: [{ address: '127.0.0.5', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:05', internal: false, cidr: '127.0.0.5/24' }],
-});
-
 test.describe('setup wizard', () => {
-  test.use({
-    bridgeOptions: {
-      configured: false,
-      simHour: 12,
-      simHost: '127.0.0.23',
-      deps: (sim) => ({ interfaces: loopbackLan, discoveryPort: sim.port, discoveryIncludeInternal: true }),
-    },
-  });
+  test.use({ bridgeOptions: firstRunOnLoopbackLan });
 
   test('discovers the loopback gateway, tests it, saves the essentials and lands on a live dashboard', async ({ page, bridge }) => {
     await page.goto('/');

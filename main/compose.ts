@@ -41,7 +41,13 @@ export function composeServices(opts: ComposeOptions) {
     async start() {
       for (const service of [energy, recordings]) {
         if (!service) continue;
-        await service.start();
+        try {
+          await service.start();
+        } catch (err) {
+          // A service that failed half-way (a taken port, say) still releases what it opened.
+          await service.stop().catch(() => undefined);
+          throw err;
+        }
         started.push(service);
       }
     },

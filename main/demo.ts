@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from './core/logger.js';
+import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
 import { startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
@@ -49,8 +50,17 @@ async function shutdown() {
 process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
 
-await services.start();
-recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
+try {
+  await services.start();
+  recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger });
+} catch (err) {
+  // One clear line (a taken port names the variable that moves it), and no data folder left behind.
+  process.stderr.write(`demo could not start: ${err instanceof PortInUseError ? err.message : String((err as Error).stack ?? err)}\n`);
+  await services.stop().catch(() => undefined);
+  await gateway.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(1);
+}
 console.log(`
 Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ZodError } from 'zod';
 import { AppError, errorBody } from './errors.js';
 import type { Logger } from './logger.js';
+import { PortInUseError, type PortOwner } from './startup.js';
 import { zodToAppError } from './validate.js';
 
 export interface HttpServerOptions {
@@ -51,9 +52,14 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal', e.message || 'Internal error');
 }
 
-/** Listens and resolves to the bound port (0 picks a free one). */
-export async function listen(app: FastifyInstance, port: number, host: string): Promise<number> {
-  await app.listen({ port, host });
+/** Listens and resolves to the bound port (0 picks a free one); a taken port is a `PortInUseError`. */
+export async function listen(app: FastifyInstance, port: number, host: string, owner?: PortOwner): Promise<number> {
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EADDRINUSE') throw new PortInUseError(port, host, owner);
+    throw err;
+  }
   const addr = app.server.address();
   return typeof addr === 'object' && addr ? addr.port : port;
 }

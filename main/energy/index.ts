@@ -209,7 +209,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         includeInternal: deps.interfaces !== undefined && deps.discoveryIncludeInternal === true,
       });
       await registerWebUi(app);
-      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
+      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
       poller.start();
       logger.info({ url }, 'energy bridge listening');
     },

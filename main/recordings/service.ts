@@ -124,7 +124,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerBoxRoutes(app, ctx);
         if (config.staticDir && fs.existsSync(config.staticDir)) await app.register(fastifyStatic, { root: config.staticDir });
 
-        port = await listen(app, config.port, config.host);
+        port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });
         scheduler.start();
         disposer.add(() => scheduler.stop());
         state = { app, engine, settings, scheduler, db, recordings };

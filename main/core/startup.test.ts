@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHttpServer, listen } from './http.js';
+import { createLogger, formatLogLine, logFormatFromEnv, silentLogger } from './logger.js';
+import { repoRoot } from './paths.js';
+import { lanUrls, PortInUseError } from './startup.js';
+
+const interfaces: ReturnType<typeof os.networkInterfaces> = {
+  lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
+  eth0: [
+    { address: '192.168.1.40', netmask: '255.255.255.0', family: 'IPv4', mac: 'aa:bb:cc:dd:ee:ff', internal: false, cidr: '192.168.1.40/24' },
+    { address: 'fe80::1', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: 'aa:bb:cc:dd:ee:ff', internal: false, cidr: 'fe80::1/64', scopeid: 2 },
+  ],
+  wlan0: [{ address: '10.0.0.7', netmask: '255.255.255.0', family: 'IPv4', mac: '11:22:33:44:55:66', internal: false, cidr: '10.0.0.7/24' }],
+};
+
+describe('start banner URLs', () => {
+  it('lists every non-internal IPv4 address a phone can open when bound to all interfaces', () => {
+    expect(lanUrls(interfaces, '0.0.0.0', 5163)).toEqual(['http://127.0.0.1:5163/', 'http://192.168.1.40:5163/', 'http://10.0.0.7:5163/']);
+  });
+  it('lists only the bound address otherwise', () => {
+    expect(lanUrls(interfaces, '127.0.0.1', 8124)).toEqual(['http://127.0.0.1:8124/']);
+  });
+});
+
+describe('log formats', () => {
+  const capture = (format: 'pretty' | 'json') => {
+    const out = new PassThrough();
+    const lines: string[] = [];
+    out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
+    const logger = createLogger({ name: 'test', level: 'info', format, destination: out });
+    return { logger, lines };
+  };
+
+  it('writes one JSON object per line for collectors', async () => {
+    const { logger, lines } = capture('json');
+    logger.child({ service: 'energy' }).warn({ host: '192.168.1.9', port: 502 }, 'gateway unreachable');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, service: 'energy', host: '192.168.1.9', port: 502, msg: 'gateway unreachable' });
+  });
+
+  it('writes readable lines on a terminal, secrets still redacted', async () => {
+    const { logger, lines } = capture('pretty');
+    logger.child({ service: 'energy' }).warn({ host: '192.168.1.9', port: 502, passcode: '1234' }, 'gateway unreachable');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN {2}energy\s+gateway unreachable host=192\.168\.1\.9 port=502 passcode=\[redacted\]$/);
+    expect(lines[0]).not.toContain('1234');
+  });
+
+  it('shows an error message and the top of its stack', () => {
+    const line = formatLogLine(JSON.stringify({ level: 50, time: 0, msg: 'request failed', err: { message: 'disk on fire', stack: 'Error: disk on fire\n    at x (a.ts:1:1)' } }));
+    expect(line).toContain('ERROR');
+    expect(line).toContain('err="disk on fire"');
+    expect(line).toContain('at x (a.ts:1:1)');
+  });
+
+  it('picks readable lines for a terminal and JSON for a pipe unless LOG_FORMAT says', () => {
+    expect(logFormatFromEnv(undefined, true)).toBe('pretty');
+    expect(logFormatFromEnv(undefined, false)).toBe('json');
+    expect(logFormatFromEnv('json', true)).toBe('json');
+    expect(logFormatFromEnv('pretty', false)).toBe('pretty');
+  });
+});
+
+describe('a port already in use', () => {
+  const blockers: net.Server[] = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'startup-test-'));
+  afterAll(async () => {
+    for (const b of blockers) await new Promise((r) => b.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  const occupy = async (): Promise<number> => {
+    const server = net.createServer();
+    blockers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return (server.address() as net.AddressInfo).port;
+  };
+
+  it('is an error naming the port and the variable that moves it', async () => {
+    const port = await occupy();
+    const app = createHttpServer({ logger: silentLogger });
+    const err = await listen(app, port, '127.0.0.1', { service: 'energy bridge', variable: 'SERVER_PORT' }).catch((e: unknown) => e);
+    await app.close();
+    expect(err).toBeInstanceOf(PortInUseError);
+    expect((err as Error).message).toContain(`port ${port}`);
+    expect((err as Error).message).toContain('SERVER_PORT');
+  });
+
+  const run = (script: string, env: Record<string, string>) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'main', script)], {
+        env: { ...process.env, VITEST: '', LOG_LEVEL: 'silent', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stderr });
+      });
+    });
+
+  it('stops `npm start` with one clear line and a non-zero exit', async () => {
+    const port = await occupy();
+    const { code, stderr } = await run('headless.ts', { SERVER_PORT: String(port), PORT: '0', BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'data') });
+    expect(code).not.toBe(0);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`port ${port}`);
+    expect(stderr).toContain('SERVER_PORT');
+  });
+
+  it('stops the demo with the port and its variable, leaving no data folder behind', async () => {
+    const port = await occupy();
+    const demoTmp = fs.mkdtempSync(path.join(tmp, 'demo-'));
+    const { code, stderr } = await run('demo.ts', { PORT: String(port), SERVER_PORT: '0', TMPDIR: demoTmp });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`port ${port}`);
+    expect(stderr).toMatch(/\bPORT\b/);
+    // (tsx keeps its own cache folder there; the demo's folders are named home-lan-bridge-demo-*.)
+    expect(fs.readdirSync(demoTmp).filter((name) => name.startsWith('home-lan-bridge-demo-'))).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
@@ -202,5 +202,47 @@ describe('passcode gate: every transition of the state table', () => {
     // A malformed unlock is a 400 and does not count as a wrong try.
     for (let i = 0; i < 6; i++) expect((await call('POST', '/api/unlock', { body: { passcode: '99999' } })).statusCode).toBe(400);
     expect((await call('POST', '/api/unlock', { body: { passcode: '1357' } })).json().error.triesLeft).toBe(4);
+  });
+});
+
+describe('passcode lockout under concurrency', () => {
+  it('200 simultaneous guesses from one client over HTTP: at most 5 are evaluated, and the right code among them (150th) is refused', async () => {
+    const { service, call } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    const verify = vi.spyOn(service.security.passcodes, 'verify');
+    const guesses = Array.from({ length: 200 }, (_, i) => (i === 149 ? '2468' : String(1000 + i)));
+    const answers = await Promise.all(
+      guesses.map((passcode) =>
+        fetch(`${service.url}/api/unlock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode }) }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { token?: string; error?: { code: string } },
+        })),
+      ),
+    );
+    // The spec allows five wrong tries per lockout period: no more hashes than that ran.
+    expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+    expect(verify.mock.calls.every(([p]) => p !== '2468')).toBe(true);
+    expect(answers[149]!.status).toBe(429);
+    expect(answers.filter((a) => a.status === 200)).toEqual([]);
+    expect(answers.every((a) => a.status === 401 || a.status === 429)).toBe(true);
+    // The client is now locked out: even the right code, sent alone, is refused.
+    const after = await call('POST', '/api/unlock', { body: { passcode: '2468' } });
+    expect(after.statusCode).toBe(429);
+    expect(after.json().error.code).toBe('locked_out');
+  });
+
+  it('a right guess in a concurrent batch does not reopen the budget for the wrong guesses after it', async () => {
+    const { service, call } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    const verify = vi.spyOn(service.security.passcodes, 'verify');
+    // The right code first, then 20 wrong ones, all at once.
+    const batch = await Promise.all(['2468', ...Array.from({ length: 20 }, (_, i) => String(3000 + i))].map((passcode) => call('POST', '/api/unlock', { body: { passcode } })));
+    expect(batch[0]!.statusCode).toBe(200);
+    // Five reservations in all (the right one included): the other sixteen were never hashed.
+    expect(verify.mock.calls.length).toBe(5);
+    expect(batch.filter((r) => r.statusCode === 429)).toHaveLength(16);
+    // The four wrong guesses that were evaluated still count: one more wrong try leaves no try.
+    const next = await call('POST', '/api/unlock', { body: { passcode: '1357' } });
+    expect(next.statusCode).toBe(429);
   });
 });

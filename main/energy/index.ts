@@ -169,7 +169,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       });
 
-      app = createHttpServer({ logger });
+      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts } });
       await app.register(helmet, {
         hsts: false,
         contentSecurityPolicy: {

@@ -71,7 +71,7 @@ export class Lockout {
           // A right guess clears the wrong ones made before it; wrong guesses concurrent with it
           // (reserved or settled after it was reserved) still count.
           entry.fails = Math.max(0, entry.fails - failsBefore);
-          if (entry.inFlight === 0 && entry.lockedUntil === 0) this.forget(address, entry);
+          if (entry.fails === 0 && entry.inFlight === 0 && entry.lockedUntil === 0) this.forget(address, entry);
           return null;
         }
         return this.recordFail(address, entry);

@@ -22,6 +22,9 @@ export function registerSecurityRoutes(app: FastifyInstance, security: Security,
     if (lockedMs > 0) throw lockedOut(lockedMs);
     const { passcode } = parseInput(passcodeBody, req.body, 'body');
     if (!passcodes.isSet) throw new AppError(409, 'no_passcode', 'No passcode is set: the settings are open.');
+    if (passcodes.damaged) {
+      throw new AppError(503, 'passcode_unreadable', 'The stored passcode is damaged, so no passcode can unlock the settings. On the bridge computer: stop the bridge, delete energy/security.json in its data folder (a copy was kept beside it) and start it again, then set a new passcode.');
+    }
     // The guess is reserved before the slow hash, so a burst of concurrent guesses cannot get more
     // than the allowed tries evaluated.
     const reservation = lockout.reserve(address);

@@ -259,3 +259,57 @@ describe('passcode lockout under concurrency', () => {
     expect(next.json().error.code).toBe('locked_out');
   });
 });
+
+describe('damaged files at start', () => {
+  const seeded = (dir: string, name: string, content: string) => {
+    fs.mkdirSync(path.join(dir, 'energy'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'energy', name), content);
+  };
+
+  it('a truncated settings.json: the bridge starts on the seeds and keeps the damaged file aside', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-security-'));
+    dirs.push(dir);
+    const truncated = '{\n  "gateway": {\n    "host": "192.168.1.5';
+    seeded(dir, 'settings.json', truncated);
+    const { call } = await start(dir);
+    expect((await call('GET', '/api/settings')).json()).toMatchObject({ gateway: { host: '127.0.0.5', port: 9 } });
+    const copies = fs.readdirSync(path.join(dir, 'energy')).filter((n) => n.startsWith('settings.json.corrupt-'));
+    expect(copies).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, 'energy', copies[0]!), 'utf8')).toBe(truncated);
+  });
+
+  for (const [what, content] of [
+    ['truncated', '{\n  "passcode": {\n    "algorithm": "scr'],
+    ['valid JSON of the wrong shape', '{"passcode": "2468"}'],
+  ] as const) {
+    it(`a ${what} security.json: the bridge starts but stays locked (fail closed) until the file is deleted`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-security-'));
+      dirs.push(dir);
+      seeded(dir, 'security.json', content);
+      const first = await start(dir);
+      expect((await first.call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: true, unlocked: false, gateway: { host: '' } });
+      expect((await first.call('PUT', '/api/settings', { body: { battery: { capacityKwh: 9 } } })).statusCode).toBe(401);
+      expect((await first.call('POST', '/api/security/passcode', { body: { passcode: '1111' } })).statusCode).toBe(401);
+      for (const passcode of ['2468', '0000']) {
+        const unlock = await first.call('POST', '/api/unlock', { body: { passcode } });
+        expect(unlock.statusCode).toBe(503);
+        expect(unlock.json().error).toMatchObject({ code: 'passcode_unreadable', message: expect.stringContaining('security.json') });
+      }
+      // The file stays as it was (so a restart stays locked too), and a copy is kept beside it.
+      expect(fs.readFileSync(first.securityFile, 'utf8')).toBe(content);
+      expect(fs.readdirSync(path.join(dir, 'energy')).filter((n) => /^security\.json\.(corrupt|invalid)-\d+$/.test(n))).toHaveLength(1);
+      await first.service.stop();
+      services.splice(services.indexOf(first.service), 1);
+
+      const second = await start(dir);
+      expect((await second.call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: true, unlocked: false });
+      await second.service.stop();
+      services.splice(services.indexOf(second.service), 1);
+
+      // The documented way out: delete the file and start again.
+      fs.rmSync(second.securityFile);
+      const third = await start(dir);
+      expect((await third.call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: false, unlocked: true });
+    });
+  }
+});

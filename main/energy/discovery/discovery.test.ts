@@ -7,7 +7,7 @@ import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
-import { hostsOf, loopbackInterfaces, subnetsToScan, underTestRunner, type InterfaceList } from './lan-scan.js';
+import { discoverGateways, hostsOf, loopbackInterfaces, subnetsToScan, underTestRunner, type InterfaceList } from './lan-scan.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -250,5 +250,43 @@ describe('gateway test: abuse limits', () => {
     expect((await from('127.0.0.103', token)).statusCode).toBe(200);
     for (let i = 0; i < 10; i++) await from('127.0.0.104');
     expect((await from('127.0.0.104', token)).statusCode).toBe(429);
+  });
+});
+
+describe('scan concurrency (spec: 254 hosts per /24, 64 concurrent, 600 ms connect timeout)', () => {
+  it('keeps exactly 64 probes in flight, never more, probes each of the 254 hosts once with a 600 ms timeout', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const probed: string[] = [];
+    const timeouts = new Set<number>();
+    // A probe that only counts (no socket): it stays in flight for a few ms, like a slow host.
+    const probe = async (host: string, port: number, timeoutMs: number) => {
+      probed.push(`${host}:${port}`);
+      timeouts.add(timeoutMs);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 2));
+      inFlight--;
+      return host.endsWith('.77') || host.endsWith('.200');
+    };
+    const confirmed: string[] = [];
+    const result = await discoverGateways({
+      interfaces: loopbackInterfaces('127.0.0.1'),
+      includeInternal: true,
+      port: 502,
+      probe,
+      confirm: async (host) => {
+        confirmed.push(host);
+        return host.endsWith('.77') ? 42 : null;
+      },
+    });
+    expect(maxInFlight).toBe(64);
+    expect(probed).toHaveLength(254);
+    expect(new Set(probed).size).toBe(254);
+    expect(probed[0]).toBe('127.0.0.1:502');
+    expect([...timeouts]).toEqual([600]);
+    expect(result.scannedHosts).toBe(254);
+    expect(confirmed.sort()).toEqual(['127.0.0.200', '127.0.0.77']);
+    expect(result.gateways).toEqual([{ host: '127.0.0.77', port: 502, soc: 42 }]);
   });
 });

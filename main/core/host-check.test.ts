@@ -69,6 +69,9 @@ describe('Host / Origin rule', () => {
       expect(check('127.0.0.1:5163', method, 'http://127.0.0.1:5163'), method).toBe('ok');
       expect(check('127.0.0.1:5163', method), method).toBe('ok');
       expect(check('192.168.1.20', method, 'http://192.168.1.20'), method).toBe('ok');
+      expect(check('[::1]:5163', method, 'http://[::1]:5163'), method).toBe('ok');
+      expect(check('mypc.local:5163', method, 'http://mypc.local:5163'), method).toBe('ok');
+      expect(check('[::1]:5163', method, 'http://[::2]:5163'), method).toBe('forbidden_origin');
     }
     // Reads are not state-changing; the Host rule alone guards them.
     expect(check('127.0.0.1:5163', 'GET', 'http://evil.example')).toBe('ok');

@@ -33,3 +33,51 @@ export function writeFileAtomic(file: string, data: string | Buffer): void {
     // Directories cannot be fsynced on every platform (Windows); the rename is still atomic.
   }
 }
+
+/** The temporary siblings `writeFileAtomic` names `.<base>.<pid>.<ms>.tmp`. */
+function tempFilesOf(file: string): Array<{ name: string; pid: number }> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: Array<{ name: string; pid: number }> = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const m = /^(\d+)\.(\d+)\.tmp$/.exec(name.slice(prefix.length));
+    if (m) out.push({ name, pid: Number(m[1]) });
+  }
+  return out;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a kill in the middle of `writeFileAtomic(file)` left behind: those of
+ * this process (its writes are synchronous, so none is in progress) and of processes no longer
+ * running. Returns the names removed.
+ */
+export function removeStaleTempFiles(file: string): string[] {
+  const removed: string[] = [];
+  for (const t of tempFilesOf(file)) {
+    if (t.pid !== process.pid && processAlive(t.pid)) continue;
+    try {
+      fs.rmSync(path.join(path.dirname(file), t.name), { force: true });
+      removed.push(t.name);
+    } catch {
+      // Not ours to remove (permissions): leave it.
+    }
+  }
+  return removed;
+}

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, errorBody } from './errors.js';
+import { registerHostCheck, type HostCheckOptions } from './host-check.js';
 import type { Logger } from './logger.js';
 import { PortInUseError, type PortOwner } from './startup.js';
 import { zodToAppError } from './validate.js';
@@ -9,6 +10,8 @@ export interface HttpServerOptions {
   logger: Logger;
   /** Largest accepted request body in bytes. */
   bodyLimit?: number;
+  /** DNS-rebinding defence (see host-check.ts): every service passes its allowed-hosts setting. */
+  hostCheck?: HostCheckOptions;
   /** Extra fastify options (tests rarely need them). */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -26,6 +29,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     ...opts.fastify,
   }) as unknown as FastifyInstance;
 
+  if (opts.hostCheck) registerHostCheck(app, opts.hostCheck);
   app.setErrorHandler((err, req, reply) => {
     const appErr = toAppError(err);
     if (appErr.status >= 500) req.log.error({ err }, 'request failed');

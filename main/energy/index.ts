@@ -8,13 +8,14 @@ import type { Service } from '../core/lifecycle.js';
 import type { Logger } from '../core/logger.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import { BatteryEstimator } from './estimate.js';
-import { EventStream } from './event-stream.js';
+import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
 import type { Values } from './gateway/block-reader.js';
-import { applyReading, emptyLiveState, LiveStateStore } from './live-state.js';
+import { applyReading, emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
 import { registerLiveRoutes } from './live-routes.js';
+import { withoutGatewayHost } from './public-state.js';
 import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
 import { Poller, type PollerConfig } from './poller.js';
 import { createSecurity, type Security } from './security/gate.js';
@@ -46,6 +47,8 @@ export interface EnergyDeps {
   discoveryPort?: number;
   /** Let the scan use internal (loopback) interfaces; honoured only together with an injected `interfaces`. */
   discoveryIncludeInternal?: boolean;
+  /** Event stream tuning (tests: a small unread-buffer bound). */
+  eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs'>;
 }
 
 export interface EnergyService extends Service {
@@ -145,7 +148,12 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       history.start();
       const hist = history;
       state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
-      events = new EventStream(clock);
+      events = new EventStream(clock, {
+        maxClients: () => store.get().general.eventStreamMaxClients,
+        // Clients without a session see the gateway host blanked while a passcode is set.
+        publicView: (data) => (security?.passcodes.isSet ? withoutGatewayHost(data as LiveState) : data),
+        ...deps.eventStream,
+      });
       const st = state;
       const ev = events;
       unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
@@ -169,7 +177,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       });
 
-      app = createHttpServer({ logger });
+      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts } });
       await app.register(helmet, {
         hsts: false,
         contentSecurityPolicy: {
@@ -183,9 +191,10 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           },
         },
       });
-      registerLiveRoutes(app, { state: st, events: ev, snapshot });
+      const gate = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
+      security = gate;
+      registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
-      security = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
       const poll = poller;
       registerSecurityRoutes(app, security, logger);
       registerSettingsRoutes(app, {

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseInput, presenceFlag } from '../core/validate.js';
 import type { EventStream } from './event-stream.js';
 import type { LiveStateStore } from './live-state.js';
+import { withoutGatewayHost } from './public-state.js';
 import type { Snapshot } from './snapshot-schema.js';
 
 const prettyQuery = z.object({ pretty: presenceFlag }).strict();
@@ -13,11 +14,21 @@ export function sendJson(reply: import('fastify').FastifyReply, body: unknown, p
   return reply.type('application/json; charset=utf-8').send(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
 }
 
+export interface LiveRoutesDeps {
+  state: LiveStateStore;
+  events: EventStream;
+  snapshot: () => Snapshot;
+  /** Whether this request may see the gateway host (no passcode set, or a session); default yes. */
+  seesGatewayHost?: (req: FastifyRequest) => boolean;
+}
+
 /** GET /api/state, GET /api/snapshot (?pretty), GET /events. */
-export function registerLiveRoutes(app: FastifyInstance, deps: { state: LiveStateStore; events: EventStream; snapshot: () => Snapshot }): void {
+export function registerLiveRoutes(app: FastifyInstance, deps: LiveRoutesDeps): void {
+  const sees = deps.seesGatewayHost ?? (() => true);
   app.get('/api/state', async (req, reply) => {
     const { pretty } = parseInput(prettyQuery, req.query, 'query');
-    return sendJson(reply, deps.state.get(), pretty);
+    const state = deps.state.get();
+    return sendJson(reply, sees(req) ? state : withoutGatewayHost(state), pretty);
   });
 
   app.get('/api/snapshot', async (req, reply) => {
@@ -27,6 +38,6 @@ export function registerLiveRoutes(app: FastifyInstance, deps: { state: LiveStat
 
   app.get('/events', async (req, reply) => {
     parseInput(noQuery, req.query, 'query');
-    deps.events.handle(req, reply, deps.state.get());
+    deps.events.handle(req, reply, deps.state.get(), () => sees(req));
   });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { isHostName, splitHostList } from '../core/host-check.js';
 
 /**
  * The energy bridge's settings: one schema validates input, types the code and documents the API.
@@ -77,6 +78,12 @@ export const generalSettings = z
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').default('AUD').meta(live),
     temperatureUnit: z.enum(['celsius', 'fahrenheit']).default('celsius').meta(live),
     serverPort: z.number().int().min(1).max(65535).default(5163).meta({ ...restart, description: 'HTTP port of the energy bridge (SERVER_PORT seeds it).' }),
+    allowedHosts: z
+      .array(z.string().trim().toLowerCase().refine(isHostName, 'must be a host name such as pc.home.lan'))
+      .max(32)
+      .default([])
+      .meta({ ...live, description: 'Extra host names this bridge answers to. IP addresses, localhost and this computer\'s own name (and .local) always work (ALLOWED_HOSTS seeds it).' }),
+    eventStreamMaxClients: z.number().int().min(1).max(10_000).default(100).meta({ ...live, description: 'Most dashboards connected to the live event stream at once; more get 503.' }),
   })
   .strict();
 
@@ -235,7 +242,10 @@ export function energySeedsFromEnv(env: NodeJS.ProcessEnv): EnergySettings {
   const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined);
   const str = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
   return energySettingsSchema.parse({
-    general: { ...(int(env.SERVER_PORT) ? { serverPort: int(env.SERVER_PORT) } : {}) },
+    general: {
+      ...(int(env.SERVER_PORT) ? { serverPort: int(env.SERVER_PORT) } : {}),
+      ...(str(env.ALLOWED_HOSTS) ? { allowedHosts: splitHostList(str(env.ALLOWED_HOSTS)!).filter(isHostName) } : {}),
+    },
     gateway: { host: env.GATEWAY_HOST?.trim() ?? '', ...(int(env.GATEWAY_PORT) ? { port: int(env.GATEWAY_PORT) } : {}) },
     polling: { ...(int(env.POLL_INTERVAL_MS) ? { intervalMs: Math.max(1000, int(env.POLL_INTERVAL_MS)!) } : {}) },
     weather: {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
+import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
 import { createDisposer } from '../core/lifecycle.js';
 import type { Logger } from '../core/logger.js';
@@ -106,7 +107,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
 
-        const app = createHttpServer({ logger, bodyLimit: 64 * 1024 });
+        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
+import { isHostName, splitHostList } from '../core/host-check.js';
 import type { Db } from '../core/sqlite.js';
 import { parseInput } from '../core/validate.js';
 
@@ -26,6 +27,11 @@ const boxAddress = z.union([
     .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'must be an IP or host name, optionally with :port, or an http URL'),
 ]);
 const secret = z.string().max(512);
+/** Extra host names the service answers to (DNS-rebinding defence, core/host-check.ts), separated by commas or spaces. */
+const hostList = z
+  .string()
+  .max(2048)
+  .refine((v) => splitHostList(v).every(isHostName), 'must be host names (such as pc.home.lan) separated by commas or spaces');
 
 interface SettingDef {
   schema: z.ZodType;
@@ -54,6 +60,7 @@ export const settingDefs = {
   cloud_ws_url: { schema: wsUrlOrEmpty, default: '', applies: 'live' },
   cloud_activation_code: { schema: secret, default: '', secret: true, applies: 'live' },
   cloud_pin: { schema: secret, default: '', secret: true, applies: 'live' },
+  allowed_hosts: { schema: hostList, default: '', env: 'ALLOWED_HOSTS', applies: 'live' },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

@@ -1,5 +1,10 @@
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
+import { AppError, invalid } from '../../core/errors.js';
+import { isPrivateAddress } from '../../core/private-address.js';
 import { parseInput } from '../../core/validate.js';
 import type { ConnectionFactory } from '../gateway/connection.js';
 import type { EnergySettings } from '../settings.js';
@@ -26,25 +31,65 @@ export interface DiscoveryRoutesDeps {
   port: number;
   /** Scan internal interfaces too; only honoured for an injected interface list (tests, demo). */
   includeInternal: boolean;
+  /** Resolves a host name to its addresses (default: the system resolver). */
+  lookup?: (host: string) => Promise<string[]>;
 }
 
-/** POST /api/test/gateway and POST /api/discover/gateway. */
+/** Gateway tests per client and minute: enough for a user retyping an address, too few for a scan. */
+export const GATEWAY_TEST_RATE = { max: 6, timeWindow: 60_000 } as const;
+
+const systemLookup = async (host: string) => (await dns.lookup(host, { all: true })).map((a) => a.address);
+
+/**
+ * The address to probe for `host`: an IP literal as is, a name resolved once (the probe then uses
+ * that address, so the name cannot re-resolve elsewhere). Every address must be private, loopback
+ * or link-local: the test must not become a port scanner of the internet.
+ */
+async function lanTarget(host: string, lookup: (host: string) => Promise<string[]>): Promise<string> {
+  const literal = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  let addresses: string[];
+  if (net.isIP(literal)) addresses = [literal];
+  else {
+    try {
+      addresses = await lookup(host);
+    } catch {
+      throw invalid('host', `cannot resolve "${host}" on this network`);
+    }
+  }
+  if (addresses.length === 0) throw invalid('host', `cannot resolve "${host}" on this network`);
+  if (!addresses.every(isPrivateAddress)) {
+    throw invalid('host', 'must be an address on your home network (private, loopback or link-local), not an internet address');
+  }
+  return addresses[0]!;
+}
+
+/** POST /api/test/gateway (passcode-gated, rate-limited, LAN targets only) and POST /api/discover/gateway. */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRoutesDeps): void {
   let running: Promise<DiscoveryResult> | null = null;
 
-  app.post('/api/test/gateway', { preHandler: deps.gate }, async (req) => {
-    const body = parseInput(testBody, req.body ?? {}, 'body');
-    const g = deps.settings().gateway;
-    return testGateway(
-      {
-        host: body.host,
-        port: body.port ?? g.port,
-        timeoutMs: Math.min(g.timeoutMs, 1000),
-        inverterUnits: { from: g.inverterUnitFrom, to: g.inverterUnitTo },
-        budgetMs: 5000,
-      },
-      deps.connect,
-    );
+  // In a scope of its own so that the rate-limit plugin's hooks stay on this route.
+  void app.register(async (scope) => {
+    await scope.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_req, ctx) =>
+        new AppError(429, 'rate_limited', `Too many gateway tests: at most ${ctx.max} per minute; retry in ${ctx.after}.`),
+    });
+    scope.post('/api/test/gateway', { preHandler: deps.gate, config: { rateLimit: GATEWAY_TEST_RATE } }, async (req) => {
+      const body = parseInput(testBody, req.body ?? {}, 'body');
+      const target = await lanTarget(body.host, deps.lookup ?? systemLookup);
+      const g = deps.settings().gateway;
+      const result = await testGateway(
+        {
+          host: target,
+          port: body.port ?? g.port,
+          timeoutMs: Math.min(g.timeoutMs, 1000),
+          inverterUnits: { from: g.inverterUnitFrom, to: g.inverterUnitTo },
+          budgetMs: 5000,
+        },
+        deps.connect,
+      );
+      return { ...result, host: body.host };
+    });
   });
 
   app.post('/api/discover/gateway', { preHandler: deps.gate }, async (req) => {

@@ -7,7 +7,7 @@ import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
-import { hostsOf, loopbackInterfaces, subnetsToScan, underTestRunner, type InterfaceList } from './lan-scan.js';
+import { discoverGateways, hostsOf, loopbackInterfaces, subnetsToScan, underTestRunner, type InterfaceList } from './lan-scan.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -186,5 +186,107 @@ describe('gateway test', () => {
     const { token } = (await call('/api/security/passcode', { passcode: '2468' })).json();
     expect((await call('/api/test/gateway', { host: '127.0.0.15', port: gw.port })).statusCode).toBe(401);
     expect((await call('/api/test/gateway', { host: '127.0.0.15', port: gw.port }, token)).json().ok).toBe(true);
+  });
+});
+
+describe('gateway test: abuse limits', () => {
+  it('refuses internet targets with a 400 naming host, without opening any connection', async () => {
+    const opened: string[] = [];
+    const { service } = await startService(
+      { GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
+      {
+        clock: createManualClock(),
+        connect: (opts) => {
+          opened.push(opts.host);
+          throw new Error('no connection expected in this test');
+        },
+      },
+    );
+    const hosts = ['8.8.8.8', '1.1.1.1', '100.64.0.1', '0.0.0.0', '224.0.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'];
+    for (const [i, host] of hosts.entries()) {
+      // A client address per request, so that the rate limit does not answer first.
+      const res = await service.app.inject({ method: 'POST', url: '/api/test/gateway', payload: { host, port: 502 }, remoteAddress: `127.0.1.${i + 1}` });
+      expect(res.statusCode, host).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid', field: 'host' });
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it('accepts private, loopback and link-local targets (the probe runs against loopback only)', async () => {
+    const { isPrivateAddress } = await import('../../core/private-address.js');
+    for (const ip of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.50', '127.0.0.1', '169.254.10.10', '::1', 'fe80::1', 'fd12:3456::1', '::ffff:192.168.1.5']) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['172.32.0.1', '11.0.0.1', '192.169.0.1', '8.8.8.8', '255.255.255.255', '::', '2001:db8::1', 'not-an-ip']) {
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    }
+    const gw = await sim({ host: '127.0.0.16' });
+    const { call } = await startService({ GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' }, { clock: createManualClock() });
+    expect((await call('/api/test/gateway', { host: 'localhost', port: gw.port })).statusCode).toBe(200);
+    expect((await call('/api/test/gateway', { host: '127.0.0.16', port: gw.port })).json()).toMatchObject({ ok: true, host: '127.0.0.16' });
+  });
+
+  it('answers 429 rate_limited past a few tests a minute from one client, whatever the passcode state', async () => {
+    const gw = await sim({ host: '127.0.0.17' });
+    const { call, service } = await startService({ GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' }, { clock: createManualClock() });
+    const from = (remoteAddress: string, token?: string) =>
+      service.app.inject({ method: 'POST', url: '/api/test/gateway', payload: { host: '127.0.0.17', port: gw.port }, remoteAddress, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await from('127.0.0.101')).statusCode);
+    // "A few per minute": some succeed, then the rest are refused; never ten in a minute.
+    const firstRefused = statuses.indexOf(429);
+    expect(firstRefused).toBeGreaterThanOrEqual(3);
+    expect(statuses.slice(0, firstRefused).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(firstRefused).every((s) => s === 429)).toBe(true);
+    const refused = await from('127.0.0.101');
+    expect(refused.json().error).toMatchObject({ code: 'rate_limited', message: expect.any(String) });
+    expect(refused.headers['retry-after']).toBeDefined();
+    // Per client: another address still gets its answer.
+    expect((await from('127.0.0.102')).statusCode).toBe(200);
+
+    // With a passcode set, a locked client is refused (401) and is still counted.
+    const { token } = (await call('/api/security/passcode', { passcode: '2468' })).json();
+    expect((await from('127.0.0.103')).statusCode).toBe(401);
+    expect((await from('127.0.0.103', token)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) await from('127.0.0.104');
+    expect((await from('127.0.0.104', token)).statusCode).toBe(429);
+  });
+});
+
+describe('scan concurrency (spec: 254 hosts per /24, 64 concurrent, 600 ms connect timeout)', () => {
+  it('keeps exactly 64 probes in flight, never more, probes each of the 254 hosts once with a 600 ms timeout', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const probed: string[] = [];
+    const timeouts = new Set<number>();
+    // A probe that only counts (no socket): it stays in flight for a few ms, like a slow host.
+    const probe = async (host: string, port: number, timeoutMs: number) => {
+      probed.push(`${host}:${port}`);
+      timeouts.add(timeoutMs);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 2));
+      inFlight--;
+      return host.endsWith('.77') || host.endsWith('.200');
+    };
+    const confirmed: string[] = [];
+    const result = await discoverGateways({
+      interfaces: loopbackInterfaces('127.0.0.1'),
+      includeInternal: true,
+      port: 502,
+      probe,
+      confirm: async (host) => {
+        confirmed.push(host);
+        return host.endsWith('.77') ? 42 : null;
+      },
+    });
+    expect(maxInFlight).toBe(64);
+    expect(probed).toHaveLength(254);
+    expect(new Set(probed).size).toBe(254);
+    expect(probed[0]).toBe('127.0.0.1:502');
+    expect([...timeouts]).toEqual([600]);
+    expect(result.scannedHosts).toBe(254);
+    expect(confirmed.sort()).toEqual(['127.0.0.200', '127.0.0.77']);
+    expect(result.gateways).toEqual([{ host: '127.0.0.77', port: 502, soc: 42 }]);
   });
 });

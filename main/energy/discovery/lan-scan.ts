@@ -59,15 +59,18 @@ export function tcpAnswers(host: string, port: number, timeoutMs: number): Promi
 }
 
 /** TCP-connects to every host, `concurrency` at a time; resolves with those that accepted, in input order. */
-export async function sweep(hosts: readonly string[], port: number, opts: { concurrency?: number; timeoutMs?: number } = {}): Promise<string[]> {
+export type Probe = (host: string, port: number, timeoutMs: number) => Promise<boolean>;
+
+export async function sweep(hosts: readonly string[], port: number, opts: { concurrency?: number; timeoutMs?: number; probe?: Probe } = {}): Promise<string[]> {
   const concurrency = opts.concurrency ?? SCAN_CONCURRENCY;
   const timeoutMs = opts.timeoutMs ?? SCAN_TIMEOUT_MS;
+  const probe = opts.probe ?? tcpAnswers;
   const open = new Array<boolean>(hosts.length).fill(false);
   let next = 0;
   const worker = async () => {
     while (next < hosts.length) {
       const i = next++;
-      open[i] = await tcpAnswers(hosts[i]!, port, timeoutMs);
+      open[i] = await probe(hosts[i]!, port, timeoutMs);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, hosts.length) }, worker));
@@ -100,11 +103,13 @@ export async function discoverGateways(opts: {
   confirm: (host: string, port: number) => Promise<number | null>;
   concurrency?: number;
   timeoutMs?: number;
+  /** The reachability check per host (default: a plain TCP connect). */
+  probe?: Probe;
 }): Promise<DiscoveryResult> {
   const t0 = performance.now();
   const loopbackOnly = opts.loopbackOnly || underTestRunner();
   const hosts = hostsOf(subnetsToScan(opts.interfaces, { includeInternal: opts.includeInternal, loopbackOnly }));
-  const answering = await sweep(hosts, opts.port, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs });
+  const answering = await sweep(hosts, opts.port, { concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, probe: opts.probe });
   const confirmed = await Promise.all(answering.map(async (host) => ({ host, soc: await opts.confirm(host, opts.port) })));
   const gateways = confirmed.filter((c): c is { host: string; soc: number } => c.soc !== null).map((c) => ({ host: c.host, port: opts.port, soc: c.soc }));
   return { gateways, scannedHosts: hosts.length, ms: Math.round(performance.now() - t0) };

@@ -43,7 +43,14 @@ export async function verifyPasscode(passcode: string, stored: PasscodeHash): Pr
 }
 
 export interface PasscodeStore {
+  /** True when a passcode is set, and also when the file holding it was found damaged (fail closed). */
   readonly isSet: boolean;
+  /**
+   * The kept copy of a damaged `security.json` (not JSON, or not a valid passcode record), else null.
+   * The gate then stays locked and no passcode unlocks it until the file is deleted: a damaged file
+   * must not quietly open the settings to the whole LAN.
+   */
+  readonly damaged: string | null;
   /** Stores the salted hash of `passcode` (atomically); the passcode itself is never kept. */
   set(passcode: string): Promise<void>;
   clear(): void;
@@ -52,10 +59,19 @@ export interface PasscodeStore {
 }
 
 export function createPasscodeStore(opts: { file: string; logger: Logger }): PasscodeStore {
-  const store = createSettingsStore({ file: opts.file, schema: securityFileSchema, seed: () => ({ passcode: null }), logger: opts.logger });
+  const store = createSettingsStore({ file: opts.file, schema: securityFileSchema, seed: () => ({ passcode: null }), logger: opts.logger, onUnreadable: 'keep' });
+  if (store.damaged) {
+    opts.logger.error(
+      { file: opts.file, copy: store.damaged },
+      'the passcode file is damaged: settings stay locked and no passcode unlocks them; stop the bridge, delete the file (a copy was kept) and start it again to set a new passcode',
+    );
+  }
   return {
     get isSet() {
-      return store.get().passcode !== null;
+      return store.damaged !== null || store.get().passcode !== null;
+    },
+    get damaged() {
+      return store.damaged;
     },
     async set(passcode) {
       store.replace({ passcode: await hashPasscode(passcode) });
@@ -65,7 +81,7 @@ export function createPasscodeStore(opts: { file: string; logger: Logger }): Pas
     },
     async verify(passcode) {
       const stored = store.get().passcode;
-      if (!stored) return false;
+      if (!stored || store.damaged) return false;
       return verifyPasscode(passcode, stored);
     },
   };

@@ -22,15 +22,35 @@ export function registerSecurityRoutes(app: FastifyInstance, security: Security,
     if (lockedMs > 0) throw lockedOut(lockedMs);
     const { passcode } = parseInput(passcodeBody, req.body, 'body');
     if (!passcodes.isSet) throw new AppError(409, 'no_passcode', 'No passcode is set: the settings are open.');
-    if (await passcodes.verify(passcode)) {
-      lockout.succeed(address);
+    if (passcodes.damaged) {
+      throw new AppError(503, 'passcode_unreadable', 'The stored passcode is damaged, so no passcode can unlock the settings. On the bridge computer: stop the bridge, delete energy/security.json in its data folder (a copy was kept beside it) and start it again, then set a new passcode.');
+    }
+    // The guess is reserved before the slow hash, so a burst of concurrent guesses cannot get more
+    // than the allowed tries evaluated.
+    const reservation = lockout.reserve(address);
+    if (!reservation.ok) {
+      if (reservation.reason === 'locked') throw lockedOut(reservation.retryAfterMs);
+      throw new AppError(429, 'locked_out', 'Too many passcode attempts at once from this address; wait for the answers and try again.', {
+        headers: { 'retry-after': '1' },
+        extra: { retryAfterSeconds: 1 },
+      });
+    }
+    let correct: boolean;
+    try {
+      correct = await passcodes.verify(passcode);
+    } catch (err) {
+      // A failed hash counts as a wrong guess: a reservation is never given back unused.
+      reservation.settle(false);
+      throw err;
+    }
+    const attempt = reservation.settle(correct);
+    if (correct) {
       const session = sessions.issue();
       return { token: session.token, expiresAt: iso(session.expiresAt) };
     }
-    const attempt = lockout.fail(address);
-    if (attempt.locked) {
+    if (!attempt || attempt.locked) {
       logger.warn({ address }, 'too many wrong passcodes; unlock locked out for this address');
-      throw lockedOut(attempt.retryAfterMs);
+      throw lockedOut(attempt?.locked ? attempt.retryAfterMs : lockout.lockedFor(address));
     }
     throw new AppError(401, 'bad_passcode', `Wrong passcode; ${attempt.triesLeft} ${attempt.triesLeft === 1 ? 'try' : 'tries'} left before a one-minute lockout.`, {
       extra: { triesLeft: attempt.triesLeft },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
@@ -203,4 +203,113 @@ describe('passcode gate: every transition of the state table', () => {
     for (let i = 0; i < 6; i++) expect((await call('POST', '/api/unlock', { body: { passcode: '99999' } })).statusCode).toBe(400);
     expect((await call('POST', '/api/unlock', { body: { passcode: '1357' } })).json().error.triesLeft).toBe(4);
   });
+});
+
+describe('passcode lockout under concurrency', () => {
+  it('200 simultaneous guesses from one client over HTTP: at most 5 are evaluated, and the right code among them (150th) is refused', async () => {
+    const { service, call } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    const verify = vi.spyOn(service.security.passcodes, 'verify');
+    const guesses = Array.from({ length: 200 }, (_, i) => (i === 149 ? '2468' : String(1000 + i)));
+    const answers = await Promise.all(
+      guesses.map((passcode) =>
+        fetch(`${service.url}/api/unlock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode }) }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { token?: string; error?: { code: string } },
+        })),
+      ),
+    );
+    // The spec allows five wrong tries per lockout period: no more hashes than that ran.
+    expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+    expect(verify.mock.calls.every(([p]) => p !== '2468')).toBe(true);
+    expect(answers[149]!.status).toBe(429);
+    expect(answers.filter((a) => a.status === 200)).toEqual([]);
+    expect(answers.every((a) => a.status === 401 || a.status === 429)).toBe(true);
+    // The client is now locked out: even the right code, sent alone, is refused.
+    const after = await call('POST', '/api/unlock', { body: { passcode: '2468' } });
+    expect(after.statusCode).toBe(429);
+    expect(after.json().error.code).toBe('locked_out');
+  });
+
+  it('a right guess in a concurrent batch does not reopen the budget for the wrong guesses sent alongside it', async () => {
+    const { service, call } = await start();
+    await call('POST', '/api/security/passcode', { body: { passcode: '2468' } });
+    const passcodes = service.security.passcodes;
+    const real = passcodes.verify.bind(passcodes);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The right guess is held in its hash until the wrong ones sent after it have all been answered.
+    const verify = vi.spyOn(passcodes, 'verify').mockImplementation(async (p) => {
+      if (p === '2468') await held;
+      return real(p);
+    });
+    const right = call('POST', '/api/unlock', { body: { passcode: '2468' } });
+    for (let i = 0; i < 500 && verify.mock.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(verify.mock.calls).toHaveLength(1);
+    const wrong = await Promise.all(Array.from({ length: 20 }, (_, i) => call('POST', '/api/unlock', { body: { passcode: String(3000 + i) } })));
+    release();
+    expect((await right).statusCode).toBe(200);
+    // Five reservations in all (the right one included): the other sixteen were never hashed.
+    expect(verify.mock.calls).toHaveLength(5);
+    expect(wrong.filter((r) => r.statusCode === 401)).toHaveLength(4);
+    expect(wrong.filter((r) => r.statusCode === 429)).toHaveLength(16);
+    // The four wrong guesses still count after the success: one more wrong try is the fifth.
+    const next = await call('POST', '/api/unlock', { body: { passcode: '1357' } });
+    expect(next.statusCode).toBe(429);
+    expect(next.json().error.code).toBe('locked_out');
+  });
+});
+
+describe('damaged files at start', () => {
+  const seeded = (dir: string, name: string, content: string) => {
+    fs.mkdirSync(path.join(dir, 'energy'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'energy', name), content);
+  };
+
+  it('a truncated settings.json: the bridge starts on the seeds and keeps the damaged file aside', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-security-'));
+    dirs.push(dir);
+    const truncated = '{\n  "gateway": {\n    "host": "192.168.1.5';
+    seeded(dir, 'settings.json', truncated);
+    const { call } = await start(dir);
+    expect((await call('GET', '/api/settings')).json()).toMatchObject({ gateway: { host: '127.0.0.5', port: 9 } });
+    const copies = fs.readdirSync(path.join(dir, 'energy')).filter((n) => n.startsWith('settings.json.corrupt-'));
+    expect(copies).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, 'energy', copies[0]!), 'utf8')).toBe(truncated);
+  });
+
+  for (const [what, content] of [
+    ['truncated', '{\n  "passcode": {\n    "algorithm": "scr'],
+    ['valid JSON of the wrong shape', '{"passcode": "2468"}'],
+  ] as const) {
+    it(`a ${what} security.json: the bridge starts but stays locked (fail closed) until the file is deleted`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-security-'));
+      dirs.push(dir);
+      seeded(dir, 'security.json', content);
+      const first = await start(dir);
+      expect((await first.call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: true, unlocked: false, gateway: { host: '' } });
+      expect((await first.call('PUT', '/api/settings', { body: { battery: { capacityKwh: 9 } } })).statusCode).toBe(401);
+      expect((await first.call('POST', '/api/security/passcode', { body: { passcode: '1111' } })).statusCode).toBe(401);
+      for (const passcode of ['2468', '0000']) {
+        const unlock = await first.call('POST', '/api/unlock', { body: { passcode } });
+        expect(unlock.statusCode).toBe(503);
+        expect(unlock.json().error).toMatchObject({ code: 'passcode_unreadable', message: expect.stringContaining('security.json') });
+      }
+      // The file stays as it was (so a restart stays locked too), and a copy is kept beside it.
+      expect(fs.readFileSync(first.securityFile, 'utf8')).toBe(content);
+      expect(fs.readdirSync(path.join(dir, 'energy')).filter((n) => /^security\.json\.(corrupt|invalid)-\d+$/.test(n))).toHaveLength(1);
+      await first.service.stop();
+      services.splice(services.indexOf(first.service), 1);
+
+      const second = await start(dir);
+      expect((await second.call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: true, unlocked: false });
+      await second.service.stop();
+      services.splice(services.indexOf(second.service), 1);
+
+      // The documented way out: delete the file and start again.
+      fs.rmSync(second.securityFile);
+      const third = await start(dir);
+      expect((await third.call('GET', '/api/settings')).json()).toMatchObject({ passcodeSet: false, unlocked: true });
+    });
+  }
 });

@@ -198,7 +198,7 @@ describe('electron shell (electron mocked)', () => {
     click(/^Trends/);
     click(/^Recordings/);
     (settingsItem(/^Energy bridge/).click as () => void)();
-    (settingsItem(/^Recordings/).click as () => void)();
+    (settingsItem(/^Recording sync/).click as () => void)();
     expect(created.map((w) => w.loaded[0])).toEqual([`${energy}/`, `${energy}/trends`, `${recordings}/`, `${energy}/settings`, `${recordings}/settings`]);
     for (const opts of FakeWindow.opts) {
       expect(opts.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
@@ -400,6 +400,15 @@ describe('electron shell (electron mocked)', () => {
     expect(created.at(-1)!.loaded[0]).toBe(`${energy}/`);
     expect(() => openPage({ senderFrame: { url: 'http://192.0.2.7:8124/' } }, 'dashboard')).toThrow(/refused/);
     expect(() => openPage({ senderFrame: { url: `${energy}/` } }, '../etc')).toThrow(/page must be one of/);
+  });
+
+  it('HOME_LAN_BRIDGE_E2E=1 lets the Playwright specs read and click the tray menu', async () => {
+    await start({ ...baseEnv(), HOME_LAN_BRIDGE_E2E: '1' });
+    const hook = (globalThis as unknown as { __trayMenu: { labels(): Array<{ label: string }>; click(l: string): void } }).__trayMenu;
+    expect(hook.labels().map((i) => i.label)).toEqual(expect.arrayContaining(['Dashboard', 'Trends', 'Recordings', 'Energy bridge', 'Recording sync', 'Sync now', 'Quit']));
+    hook.click('Recording sync');
+    expect(created[0]!.loaded[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/settings$/);
+    expect(() => hook.click('Nope')).toThrow(/no menu item/);
   });
 
   it('denies permissions, foreign navigation and window.open', () => {

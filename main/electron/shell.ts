@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray, type MenuItemConstructorOptions } from 'electron';
 import { composeServices, type ServiceFailure } from '../compose.js';
 import { createLogger } from '../core/logger.js';
 import { defaultDataDir, repoRoot } from '../core/paths.js';
@@ -151,8 +151,21 @@ export async function startShell(opts: ShellOptions = {}) {
         quit: () => void quit(),
       },
     );
+    currentMenu = template;
     tray.setContextMenu(Menu.buildFromTemplate(template));
   };
+  let currentMenu: MenuItemConstructorOptions[] = [];
+  if (env.HOME_LAN_BRIDGE_E2E === '1') {
+    // Playwright's _electron specs drive the tray menu through this (a real tray menu cannot be clicked by a test).
+    (globalThis as Record<string, unknown>).__trayMenu = {
+      labels: () => flatten(currentMenu).map((i) => ({ label: i.label, enabled: i.enabled !== false, checked: i.checked })),
+      click(label: string) {
+        const item = flatten(currentMenu).find((i) => i.label === label);
+        if (!item?.click) throw new Error(`no menu item "${label}"`);
+        (item.click as (i: { checked?: boolean }) => void)({ checked: item.type === 'checkbox' ? !item.checked : undefined });
+      },
+    };
+  }
 
   if (up.recordings) {
     const rec = services.recordings!;
@@ -211,6 +224,9 @@ function openPrefs(dataDir: string, logger: ReturnType<typeof createLogger>): Tr
     };
   }
 }
+
+const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
+  items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flatten(i.submenu) : [])]);
 
 function safely<T>(fn: () => T, fallback: T): T {
   try {

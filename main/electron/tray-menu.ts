@@ -51,7 +51,7 @@ export function trayMenu(m: TrayModel, actions: TrayActions): MenuItemConstructo
       label: 'Settings',
       submenu: [
         { label: `Energy bridge${energyNote}`, enabled: m.energyRunning, click: () => actions.open('settings') },
-        { label: `Recordings${recNote}`, enabled: m.recordingsRunning, click: () => actions.open('recordings-settings') },
+        { label: `Recording sync${recNote}`, enabled: m.recordingsRunning, click: () => actions.open('recordings-settings') },
       ],
     },
     { type: 'separator' },

@@ -51,10 +51,34 @@ export function composeServices(opts: ComposeOptions) {
         started.push(service);
       }
     },
+    /**
+     * The tray's start: every service is tried; one that cannot start is stopped (releasing what it
+     * opened) and reported, and the others keep running. Headless and demo use `start()`.
+     */
+    async startEach(): Promise<ServiceFailure[]> {
+      const failures: ServiceFailure[] = [];
+      for (const [name, service] of [['energy', energy], ['recordings', recordings]] as const) {
+        if (!service) continue;
+        try {
+          await service.start();
+          started.push(service);
+        } catch (error) {
+          await service.stop().catch(() => undefined);
+          failures.push({ service: name, error });
+        }
+      }
+      return failures;
+    },
     async stop() {
       for (const s of started.splice(0).reverse()) await s.stop().catch((err) => opts.logger.error({ err }, 'stop failed'));
     },
   };
+}
+
+/** A service `startEach` could not start, and why. */
+export interface ServiceFailure {
+  service: 'energy' | 'recordings';
+  error: unknown;
 }
 
 function envPort(v: string | undefined): number | undefined {

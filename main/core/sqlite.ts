@@ -11,13 +11,23 @@ export interface Migration {
   up(db: Db): void;
 }
 
+let nativeBinding: string | undefined;
+
+/**
+ * Where better-sqlite3's compiled addon comes from: its own build (Node's ABI, tests and
+ * `npm start`) unless the Electron shell points it at the Electron-ABI build (README, Tray app).
+ */
+export function useSqliteNativeBinding(file: string | undefined): void {
+  nativeBinding = file;
+}
+
 /**
  * Opens (or creates) a SQLite file in WAL mode and applies pending migrations in order, each in
  * its own transaction, before returning. `PRAGMA user_version` records the applied version.
  */
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

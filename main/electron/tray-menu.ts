@@ -1,32 +1,66 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { LiveState } from '../energy/live-state.js';
+import { activeAlerts } from './notifier.js';
+import { lastSyncLabel, syncActivityLabel, type LastSync, type SyncActivity } from './sync-status.js';
 import type { Page } from './windows.js';
 
 /** The tray's status line: battery %, power flow and the gateway state. */
 export function statusLine(state: LiveState | null): string {
-  if (!state || state.lastUpdated === null) return 'Gateway: waiting for the first reading';
+  if (!state || state.lastUpdated === null) return state && state.lastError ? `Gateway offline: ${state.lastError.slice(0, 60)}` : 'Gateway: waiting for the first reading';
   const soc = state.battery.soc === null ? '–' : `${Math.round(state.battery.soc)}%`;
   const kw = (w: number | null) => (w === null ? '–' : `${(Math.abs(w) / 1000).toFixed(1)} kW`);
   const grid = state.power.grid === null ? '' : state.power.grid >= 0 ? ` · grid in ${kw(state.power.grid)}` : ` · grid out ${kw(state.power.grid)}`;
-  const prefix = state.connected ? '' : 'Offline · ';
-  return `${prefix}Battery ${soc} · solar ${kw(state.power.solar)}${grid}`;
+  const prefix = state.connected ? '' : 'Gateway offline · ';
+  const alerts = activeAlerts(state).size;
+  const alertText = alerts ? ` · ${alerts} alert${alerts === 1 ? '' : 's'}` : '';
+  return `${prefix}Battery ${soc} · solar ${kw(state.power.solar)}${grid}${alertText}`;
 }
 
-export function trayMenu(
-  state: LiveState | null,
-  lastSync: string | null,
-  actions: { open(page: Page): void; syncNow(): void; quit(): void },
-): MenuItemConstructorOptions[] {
+/** Everything the menu shows, gathered by the shell. */
+export interface TrayModel {
+  /** Live state, or null when the energy bridge is not running. */
+  energy: LiveState | null;
+  energyRunning: boolean;
+  recordingsRunning: boolean;
+  lastSync: LastSync | null;
+  sync: SyncActivity;
+  notifications: boolean;
+  openAtLogin: boolean;
+  formatTime(ms: number): string;
+}
+
+export interface TrayActions {
+  open(page: Page): void;
+  syncNow(): void;
+  setNotifications(on: boolean): void;
+  setOpenAtLogin(on: boolean): void;
+  quit(): void;
+}
+
+export function trayMenu(m: TrayModel, actions: TrayActions): MenuItemConstructorOptions[] {
+  const energyNote = m.energyRunning ? '' : ' (not running)';
+  const recNote = m.recordingsRunning ? '' : ' (not running)';
   return [
-    { label: statusLine(state), enabled: false },
-    { label: lastSync ? `Last sync: ${lastSync}` : 'Last sync: never', enabled: false },
+    { label: m.energyRunning ? statusLine(m.energy) : 'Energy bridge not running', enabled: false },
+    { label: m.recordingsRunning ? lastSyncLabel(m.lastSync, m.formatTime) : 'Recording sync not running', enabled: false },
     { type: 'separator' },
-    { label: 'Dashboard', click: () => actions.open('dashboard') },
-    { label: 'Trends', click: () => actions.open('trends') },
-    { label: 'Recordings', click: () => actions.open('recordings') },
-    { label: 'Settings', click: () => actions.open('settings') },
+    { label: `Dashboard${energyNote}`, enabled: m.energyRunning, click: () => actions.open('dashboard') },
+    { label: `Trends${energyNote}`, enabled: m.energyRunning, click: () => actions.open('trends') },
+    { label: `Recordings${recNote}`, enabled: m.recordingsRunning, click: () => actions.open('recordings') },
+    {
+      label: 'Settings',
+      submenu: [
+        { label: `Energy bridge${energyNote}`, enabled: m.energyRunning, click: () => actions.open('settings') },
+        { label: `Recording sync${recNote}`, enabled: m.recordingsRunning, click: () => actions.open('recordings-settings') },
+      ],
+    },
     { type: 'separator' },
-    { label: 'Sync now', click: () => actions.syncNow() },
+    // While a run goes the item shows its progress and cannot start a second one.
+    { label: m.recordingsRunning ? syncActivityLabel(m.sync) : 'Sync now', enabled: m.recordingsRunning && !m.sync.running, click: () => actions.syncNow() },
+    { type: 'separator' },
+    { label: 'Notifications', type: 'checkbox', checked: m.notifications, click: (item) => actions.setNotifications(Boolean(item.checked)) },
+    { label: 'Open at login', type: 'checkbox', checked: m.openAtLogin, click: (item) => actions.setOpenAtLogin(Boolean(item.checked)) },
+    { type: 'separator' },
     { label: 'Quit', click: () => actions.quit() },
   ];
 }

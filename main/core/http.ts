@@ -8,6 +8,8 @@ export interface HttpServerOptions {
   logger: Logger;
   /** Largest accepted request body in bytes. */
   bodyLimit?: number;
+  /** Status of a body over `bodyLimit`: 400 (default) or 413 (the recording sync API documents 413). */
+  bodyTooLargeStatus?: 400 | 413;
   /** Extra fastify options (tests rarely need them). */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -26,7 +28,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   }) as unknown as FastifyInstance;
 
   app.setErrorHandler((err, req, reply) => {
-    const appErr = toAppError(err);
+    const appErr = toAppError(err, opts.bodyTooLargeStatus);
     if (appErr.status >= 500) req.log.error({ err }, 'request failed');
     if (appErr.headers) reply.headers(appErr.headers);
     void reply.status(appErr.status).send(errorBody(appErr));
@@ -37,11 +39,11 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   return app;
 }
 
-export function toAppError(err: unknown): AppError {
+export function toAppError(err: unknown, bodyTooLargeStatus: 400 | 413 = 400): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return zodToAppError(err, 'body');
   const e = err as { statusCode?: number; code?: string; message?: string };
-  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(400, 'body_too_large', 'Request body is too large');
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(bodyTooLargeStatus, 'body_too_large', 'Request body is too large');
   if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || (e.statusCode === 400 && e.message)) {
     return new AppError(400, 'invalid', e.message ?? 'Bad request');
   }

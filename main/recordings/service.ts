@@ -106,7 +106,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
 
-        const app = createHttpServer({ logger, bodyLimit: 64 * 1024 });
+        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413 });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {

@@ -8,7 +8,7 @@ import { discoverBoxes } from '../box/ssdp.js';
 import { RATE_LIMITS } from '../http-security.js';
 import { settingDefs } from '../settings.js';
 import { matchShow, resolveBoxes } from '../sync/box-source.js';
-import type { RouteContext } from './context.js';
+import { requireNoBody, type RouteContext } from './context.js';
 
 const discoverBody = z.object({ address: settingDefs.box_address.schema.optional() }).strict();
 
@@ -31,7 +31,8 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
   });
 
   /** The show folders on the box (configured address or discovered boxes), with the followed show each matches. */
-  app.post('/api/box-shows', { config: { rateLimit: RATE_LIMITS.boxShows } }, async () => {
+  app.post('/api/box-shows', { config: { rateLimit: RATE_LIMITS.boxShows } }, async (req) => {
+    requireNoBody(req.body);
     let boxes: BoxInfo[];
     try {
       boxes = await resolveBoxes(ctx, ctx.settings.get().box_address, ctx.stopSignal);
@@ -55,12 +56,14 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
     return { boxes: out };
   });
 
-  app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async () => {
+  app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
+    requireNoBody(req.body);
     if (!ctx.seams.discoverMediaServer) throw new AppError(501, 'not_available', 'Media server discovery is not available in this version');
     return ctx.seams.discoverMediaServer();
   });
 
-  app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async () => {
+  app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async (req) => {
+    requireNoBody(req.body);
     if (!ctx.seams.cloudTest) throw new AppError(501, 'not_available', 'The cloud channel is not available in this version');
     return ctx.seams.cloudTest();
   });

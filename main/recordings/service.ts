@@ -25,6 +25,7 @@ import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
 import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
+import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 
 export interface RecordingDeps {
@@ -113,9 +114,10 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: deps.seams ?? {}, stopSignal: stopController.signal,
         };
+        // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
         app.get('/healthz', async () => {
           db.prepare('SELECT 1').get();
-          return { status: 'ok' };
+          return syncHealth({ runs, settings });
         });
         registerSettingsRoutes(app, ctx);
         registerShowRoutes(app, ctx);

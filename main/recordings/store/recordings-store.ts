@@ -78,6 +78,8 @@ export interface RecordingsStore {
   purgeTombstones(before: number): number;
   /** Inserts or updates the sync-owned columns of a row; ad columns are never touched here. */
   writeOutcome(w: OutcomeWrite, now: number): void;
+  /** Replaces a row's error text only (housekeeping notes). */
+  noteError(boxId: string, error: string, now: number): void;
   /** Another row (other box id) already claiming this file path. */
   pathOwner(filePath: string): string | undefined;
   count(): number;
@@ -106,6 +108,7 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       updated_at = excluded.updated_at
   `);
 
+  const noteStmt = db.prepare('UPDATE recordings SET error = ?, updated_at = ? WHERE box_id = ?');
   const purgeStmt = db.prepare('DELETE FROM recordings WHERE purged_at IS NOT NULL AND purged_at < ?');
   let listCache: ListedRow[] | null = null;
   let version = 0;
@@ -155,6 +158,9 @@ export function createRecordingsStore(db: Db): RecordingsStore {
     pathOwner(filePath) {
       const rows = ownerStmt.all(filePath) as Array<{ box_id: string }>;
       return rows[0]?.box_id;
+    },
+    noteError(boxId, error, now) {
+      if (noteStmt.run(error, now, boxId).changes) refreshCached(boxId);
     },
     writeOutcome(w, now) {
       upsert.run({

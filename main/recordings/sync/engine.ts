@@ -10,6 +10,8 @@ import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/sync-runs-store.js';
 import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
+import type { FreeSpaceProbe } from './disk-space.js';
+import { removeStalePartials } from './housekeeping.js';
 import { processItem } from './item-pipeline.js';
 import type { MediaGet } from './media-get.js';
 import type { FlightGuard } from './single-flight.js';
@@ -35,6 +37,8 @@ export interface SyncEngineDeps {
   logger: Logger;
   ssdp: SsdpTarget;
   hooks?: SyncHooks;
+  /** Free bytes on a folder's filesystem (statfs by default). */
+  freeSpace?: FreeSpaceProbe;
 }
 
 export interface RunningSync {
@@ -95,7 +99,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (boxErrors.length) summary.error = boxErrors.join('; ');
       summary.seen = work.length;
 
-      const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, signal };
+      const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
       let next = 0;
       const worker = async () => {
         while (next < work.length && !signal.aborted) {
@@ -106,8 +110,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
             continue;
           }
           try {
-            const { outcome, row } = await processItem(deps, ctx, w);
+            const { outcome, row, noSpace } = await processItem(deps, ctx, w);
             summary[outcome]++;
+            if (noSpace) {
+              summary.no_space = (summary.no_space ?? 0) + 1;
+              summary.space_error ??= noSpace;
+            }
             if (outcome === 'downloaded' && row && deps.hooks?.afterDone && !signal.aborted) {
               await deps.hooks.afterDone(row, w.show, signal).catch((err: unknown) => log.error({ err, box_id: row.box_id }, 'post-download step failed'));
             }
@@ -127,6 +135,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (signal.aborted) throw new Error('interrupted: the service stopped during this run');
       const purged = deps.recordings.purgeTombstones(deps.clock.now() - TOMBSTONE_RETENTION_MS);
       if (purged) log.info({ purged }, 'housekeeping: removed old tombstones');
+      // Only a run that saw every followed show on every box may call an unlisted item gone.
+      const complete = showId === undefined && boxErrors.length === 0;
+      const removed = removeStalePartials(deps, complete ? new Set(work.map((w) => w.item.id)) : null);
+      if (removed) {
+        summary.partials_removed = removed;
+        log.info({ removed }, 'housekeeping: removed partial files of items that will never resume');
+      }
       return deps.runs.finish(run.id, overallStatus(summary), summary, deps.clock.now());
     } catch (err) {
       summary.error = signal.aborted ? 'interrupted: the service stopped during this run' : (err as Error).message;

@@ -11,6 +11,7 @@ import type { WorkItem } from './box-source.js';
 import { classifyDownload, type SummaryCounter } from './classify.js';
 import { downloadToPartial, probeContentLength } from './download.js';
 import type { MediaGet } from './media-get.js';
+import { formatBytes, spaceShortfall, statfsFreeBytes, type FreeSpaceProbe } from './disk-space.js';
 import { destinationPath, isInside } from './naming.js';
 
 export const CURRENTLY_RECORDING = 'currently recording';
@@ -23,12 +24,23 @@ export interface ItemPipelineDeps {
   mediaGet: MediaGet;
   clock: Clock;
   logger: Logger;
+  /** Free bytes on a folder's filesystem (statfs by default). */
+  freeSpace?: FreeSpaceProbe;
 }
 
 export interface ItemContext {
   mediaRoot: string;
   tolerance: number;
+  /** Bytes a download must leave free on the destination's filesystem. */
+  marginBytes: number;
   signal: AbortSignal;
+}
+
+/** What one item did: the counter to bump, the row written, and why it could not fit (if so). */
+export interface ItemResult {
+  outcome: ItemOutcome;
+  row?: RecordingRow;
+  noSpace?: string;
 }
 
 /** What happened to one item, for the run's counters (`already_done` and `interrupted` are extra counters). */
@@ -42,7 +54,7 @@ export const partialPathOf = (finalPath: string) => `${finalPath}.partial`;
  * or a HEAD answering the marker) → `skipped / currently recording`; else download (resuming) and
  * classify. Returns the counter to bump and the row written.
  */
-export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: WorkItem): Promise<{ outcome: ItemOutcome; row?: RecordingRow }> {
+export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: WorkItem): Promise<ItemResult> {
   const { item, show, box } = w;
   const existing = deps.recordings.get(item.id);
   if (existing?.status === 'done') return { outcome: 'already_done' };
@@ -94,12 +106,21 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     return { outcome: 'failed', row: write({ status: 'failed', error }) };
   }
 
-  // First sight of this recording: a row exists from now on, so its live progress shows in the list;
-  // if the process dies mid-transfer, `partial` is the truth (the next sync resumes).
-  if (!existing) write({ status: 'partial', error: 'download in progress', file_path: finalPath });
-
   const partialPath = partialPathOf(finalPath);
+  // The show's folder or naming changed since an earlier attempt: carry its bytes to the new place.
+  if (existing?.file_path && existing.file_path !== finalPath) adoptPartial(partialPathOf(existing.file_path), partialPath);
   const expected = item.size;
+  const have = fileSize(partialPath);
+
+  // Free space: the rest of the item plus the margin must fit, or the item waits (others still sync).
+  const noSpace = spaceShortfall(deps.freeSpace ?? statfsFreeBytes, path.dirname(finalPath), Math.max(0, expected - have), ctx.marginBytes);
+  if (noSpace) return { outcome: 'skipped', noSpace, row: write({ status: 'skipped', error: noSpace }) };
+
+  // A row exists from now on, so its live progress shows in the list; if the process dies
+  // mid-transfer, `partial` is the truth (the next sync resumes). A resumed row drops its old text.
+  const inProgress = have > 0 ? `download in progress (resuming at ${formatBytes(have)} of ${formatBytes(expected)})` : 'download in progress';
+  write({ status: 'partial', error: inProgress, file_path: finalPath });
+
   let startedAt = deps.clock.now();
   let startBytes = -1;
   const result = await (async () => {
@@ -155,4 +176,23 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     file_path: result.recorded ? finalPath : undefined,
   });
   return { outcome: c.counter, row };
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Moves an earlier attempt's partial file to the new partial path (or drops it when it cannot move). */
+function adoptPartial(from: string, to: string): void {
+  if (from === to || !fs.existsSync(from)) return;
+  try {
+    if (fs.existsSync(to)) fs.rmSync(from, { force: true });
+    else fs.renameSync(from, to);
+  } catch {
+    fs.rmSync(from, { force: true });
+  }
 }

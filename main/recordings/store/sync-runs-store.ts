@@ -14,6 +14,9 @@ export interface SyncSummary {
   /** Items skipped because they would not fit on the disk, and the first such reason. */
   no_space?: number;
   space_error?: string;
+  /** Rows that followed their recording to a new box id, and rows moved aside because their id now names another recording. */
+  renumbered?: number;
+  ids_reused?: number;
   /** Stale `.partial` files removed by housekeeping (their items will never resume). */
   partials_removed?: number;
   /** Why a run did nothing, for the user (e.g. no followed shows). */

@@ -20,6 +20,12 @@ export interface DownloadRequest {
   stallMs?: number;
   /** How long to wait for the response headers. */
   headersTimeoutMs?: number;
+  /**
+   * The listing size: a body announced or delivered longer than this is a recording still growing
+   * (no marker): the transfer stops with the warning `currently recording`, keeping the bytes so far
+   * (a valid prefix: the next sync resumes them).
+   */
+  expectedSize?: number;
 }
 
 /** What one download attempt produced, before classification. */
@@ -37,7 +43,11 @@ export interface DownloadResult {
   resumedFrom: number;
   /** The box answered a Range with 200, so the file started over. */
   restarted: boolean;
+  /** The body outgrew the listing size: still being recorded. */
+  grew?: boolean;
 }
+
+export const STILL_RECORDING = 'currently recording';
 
 function fileSize(file: string): number {
   try {
@@ -54,6 +64,14 @@ function describe(err: unknown): string {
     return `${err.message}${detail}`;
   }
   return String(err);
+}
+
+/** A write error as a user can act on it (a full disk says so). */
+function writeFailure(file: string, err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk is full: cannot write ${file} (${code}); free up space there, the next sync resumes`;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `cannot write ${file} (${code}): check that the app may write to the media root`;
+  return `cannot write ${file}: ${describe(err)}`;
 }
 
 /** Content-Length of a HEAD, or null when the probe fails or has none. */
@@ -124,6 +142,12 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       announcedSize = m[3] === '*' ? null : Number(m[3]);
     }
     const restarted = resumedFrom > 0 && !append;
+    const limit = req.expectedSize !== undefined && req.expectedSize > 0 ? req.expectedSize : Infinity;
+    const announcedTotal = append ? announcedSize : contentLength;
+    if (announcedTotal !== null && announcedTotal > limit) {
+      res.cancel();
+      return { recorded: false, actualSize: null, announcedSize: announcedTotal, warning: STILL_RECORDING, grew: true, resumedFrom, restarted: false };
+    }
 
     let written = append ? resumedFrom : 0;
     let lastTickBytes = written;
@@ -149,14 +173,19 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       fd = fs.openSync(req.partialPath, append ? 'a' : 'w');
     } catch (err) {
       res.cancel();
-      return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(err)}`, resumedFrom, restarted };
+      return { recorded: false, actualSize: null, announcedSize, error: writeFailure(req.partialPath, err), resumedFrom, restarted };
     }
     let writeError: unknown;
+    let grew = false;
     const ended = await res.consume((chunk, start, stop) => {
-      if (writeError) return;
+      if (writeError || grew) return;
       try {
         for (let off = start; off < stop; ) off += fs.writeSync(fd, chunk, off, stop - off);
         written += stop - start;
+        if (written > limit) {
+          grew = true;
+          res.cancel();
+        }
       } catch (err) {
         writeError = err;
         res.cancel();
@@ -165,8 +194,9 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     const interruption = writeError ? describe(writeError) : ended.complete ? undefined : (ended.error ?? 'the box closed the connection early');
     fs.closeSync(fd);
     if (writeError) {
-      return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(writeError)}`, resumedFrom, restarted };
+      return { recorded: false, actualSize: null, announcedSize, error: writeFailure(req.partialPath, writeError), resumedFrom, restarted };
     }
+    if (grew) return { recorded: false, actualSize: null, announcedSize, warning: STILL_RECORDING, grew: true, resumedFrom, restarted };
     let actualSize: number | null;
     try {
       actualSize = fs.statSync(req.partialPath).size;

@@ -12,6 +12,7 @@ import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
 import type { FreeSpaceProbe } from './disk-space.js';
 import { removeStalePartials } from './housekeeping.js';
+import { reconcileIds } from './identity.js';
 import { processItem } from './item-pipeline.js';
 import type { MediaGet } from './media-get.js';
 import type { FlightGuard } from './single-flight.js';
@@ -88,9 +89,17 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');
       const work: WorkItem[] = [];
       const boxErrors: string[] = [];
+      const held = new Set<string>();
       for (const box of boxes) {
         try {
-          work.push(...(await collectWork(deps, box, shows, signal)));
+          const found = await collectWork(deps, box, shows, signal);
+          const ids = reconcileIds(deps, found.map((w) => ({ item: w.item, folderTitle: w.folderTitle, boxUdn: box.udn })), deps.clock.now());
+          if (ids.moved || ids.retired) {
+            summary.renumbered = (summary.renumbered ?? 0) + ids.moved;
+            summary.ids_reused = (summary.ids_reused ?? 0) + ids.retired;
+          }
+          for (const id of ids.busy) held.add(id);
+          work.push(...found);
         } catch (err) {
           boxErrors.push(`${box.friendlyName || box.address}: ${(err as Error).message}`);
         }
@@ -104,7 +113,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const worker = async () => {
         while (next < work.length && !signal.aborted) {
           const w = work[next++]!;
-          const release = deps.guard.tryAcquire(w.item.id, `sync:${run.id}`);
+          const release = held.has(w.item.id) ? undefined : deps.guard.tryAcquire(w.item.id, `sync:${run.id}`);
           if (!release) {
             summary.busy++;
             continue;

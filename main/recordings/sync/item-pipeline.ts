@@ -69,6 +69,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     season: parsed.season,
     episode: parsed.episode,
     expected_size: item.size,
+    recorded_start: item.recordedStart,
   };
   const write = (fields: Partial<Parameters<RecordingsStore['writeOutcome']>[0]> & { status: RecordingRow['status']; error: string | null }) => {
     deps.recordings.writeOutcome({ ...base, ...fields }, deps.clock.now());
@@ -76,6 +77,12 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   };
 
   if (listingSaysRecording(item.size)) {
+    return { outcome: 'skipped', row: write({ status: 'skipped', error: CURRENTLY_RECORDING }) };
+  }
+  // Still growing without a marker: its listing size changed since the last sync. Try again next sync.
+  const before = existing?.expected_size ?? null;
+  if (before !== null && !listingSaysRecording(before) && before !== item.size) {
+    deps.logger.info({ box_id: item.id, before, now: item.size }, 'listing size changed since the last sync: still recording');
     return { outcome: 'skipped', row: write({ status: 'skipped', error: CURRENTLY_RECORDING }) };
   }
   const headLength = await probeContentLength(deps.fetch, item.url!, ctx.signal);
@@ -131,6 +138,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
         get: deps.mediaGet,
         clock: deps.clock,
         signal: ctx.signal,
+        expectedSize: expected,
         onTick: (bytes) => {
           const now = deps.clock.now();
           if (startBytes < 0) {

@@ -3,6 +3,7 @@ import type { Clock, Timer } from '../../core/clock.js';
 import type { FetchLike } from '../box/description.js';
 import { RECORDING_SIZE_MARKER } from '../box/sizes.js';
 import { abortScope } from '../abort-scope.js';
+import { downloadUnreachable } from './box-errors.js';
 import type { MediaGet, MediaResponse } from './media-get.js';
 
 export interface DownloadRequest {
@@ -99,14 +100,14 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
   const controller = new AbortController();
   const onStop = () => controller.abort(req.signal.reason);
   req.signal.addEventListener('abort', onStop, { once: true });
-  const headersTimer = req.clock.setTimeout(() => controller.abort(new Error('no response from the box')), req.headersTimeoutMs ?? 30_000);
+  const headersTimer = req.clock.setTimeout(() => controller.abort(new Error(`no answer within ${Math.round((req.headersTimeoutMs ?? 30_000) / 1000)} s`)), req.headersTimeoutMs ?? 30_000);
   let tick: Timer | undefined;
   try {
     let res: MediaResponse;
     try {
       res = await req.get(req.url, { headers: resumedFrom > 0 ? { range: `bytes=${resumedFrom}-` } : {}, signal: controller.signal });
     } catch (err) {
-      return { recorded: false, actualSize: null, announcedSize: null, error: `download failed: ${describe(err)}`, resumedFrom, restarted: false };
+      return { recorded: false, actualSize: null, announcedSize: null, error: downloadUnreachable(req.url, err), resumedFrom, restarted: false };
     } finally {
       req.clock.clear(headersTimer);
     }
@@ -124,7 +125,7 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     }
     if (res.status !== 200 && res.status !== 206) {
       res.cancel();
-      return { recorded: false, actualSize: null, announcedSize: null, error: `the box answered HTTP ${res.status}`, resumedFrom, restarted: false };
+      return { recorded: false, actualSize: null, announcedSize: null, error: `the box answered HTTP ${res.status} for ${new URL(req.url).pathname} — the next sync tries again`, resumedFrom, restarted: false };
     }
     if (contentLength === RECORDING_SIZE_MARKER) {
       res.cancel();

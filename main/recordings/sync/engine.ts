@@ -86,7 +86,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       }
       const boxes = await resolveBoxes(deps, settings.box_address, signal);
       summary.boxes = boxes.length;
-      if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');
       const work: WorkItem[] = [];
       const boxErrors: string[] = [];
       const held = new Set<string>();
@@ -101,10 +100,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           for (const id of ids.busy) held.add(id);
           work.push(...found);
         } catch (err) {
-          boxErrors.push(`${box.friendlyName || box.address}: ${(err as Error).message}`);
+          boxErrors.push((err as Error).message);
         }
       }
-      if (boxErrors.length === boxes.length) throw new Error(`cannot browse the box: ${boxErrors.join('; ')}`);
+      if (boxErrors.length === boxes.length) throw new Error(boxErrors.join('; '));
       if (boxErrors.length) summary.error = boxErrors.join('; ');
       summary.seen = work.length;
 

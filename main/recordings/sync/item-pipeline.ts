@@ -5,7 +5,7 @@ import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
 import { parseEpisodeTitle } from '../box/didl.js';
 import { RECORDING_SIZE_MARKER, listingSaysRecording } from '../box/sizes.js';
-import { formatEta, formatRate, type ProgressRegistry } from '../progress.js';
+import { createRateMeter, downloadProgress, type ProgressRegistry } from '../progress.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { WorkItem } from './box-source.js';
 import { classifyDownload, type SummaryCounter } from './classify.js';
@@ -128,8 +128,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   const inProgress = have > 0 ? `download in progress (resuming at ${formatBytes(have)} of ${formatBytes(expected)})` : 'download in progress';
   write({ status: 'partial', error: inProgress, file_path: finalPath });
 
-  let startedAt = deps.clock.now();
-  let startBytes = -1;
+  const meter = createRateMeter();
   const result = await (async () => {
     try {
       return await downloadToPartial({
@@ -139,23 +138,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
         clock: deps.clock,
         signal: ctx.signal,
         expectedSize: expected,
-        onTick: (bytes) => {
-          const now = deps.clock.now();
-          if (startBytes < 0) {
-            startBytes = bytes;
-            startedAt = now;
-          }
-          const elapsed = (now - startedAt) / 1000;
-          const rate = elapsed > 0 ? (bytes - startBytes) / elapsed : 0;
-          const eta = rate > 0 ? Math.max(0, expected - bytes) / rate : null;
-          deps.progress.set(item.id, {
-            phase: 'downloading',
-            percent: (bytes / expected) * 100,
-            detail: rate > 0 ? formatRate(rate) : null,
-            etaSeconds: eta === null ? null : Math.round(eta),
-            etaLabel: eta === null ? null : formatEta(eta),
-          });
-        },
+        onTick: (bytes) => void deps.progress.set(item.id, downloadProgress(meter, deps.clock.now(), bytes, expected)),
       });
     } finally {
       deps.progress.clear(item.id);

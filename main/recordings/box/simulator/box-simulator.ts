@@ -79,6 +79,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
   const browses: BoxSimulator['browses'] = [];
   let active = 0;
   let baseUrl = '';
+  let lastPort = 0;
 
   const containerXml = (id: string, parent: string, title: string, count: number) =>
     `<container id="${id}" parentID="${parent}" restricted="1" childCount="${count}"><dc:title>${escapeXml(title)}</dc:title><upnp:class>object.container.storageFolder</upnp:class></container>`;
@@ -252,9 +253,11 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     async start() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(opts.port ?? 0, host, () => resolve());
+        // A restart after stop() comes back on the same port (the box was switched off and on).
+        server.listen(opts.port ?? lastPort, host, () => resolve());
       });
       const addr = server.address() as AddressInfo;
+      lastPort = addr.port;
       baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
     },
     async stop() {

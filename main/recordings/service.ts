@@ -25,6 +25,7 @@ import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
 import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
+import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 
@@ -39,6 +40,8 @@ export interface RecordingDeps {
   hooks?: SyncHooks;
   /** Ad scan, media-server discovery, cloud test (later issues); may be undefined. */
   seams?: IntegrationSeams;
+  /** Free bytes on a folder's filesystem (statfs by default). */
+  freeSpace?: FreeSpaceProbe;
 }
 
 export interface RecordingService {
@@ -101,7 +104,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks });
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks, freeSpace: deps.freeSpace });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
         const stopController = new AbortController();

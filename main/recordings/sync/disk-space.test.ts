@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleShow } from '../box/simulator/sample-library.js';
 import { sha256File, startHarness, tempDir, type Harness } from '../testing/harness.js';
-import { formatBytes, spaceShortfall } from './disk-space.js';
+import { formatBytes, spaceShortfall, statfsFreeBytes } from './disk-space.js';
 
 const MiB = 1024 * 1024;
 
@@ -140,5 +140,44 @@ describe.skipIf(cannotMount !== null)('sync onto a small disk (an 8 MiB tmpfs th
     expect(big).toMatchObject({ status: 'done', error: null });
     expect(sha256File(big.file_path)).toBe(h.box.hash(ids.big));
     expect((await h.api.get('/healthz')).body).toEqual({ status: 'ok' });
+  });
+});
+
+describe.skipIf(cannotMount !== null)('a disk that fills up during a download (a 6 MiB tmpfs)', () => {
+  let h: Harness;
+  let mounted = false;
+  /** Sync 1 believes there is plenty of room (another program freed and refilled the disk meanwhile). */
+  let lie = true;
+  beforeAll(async () => {
+    const show = sampleShow('Full Disk Show', 920000001, 3, (i) => [20 * MiB, 1 * MiB, 1 * MiB][i]!);
+    h = await startHarness({ box: { shows: [show] }, deps: { freeSpace: (dir) => (lie ? 2 ** 40 : statfsFreeBytes(dir)) } });
+    fs.mkdirSync(h.mediaRoot, { recursive: true });
+    const why = tryMount(h.mediaRoot, '6m');
+    if (why) throw new Error(why);
+    mounted = true;
+    await h.api.post('/api/shows', { name: 'full disk', dest_folder: 'Shows' });
+    await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl, free_space_margin_mb: 0 });
+  });
+  afterAll(async () => {
+    await h?.service.stop().catch(() => undefined);
+    if (mounted) execFileSync('umount', ['-l', h.mediaRoot]);
+    await h?.cleanup();
+  });
+
+  it('says the disk is full, then gives the partial bytes of the item that cannot fit back so the others land', async () => {
+    const first = await h.syncAndWait();
+    expect(first.summary).toMatchObject({ downloaded: 0, failed: 3 });
+    const rows1 = (await h.api.get('/api/recordings')).body.recordings as Array<{ box_id: string; error: string }>;
+    for (const r of rows1) expect(r.error).toMatch(/^the disk is full: cannot write .+ \(ENOSPC\); free up space there, the next sync resumes$/);
+    expect(freeOn(h.mediaRoot)).toBeLessThan(MiB);
+
+    lie = false;
+    const second = await h.syncAndWait();
+    expect(second).toMatchObject({ status: 'partial', summary: { downloaded: 2, no_space: 1, failed: 0 } });
+    const rows2 = new Map(((await h.api.get('/api/recordings')).body.recordings as Array<{ box_id: string; status: string; error: string; file_path: string }>).map((r) => [r.box_id, r]));
+    expect(rows2.get('920000001')!.status).toBe('skipped');
+    expect(rows2.get('920000001')!.error).toMatch(/^not enough space \(needs [\d.]+ MiB, free [\d.]+ (KiB|bytes)\) .*\(its [\d.]+ MiB partial download was removed to give the space back\)$/);
+    for (const id of ['920000002', '920000003']) expect(sha256File(rows2.get(id)!.file_path)).toBe(h.box.hash(id));
+    expect(partialFiles(h.mediaRoot)).toEqual([]);
   });
 });

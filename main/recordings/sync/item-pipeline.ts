@@ -121,7 +121,13 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
 
   // Free space: the rest of the item plus the margin must fit, or the item waits (others still sync).
   const noSpace = spaceShortfall(deps.freeSpace ?? statfsFreeBytes, path.dirname(finalPath), Math.max(0, expected - have), ctx.marginBytes);
-  if (noSpace) return { outcome: 'skipped', noSpace, row: write({ status: 'skipped', error: noSpace }) };
+  if (noSpace) {
+    // Its partial bytes would only keep the disk full for the items that do fit: give them back.
+    // (It starts over once there is room for all of it.)
+    if (have > 0) fs.rmSync(partialPath, { force: true });
+    const error = have > 0 ? `${noSpace} (its ${formatBytes(have)} partial download was removed to give the space back)` : noSpace;
+    return { outcome: 'skipped', noSpace: error, row: write({ status: 'skipped', error }) };
+  }
 
   // A row exists from now on, so its live progress shows in the list; if the process dies
   // mid-transfer, `partial` is the truth (the next sync resumes). A resumed row drops its old text.

@@ -7,7 +7,7 @@ import { descriptionUrlFor, fetchBoxDescription, type BoxInfo } from '../box/des
 import { discoverBoxes } from '../box/ssdp.js';
 import { RATE_LIMITS } from '../http-security.js';
 import { settingDefs } from '../settings.js';
-import { boxUnreachable, browseFailed, hostOf } from '../sync/box-errors.js';
+import { boxUnreachable, browseFailed, hostOf, noBoxFound } from '../sync/box-errors.js';
 import { BoxLookupError, matchShow, resolveBoxes } from '../sync/box-source.js';
 import { requireNoBody, type RouteContext } from './context.js';
 
@@ -28,6 +28,8 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
       }
     }
     const found = await discoverBoxes({ target: ctx.ssdp, fetch: ctx.fetch, logger: ctx.logger, signal: ctx.stopSignal });
+    // Nothing found: say which devices answered and why none is the box, as a sync would.
+    if (!found.boxes.length) return { boxes: [], skipped: found.skipped, message: noBoxFound(found.skipped) };
     return { boxes: found.boxes.map(boxView), skipped: found.skipped };
   });
 

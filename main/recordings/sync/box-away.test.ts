@@ -128,6 +128,8 @@ describe('a network search that finds devices but no box', () => {
     expect(run.summary.error).toMatch(/— is the box on\? or set the box address in settings$/);
     const shows = await h.api.post('/api/box-shows');
     expect(shows.body.error).toMatchObject({ code: 'box_not_found', message: run.summary.error });
+    const discover = await h.api.post('/api/discover-box');
+    expect(discover.body).toMatchObject({ boxes: [], message: run.summary.error });
   });
 
   it('names the cause when the devices that answered cannot be reached, and says when none answered', async () => {

@@ -51,8 +51,10 @@ export const partialPathOf = (finalPath: string) => `${finalPath}.partial`;
 
 /**
  * The per-item decision of the spec: done → skip; in-progress guard (listing size <= 0, the marker,
- * or a HEAD answering the marker) → `skipped / currently recording`; else download (resuming) and
- * classify. Returns the counter to bump and the row written.
+ * a listing size changed since the last sync, or a HEAD answering the marker) → `skipped / currently
+ * recording`; no room on the disk → `skipped / not enough space …`; else download (resuming; a body
+ * longer than listed stops as still recording) and classify. The engine has already matched the row
+ * to this recording (ids renumbered by the box). Returns the counter to bump and the row written.
  */
 export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: WorkItem): Promise<ItemResult> {
   const { item, show, box } = w;
@@ -109,7 +111,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     const realRoot = fs.realpathSync(ctx.mediaRoot);
     if (!isInside(realRoot, fs.realpathSync(path.dirname(finalPath)))) throw new Error('the destination folder leads outside the media root');
   } catch (err) {
-    const error = `cannot prepare ${path.dirname(finalPath)}: ${(err as Error).message}`;
+    const error = `cannot create the folder ${path.dirname(finalPath)}: ${(err as Error).message} — check that media_root (${ctx.mediaRoot}) exists and the app may write there`;
     return { outcome: 'failed', row: write({ status: 'failed', error }) };
   }
 
@@ -159,7 +161,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
       fs.renameSync(partialPath, finalPath);
     } catch (err) {
       if (result.actualSize !== null || fs.existsSync(partialPath)) {
-        const error = `downloaded but cannot move into place: ${(err as Error).message}`;
+        const error = `downloaded but cannot rename ${path.basename(partialPath)} to ${path.basename(finalPath)}: ${(err as Error).message} — check the folder's permissions; the next sync tries again`;
         return { outcome: 'failed', row: write({ status: 'failed', error, size: undefined }) };
       }
     }

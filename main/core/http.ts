@@ -12,6 +12,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** DNS-rebinding defence (see host-check.ts): every service passes its allowed-hosts setting. */
   hostCheck?: HostCheckOptions;
+  /** Status of a body over `bodyLimit`: 400 (default) or 413 (the recording sync API documents 413). */
+  bodyTooLargeStatus?: 400 | 413;
   /** Extra fastify options (tests rarely need them). */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -31,7 +33,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
 
   if (opts.hostCheck) registerHostCheck(app, opts.hostCheck);
   app.setErrorHandler((err, req, reply) => {
-    const appErr = toAppError(err);
+    const appErr = toAppError(err, opts.bodyTooLargeStatus);
     if (appErr.status >= 500) req.log.error({ err }, 'request failed');
     if (appErr.headers) reply.headers(appErr.headers);
     void reply.status(appErr.status).send(errorBody(appErr));
@@ -42,11 +44,11 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   return app;
 }
 
-export function toAppError(err: unknown): AppError {
+export function toAppError(err: unknown, bodyTooLargeStatus: 400 | 413 = 400): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return zodToAppError(err, 'body');
   const e = err as { statusCode?: number; code?: string; message?: string };
-  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(400, 'body_too_large', 'Request body is too large');
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(bodyTooLargeStatus, 'body_too_large', 'Request body is too large');
   if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || (e.statusCode === 400 && e.message)) {
     return new AppError(400, 'invalid', e.message ?? 'Bad request');
   }

@@ -12,7 +12,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
 }
 
 export function zodToAppError(error: z.ZodError, where: string) {
-  const issue = error.issues[0]!;
+  // An unknown field is named first: it is usually a typo of the field the other issue complains about.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!;
   let field = issue.path.length ? issue.path.join('.') : where;
   let message = issue.message;
   if (issue.code === 'unrecognized_keys') {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../core/clock.js';
-import { PROGRESS_STALE_MS, createProgressRegistry, formatEta, formatRate } from './progress.js';
+import { PROGRESS_STALE_MS, createProgressRegistry, createRateMeter, downloadProgress, formatEta, formatRate } from './progress.js';
 
 describe('progress registry', () => {
   it('is empty after a start and returns null for unknown ids', () => {
@@ -47,5 +47,37 @@ describe('progress registry', () => {
     expect(formatEta(12.4)).toBe('12s');
     expect(formatRate(12_345_678)).toBe('12.3 MB/s');
     expect(formatRate(2_500_000_000)).toBe('2.50 GB/s');
+  });
+});
+
+describe('download rate and stall', () => {
+  const MB = 1e6;
+  it('shows the rate of the last few seconds, not the average since the start', () => {
+    const meter = createRateMeter();
+    let t = 0;
+    let bytes = 0;
+    // 20 s at 10 MB/s, then the box slows to 1 MB/s.
+    for (; t <= 20_000; t += 250, bytes += 2.5 * MB) downloadProgress(meter, t, bytes, 1000 * MB);
+    let p = downloadProgress(meter, t, bytes, 1000 * MB);
+    expect(p.detail).toBe('10.0 MB/s');
+    for (let i = 0; i < 24; i++, t += 250, bytes += 0.25 * MB) p = downloadProgress(meter, t, bytes, 1000 * MB);
+    // 6 s later the shown rate is the new one (the average since the start would still say ~8 MB/s).
+    expect(p.detail).toBe('1.0 MB/s');
+    expect(p.etaLabel).toMatch(/^\d+m \d{2}s$/);
+  });
+
+  it('shows "stalled" once no byte has arrived for 10 s, and recovers when bytes flow again', () => {
+    const meter = createRateMeter();
+    let t = 0;
+    for (let i = 0; i <= 20; i++, t += 250) downloadProgress(meter, t, i * 1000, 100_000);
+    const stuckAt = t - 250;
+    let p = downloadProgress(meter, stuckAt + 9_000, 20_000, 100_000);
+    expect(p.detail ?? 'no rate').not.toMatch(/stalled/);
+    p = downloadProgress(meter, stuckAt + 10_000, 20_000, 100_000);
+    expect(p).toMatchObject({ phase: 'downloading', percent: 20, detail: 'stalled: no data for 10 s', etaSeconds: null, etaLabel: null });
+    p = downloadProgress(meter, stuckAt + 25_000, 20_000, 100_000);
+    expect(p.detail).toBe('stalled: no data for 25 s');
+    p = downloadProgress(meter, stuckAt + 25_250, 30_000, 100_000);
+    expect(p.detail).toMatch(/B\/s$/);
   });
 });

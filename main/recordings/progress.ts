@@ -99,3 +99,58 @@ export function formatRate(bytesPerSecond: number): string {
   if (bytesPerSecond >= 1e3) return `${(bytesPerSecond / 1e3).toFixed(0)} kB/s`;
   return `${Math.round(bytesPerSecond)} B/s`;
 }
+
+/** The live rate is measured over this much recent time, not since the start. */
+export const RATE_WINDOW_MS = 5_000;
+/** A transfer with no new bytes for this long shows `stalled`. */
+export const STALLED_AFTER_MS = 10_000;
+
+/**
+ * Bytes-on-disk samples of one transfer: the rate over the last `windowMs` (a transfer that slows
+ * down shows it within seconds) and whether it has stalled (no new bytes for `stalledAfterMs`).
+ */
+export function createRateMeter(windowMs = RATE_WINDOW_MS, stalledAfterMs = STALLED_AFTER_MS) {
+  const samples: Array<{ t: number; bytes: number }> = [];
+  let lastChange: { t: number; bytes: number } | null = null;
+  return {
+    add(t: number, bytes: number): void {
+      if (!lastChange || bytes !== lastChange.bytes) lastChange = { t, bytes };
+      samples.push({ t, bytes });
+      // Keep one sample at or before the window's start, so the window is always spanned.
+      while (samples.length > 2 && samples[1]!.t <= t - windowMs) samples.shift();
+    },
+    /** Bytes per second over the window, or null before two samples. */
+    rate(): number | null {
+      if (samples.length < 2) return null;
+      const a = samples[0]!;
+      const b = samples[samples.length - 1]!;
+      return b.t > a.t ? Math.max(0, b.bytes - a.bytes) / ((b.t - a.t) / 1000) : null;
+    },
+    /** Milliseconds without new bytes when that is at least `stalledAfterMs`, else null. */
+    stalledFor(t: number): number | null {
+      if (!lastChange) return null;
+      const idle = t - lastChange.t;
+      return idle >= stalledAfterMs ? idle : null;
+    },
+  };
+}
+export type RateMeter = ReturnType<typeof createRateMeter>;
+
+/** The progress entry of a download at `now` with `bytes` on disk of `expected`. */
+export function downloadProgress(meter: RateMeter, now: number, bytes: number, expected: number): ProgressUpdate {
+  meter.add(now, bytes);
+  const percent = expected > 0 ? (bytes / expected) * 100 : null;
+  const stalled = meter.stalledFor(now);
+  if (stalled !== null) {
+    return { phase: 'downloading', percent, detail: `stalled: no data for ${Math.round(stalled / 1000)} s`, etaSeconds: null, etaLabel: null };
+  }
+  const rate = meter.rate();
+  const eta = rate && rate > 0 && expected > 0 ? Math.max(0, expected - bytes) / rate : null;
+  return {
+    phase: 'downloading',
+    percent,
+    detail: rate !== null && rate > 0 ? formatRate(rate) : null,
+    etaSeconds: eta === null ? null : Math.round(eta),
+    etaLabel: eta === null ? null : formatEta(eta),
+  };
+}

@@ -26,6 +26,8 @@ import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
 import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
+import type { FreeSpaceProbe } from './sync/disk-space.js';
+import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 
 export interface RecordingDeps {
@@ -39,6 +41,8 @@ export interface RecordingDeps {
   hooks?: SyncHooks;
   /** Ad scan, media-server discovery, cloud test (later issues); may be undefined. */
   seams?: IntegrationSeams;
+  /** Free bytes on a folder's filesystem (statfs by default). */
+  freeSpace?: FreeSpaceProbe;
 }
 
 export interface RecordingService {
@@ -101,22 +105,23 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks });
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks, freeSpace: deps.freeSpace });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
 
-        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
+        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: deps.seams ?? {}, stopSignal: stopController.signal,
         };
+        // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
         app.get('/healthz', async () => {
           db.prepare('SELECT 1').get();
-          return { status: 'ok' };
+          return syncHealth({ runs, settings });
         });
         registerSettingsRoutes(app, ctx);
         registerShowRoutes(app, ctx);

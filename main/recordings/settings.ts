@@ -49,6 +49,8 @@ export const settingDefs = {
   sync_cron: { schema: cronExpr, default: '*/30 * * * *', applies: 'live' },
   box_address: { schema: boxAddress, default: '', applies: 'live' },
   download_concurrency: { schema: z.number().int().min(1).max(4), default: 1, applies: 'live' },
+  /** Free space a download must leave on the media root's disk (MB); an item that would not is skipped. */
+  free_space_margin_mb: { schema: z.number().int().min(0).max(1024 * 1024), default: 256, applies: 'live' },
   size_tolerance_bytes: { schema: z.number().int().min(0).max(1024 * 1024 * 1024), default: 1024 * 1024, applies: 'live' },
   ad_removal_enabled: { schema: z.boolean(), default: false, applies: 'live' },
   ad_original_retention_days: { schema: z.number().int().min(0).max(3650), default: 7, applies: 'live' },

@@ -112,7 +112,8 @@ export async function describeAll(
       if (!boxes.some((b) => b.udn && b.udn === r.value.udn)) boxes.push(r.value);
       return;
     }
-    const reason = r.reason instanceof Error ? r.reason.message : String(r.reason);
+    const cause = (r.reason as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+    const reason = r.reason instanceof Error ? `${r.reason.message}${cause ? ` (${cause.code ?? cause.message})` : ''}` : String(r.reason);
     if (!(r.reason instanceof NotABoxError)) opts.logger.info({ location, reason }, 'skipping a UPnP device that did not describe itself');
     skipped.push({ location, reason });
   });

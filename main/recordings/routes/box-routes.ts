@@ -7,8 +7,9 @@ import { descriptionUrlFor, fetchBoxDescription, type BoxInfo } from '../box/des
 import { discoverBoxes } from '../box/ssdp.js';
 import { RATE_LIMITS } from '../http-security.js';
 import { settingDefs } from '../settings.js';
-import { matchShow, resolveBoxes } from '../sync/box-source.js';
-import type { RouteContext } from './context.js';
+import { boxUnreachable, browseFailed, hostOf, noBoxFound } from '../sync/box-errors.js';
+import { BoxLookupError, matchShow, resolveBoxes } from '../sync/box-source.js';
+import { requireNoBody, type RouteContext } from './context.js';
 
 const discoverBody = z.object({ address: settingDefs.box_address.schema.optional() }).strict();
 
@@ -23,22 +24,26 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
         const box = await fetchBoxDescription(ctx.fetch, descriptionUrlFor(address), 5000);
         return { boxes: [boxView(box)], skipped: [] };
       } catch (err) {
-        throw new AppError(502, 'box_unreachable', `No recording box at ${address}: ${(err as Error).message}`);
+        throw new AppError(502, 'box_unreachable', boxUnreachable(hostOf(descriptionUrlFor(address)), err));
       }
     }
     const found = await discoverBoxes({ target: ctx.ssdp, fetch: ctx.fetch, logger: ctx.logger, signal: ctx.stopSignal });
+    // Nothing found: say which devices answered and why none is the box, as a sync would.
+    if (!found.boxes.length) return { boxes: [], skipped: found.skipped, message: noBoxFound(found.skipped) };
     return { boxes: found.boxes.map(boxView), skipped: found.skipped };
   });
 
   /** The show folders on the box (configured address or discovered boxes), with the followed show each matches. */
-  app.post('/api/box-shows', { config: { rateLimit: RATE_LIMITS.boxShows } }, async () => {
+  app.post('/api/box-shows', { config: { rateLimit: RATE_LIMITS.boxShows } }, async (req) => {
+    requireNoBody(req.body);
     let boxes: BoxInfo[];
     try {
       boxes = await resolveBoxes(ctx, ctx.settings.get().box_address, ctx.stopSignal);
     } catch (err) {
-      throw new AppError(502, 'box_unreachable', `Cannot reach the recording box: ${(err as Error).message}`);
+      if (err instanceof BoxLookupError) throw new AppError(502, err.code, err.message);
+      throw err;
     }
-    if (boxes.length === 0) throw new AppError(502, 'box_not_found', 'No recording box found: set box_address or check the network');
+    if (boxes.length === 0) throw new AppError(503, 'stopping', 'the service is stopping');
     const shows = ctx.shows.list();
     const out = [];
     for (const box of boxes) {
@@ -49,18 +54,20 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
           shows: folders.map((f) => ({ id: f.id, title: f.title, item_count: f.childCount, followed_show_id: matchShow(f.title, shows)?.id ?? null })),
         });
       } catch (err) {
-        out.push({ box: boxView(box), shows: [], error: (err as Error).message });
+        out.push({ box: boxView(box), shows: [], error: browseFailed(box.address, err) });
       }
     }
     return { boxes: out };
   });
 
-  app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async () => {
+  app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
+    requireNoBody(req.body);
     if (!ctx.seams.discoverMediaServer) throw new AppError(501, 'not_available', 'Media server discovery is not available in this version');
     return ctx.seams.discoverMediaServer();
   });
 
-  app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async () => {
+  app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async (req) => {
+    requireNoBody(req.body);
     if (!ctx.seams.cloudTest) throw new AppError(501, 'not_available', 'The cloud channel is not available in this version');
     return ctx.seams.cloudTest();
   });

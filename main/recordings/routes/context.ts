@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
+import { parseInput } from '../../core/validate.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
 import type { SsdpTarget } from '../box/ssdp.js';
@@ -42,3 +44,13 @@ export interface RouteContext {
 }
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const noFields = z.object({}).strict();
+
+/**
+ * Routes that take no body accept none, `{}` or `null`: anything else (unknown fields, a string, an
+ * array) is a 400 naming the field, before the route does anything (no sync starts, no box is asked).
+ */
+export function requireNoBody(body: unknown): void {
+  parseInput(noFields, body ?? {}, 'body');
+}

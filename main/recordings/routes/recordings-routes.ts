@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { RouteContext } from './context.js';
+import { requireNoBody, type RouteContext } from './context.js';
 
 const boxIdParams = z.object({ box_id: z.string().min(1).max(64) });
 
@@ -31,6 +31,7 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
   /** Manual ad scan: 202 and background work, 409 while that recording is in any pipeline. */
   app.post('/api/recordings/:box_id/ad-scan', async (req, reply) => {
     const { box_id } = parseInput(boxIdParams, req.params, 'params');
+    requireNoBody(req.body);
     const row = ctx.recordings.get(box_id);
     if (!row) throw notFound(`No recording ${box_id}`);
     if (!ctx.seams.adScan) throw new AppError(501, 'not_available', 'Ad removal is not available in this version');

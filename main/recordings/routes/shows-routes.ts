@@ -4,7 +4,7 @@ import { notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
 import type { Show } from '../store/shows-store.js';
 import { checkShowPaths } from '../sync/naming.js';
-import { iso, type RouteContext } from './context.js';
+import { iso, requireNoBody, type RouteContext } from './context.js';
 
 const showFields = {
   name: z.string().trim().min(1).max(200),
@@ -53,6 +53,7 @@ export function registerShowRoutes(app: FastifyInstance, ctx: RouteContext): voi
 
   app.delete('/api/shows/:id', async (req) => {
     const { id } = parseInput(idParams, req.params, 'params');
+    requireNoBody(req.body);
     if (!ctx.shows.remove(id)) throw notFound(`No show ${id}`);
     return { deleted: id };
   });

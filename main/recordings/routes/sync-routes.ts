@@ -4,7 +4,7 @@ import { notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
 import { RATE_LIMITS } from '../http-security.js';
 import type { SyncRun } from '../store/sync-runs-store.js';
-import { iso, type RouteContext } from './context.js';
+import { iso, requireNoBody, type RouteContext } from './context.js';
 
 export const runView = (r: SyncRun) => ({ ...r, started_at: iso(r.started_at), finished_at: iso(r.finished_at) });
 
@@ -19,13 +19,15 @@ const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).defa
 export function registerSyncRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const rateLimit = RATE_LIMITS.sync;
 
-  app.post('/api/sync', { config: { rateLimit } }, async (_req, reply) => {
+  app.post('/api/sync', { config: { rateLimit } }, async (req, reply) => {
+    requireNoBody(req.body);
     const { run } = ctx.engine.start('manual');
     return reply.status(202).send({ run: runView(run) });
   });
 
   app.post('/api/shows/:id/sync', { config: { rateLimit } }, async (req, reply) => {
     const { id } = parseInput(idParams, req.params, 'params');
+    requireNoBody(req.body);
     if (!ctx.shows.get(id)) throw notFound(`No show ${id}`);
     const { run } = ctx.engine.start('show', id);
     return reply.status(202).send({ run: runView(run) });
@@ -48,5 +50,8 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: RouteContext): voi
     return { run: runView(run) };
   });
 
-  app.delete('/api/sync-runs', async () => ({ deleted: ctx.runs.clearFinished() }));
+  app.delete('/api/sync-runs', async (req) => {
+    requireNoBody(req.body);
+    return { deleted: ctx.runs.clearFinished() };
+  });
 }

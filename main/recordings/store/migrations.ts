@@ -58,4 +58,17 @@ export const recordingMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'recording identity: recorded start time, lookup by title',
+    up(db) {
+      // A box renumbers its ids on a rescan: a recording is matched by its id together with what the
+      // box says about it (show folder, title, recorded start, size). Older rows have no start time
+      // (null): they match on the rest until the next sync fills it in.
+      db.exec(`
+        ALTER TABLE recordings ADD COLUMN recorded_start TEXT;
+        CREATE INDEX recordings_box_title ON recordings(box_title);
+      `);
+    },
+  },
 ];

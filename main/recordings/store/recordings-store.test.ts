@@ -66,3 +66,24 @@ describe('tombstone housekeeping', () => {
     expect(store.listJson().map((r) => r.id).sort()).toEqual(['live', 'new']);
   });
 });
+
+describe('identity migration (2)', () => {
+  it('adds recorded_start to a state file written before it, keeping every row, and old rows still match their recording', async () => {
+    const { migrate } = await import('../../core/sqlite.js');
+    const { sameRecording } = await import('../sync/identity.js');
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(':memory:');
+    migrate(db, recordingMigrations.slice(0, 1));
+    db.prepare(`INSERT INTO recordings (box_id, box_udn, show_title, box_title, status, expected_size, file_path, updated_at)
+      VALUES ('903106335', 'uuid:box', '2 Broke Girls', 'S4 E2 - And the DJ Face - Wed 01 Jul', 'done', 930528256, '/m/a.ts', 1)`).run();
+    expect(migrate(db, recordingMigrations)).toBe(2);
+    const store = createRecordingsStore(db);
+    const row = store.get('903106335')!;
+    expect(row).toMatchObject({ status: 'done', file_path: '/m/a.ts', recorded_start: null });
+    const listed = { folderTitle: '2 Broke Girls', boxUdn: 'uuid:box', item: { id: '5', title: 'S4 E2 - And the DJ Face - Wed 01 Jul', recordedStart: 'Wednesday 01 July 2020 09:05 PM', size: 930528256 } };
+    expect(sameRecording(row, listed)).toBe(true);
+    expect(sameRecording(row, { ...listed, item: { ...listed.item, size: 930528257 } })).toBe(false);
+    expect(sameRecording(row, { ...listed, folderTitle: 'Other Show' })).toBe(false);
+    expect(store.withTitle('S4 E2 - And the DJ Face - Wed 01 Jul').map((r) => r.box_id)).toEqual(['903106335']);
+  });
+});

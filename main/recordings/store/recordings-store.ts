@@ -23,6 +23,8 @@ export interface RecordingRow {
   ad_breaks_json: string | null;
   ad_processed_at: number | null;
   deleted_from_box_at: number | null;
+  /** The box's `recordedStartDateTime` text (identity with the title, show folder and size). */
+  recorded_start: string | null;
   updated_at: number;
 }
 
@@ -31,7 +33,7 @@ export type OutcomeWrite = Pick<
   RecordingRow,
   'box_id' | 'show_id' | 'box_udn' | 'show_title' | 'box_title' | 'season' | 'episode' | 'status' | 'error' | 'expected_size'
 > &
-  Partial<Pick<RecordingRow, 'size' | 'file_path' | 'downloaded_at'>>;
+  Partial<Pick<RecordingRow, 'size' | 'file_path' | 'downloaded_at' | 'recorded_start'>>;
 
 /** ISO 8601 (UTC, milliseconds) of an epoch-ms column, computed exactly in SQL; NULL stays null. */
 const isoSql = (col: string) =>
@@ -47,7 +49,7 @@ const ROW_JSON_SQL = `SELECT box_id, COALESCE(downloaded_at, updated_at) AS sort
     'size', size, 'expected_size', expected_size, 'downloaded_at', ${isoSql('downloaded_at')},
     'file_path', file_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,
     'ad_breaks_json', ad_breaks_json, 'ad_processed_at', ${isoSql('ad_processed_at')},
-    'deleted_from_box_at', ${isoSql('deleted_from_box_at')}, 'updated_at', ${isoSql('updated_at')}
+    'deleted_from_box_at', ${isoSql('deleted_from_box_at')}, 'recorded_start', recorded_start, 'updated_at', ${isoSql('updated_at')}
   ) AS json FROM recordings`;
 const LIST_ORDER = ' ORDER BY sort_key DESC, box_id';
 
@@ -78,6 +80,15 @@ export interface RecordingsStore {
   purgeTombstones(before: number): number;
   /** Inserts or updates the sync-owned columns of a row; ad columns are never touched here. */
   writeOutcome(w: OutcomeWrite, now: number): void;
+  /** Rows whose box title is exactly this (identity lookups). */
+  withTitle(boxTitle: string): RecordingRow[];
+  /**
+   * Moves rows to new box ids in one transaction (a box renumbered its items); every `to` must be
+   * free once the moves are done, else nothing changes and this throws.
+   */
+  rekey(moves: ReadonlyArray<{ from: string; to: string }>, now: number): void;
+  /** Replaces a row's error text only (housekeeping notes). */
+  noteError(boxId: string, error: string, now: number): void;
   /** Another row (other box id) already claiming this file path. */
   pathOwner(filePath: string): string | undefined;
   count(): number;
@@ -92,9 +103,9 @@ export function createRecordingsStore(db: Db): RecordingsStore {
   const ownerStmt = db.prepare('SELECT box_id FROM recordings WHERE file_path = ?');
   const upsert = db.prepare(`
     INSERT INTO recordings (box_id, show_id, box_udn, show_title, box_title, season, episode, status, error,
-      size, expected_size, downloaded_at, file_path, updated_at)
+      size, expected_size, downloaded_at, file_path, recorded_start, updated_at)
     VALUES (@box_id, @show_id, @box_udn, @show_title, @box_title, @season, @episode, @status, @error,
-      @size, @expected_size, @downloaded_at, @file_path, @now)
+      @size, @expected_size, @downloaded_at, @file_path, @recorded_start, @now)
     ON CONFLICT(box_id) DO UPDATE SET
       show_id = excluded.show_id, box_udn = excluded.box_udn, show_title = excluded.show_title,
       box_title = excluded.box_title, season = excluded.season, episode = excluded.episode,
@@ -103,9 +114,20 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       expected_size = excluded.expected_size,
       downloaded_at = CASE WHEN @keep_downloaded THEN recordings.downloaded_at ELSE excluded.downloaded_at END,
       file_path = CASE WHEN @keep_path THEN recordings.file_path ELSE excluded.file_path END,
+      recorded_start = CASE WHEN @keep_start THEN recordings.recorded_start ELSE excluded.recorded_start END,
       updated_at = excluded.updated_at
   `);
 
+  const titleStmt = db.prepare('SELECT * FROM recordings WHERE box_title = ?');
+  const moveStmt = db.prepare('UPDATE recordings SET box_id = ?, updated_at = ? WHERE box_id = ?');
+  const rekeyAll = db.transaction((moves: ReadonlyArray<{ from: string; to: string }>, now: number) => {
+    // Through temporary keys, so ids can swap.
+    moves.forEach((m, i) => {
+      if (moveStmt.run(`\u0000rekey-${i}`, now, m.from).changes !== 1) throw new Error(`no recording ${m.from} to move`);
+    });
+    moves.forEach((m, i) => moveStmt.run(m.to, now, `\u0000rekey-${i}`));
+  });
+  const noteStmt = db.prepare('UPDATE recordings SET error = ?, updated_at = ? WHERE box_id = ?');
   const purgeStmt = db.prepare('DELETE FROM recordings WHERE purged_at IS NOT NULL AND purged_at < ?');
   let listCache: ListedRow[] | null = null;
   let version = 0;
@@ -156,6 +178,16 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       const rows = ownerStmt.all(filePath) as Array<{ box_id: string }>;
       return rows[0]?.box_id;
     },
+    withTitle: (boxTitle) => titleStmt.all(boxTitle) as RecordingRow[],
+    rekey(moves, now) {
+      if (!moves.length) return;
+      rekeyAll(moves, now);
+      version++;
+      listCache = null;
+    },
+    noteError(boxId, error, now) {
+      if (noteStmt.run(error, now, boxId).changes) refreshCached(boxId);
+    },
     writeOutcome(w, now) {
       upsert.run({
         box_id: w.box_id,
@@ -171,10 +203,12 @@ export function createRecordingsStore(db: Db): RecordingsStore {
         expected_size: w.expected_size,
         downloaded_at: w.downloaded_at ?? null,
         file_path: w.file_path ?? null,
+        recorded_start: w.recorded_start ?? null,
         now,
         keep_size: w.size === undefined ? 1 : 0,
         keep_downloaded: w.downloaded_at === undefined ? 1 : 0,
         keep_path: w.file_path === undefined ? 1 : 0,
+        keep_start: w.recorded_start === undefined ? 1 : 0,
       });
       refreshCached(w.box_id);
     },

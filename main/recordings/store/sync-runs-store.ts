@@ -11,6 +11,14 @@ export interface SyncSummary {
   seen: number;
   boxes: number;
   error?: string;
+  /** Items skipped because they would not fit on the disk, and the first such reason. */
+  no_space?: number;
+  space_error?: string;
+  /** Rows that followed their recording to a new box id, and rows moved aside because their id now names another recording. */
+  renumbered?: number;
+  ids_reused?: number;
+  /** Stale `.partial` files removed by housekeeping (their items will never resume). */
+  partials_removed?: number;
   /** Why a run did nothing, for the user (e.g. no followed shows). */
   note?: string;
 }
@@ -44,6 +52,8 @@ export interface SyncRunsStore {
   list(limit: number): SyncRun[];
   /** Deletes every finished run; a running one stays. Returns how many went. */
   clearFinished(): number;
+  /** The newest finished run (health reporting). */
+  lastFinished(): SyncRun | undefined;
   /** Runs left `running` by a process that died are closed as `error` at start. */
   closeInterrupted(now: number): number;
 }
@@ -55,6 +65,7 @@ export function createSyncRunsStore(db: Db): SyncRunsStore {
   const listStmt = db.prepare('SELECT * FROM sync_runs ORDER BY id DESC LIMIT ?');
   const clearStmt = db.prepare(`DELETE FROM sync_runs WHERE status != 'running'`);
   const capStmt = db.prepare(`DELETE FROM sync_runs WHERE id <= (SELECT id FROM sync_runs ORDER BY id DESC LIMIT 1 OFFSET ?)`);
+  const lastFinishedStmt = db.prepare(`SELECT * FROM sync_runs WHERE status != 'running' ORDER BY id DESC LIMIT 1`);
   const interrupted = db.prepare(`UPDATE sync_runs SET status = 'error', finished_at = ?, summary_json = ? WHERE status = 'running'`);
 
   const get = (id: number) => {
@@ -74,6 +85,10 @@ export function createSyncRunsStore(db: Db): SyncRunsStore {
     get,
     list: (limit) => (listStmt.all(limit) as RunDbRow[]).map(fromDb),
     clearFinished: () => clearStmt.run().changes,
+    lastFinished() {
+      const r = lastFinishedStmt.get() as RunDbRow | undefined;
+      return r ? fromDb(r) : undefined;
+    },
     closeInterrupted(now) {
       const summary: SyncSummary = { downloaded: 0, failed: 0, skipped: 0, seen: 0, boxes: 0, error: 'interrupted: the service stopped during this run' };
       return interrupted.run(now, JSON.stringify(summary)).changes;

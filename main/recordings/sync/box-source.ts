@@ -4,6 +4,17 @@ import { descriptionUrlFor, fetchBoxDescription, type BoxInfo, type FetchLike } 
 import type { DidlItem } from '../box/didl.js';
 import { discoverBoxes, type SsdpTarget } from '../box/ssdp.js';
 import type { Show } from '../store/shows-store.js';
+import { boxUnreachable, browseFailed, hostOf, noBoxFound } from './box-errors.js';
+
+/** Why no box could be used: `box_unreachable` (the configured address) or `box_not_found` (search). */
+export class BoxLookupError extends Error {
+  constructor(
+    readonly code: 'box_unreachable' | 'box_not_found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** One recording on the box matched to a followed show: the unit of work of a sync. */
 export interface WorkItem {
@@ -32,23 +43,40 @@ export interface BoxSourceDeps {
   ssdp: SsdpTarget;
 }
 
-/** The configured box (`box_address`), or every box SSDP finds. */
+/**
+ * The configured box (`box_address`), or every box SSDP finds. Throws a BoxLookupError whose
+ * message says what was tried and what to do (the address and cause, or the devices that answered
+ * and why each is not the box).
+ */
 export async function resolveBoxes(deps: BoxSourceDeps, boxAddress: string, signal?: AbortSignal): Promise<BoxInfo[]> {
-  if (boxAddress) return [await fetchBoxDescription(deps.fetch, descriptionUrlFor(boxAddress), 5000)];
+  if (boxAddress) {
+    const url = descriptionUrlFor(boxAddress);
+    try {
+      return [await fetchBoxDescription(deps.fetch, url, 5000)];
+    } catch (err) {
+      throw new BoxLookupError('box_unreachable', boxUnreachable(hostOf(url), err));
+    }
+  }
   const found = await discoverBoxes({ target: deps.ssdp, fetch: deps.fetch, logger: deps.logger, signal });
+  if (!found.boxes.length && !signal?.aborted) throw new BoxLookupError('box_not_found', noBoxFound(found.skipped));
   return found.boxes;
 }
 
 /** Browses one box and returns the items of the folders that match the given shows. */
 export async function collectWork(deps: BoxSourceDeps, box: BoxInfo, shows: readonly Show[], signal?: AbortSignal): Promise<WorkItem[]> {
   const browse = { fetch: deps.fetch, controlUrl: box.controlUrl, signal };
-  const folders = await listShowFolders(browse);
-  const work: WorkItem[] = [];
-  for (const folder of folders) {
-    const show = matchShow(folder.title, shows);
-    if (!show) continue;
-    const items = await listItems(browse, folder.id);
-    for (const item of items) if (item.id && item.url) work.push({ box, show, folderTitle: folder.title, item });
+  try {
+    const folders = await listShowFolders(browse);
+    const work: WorkItem[] = [];
+    for (const folder of folders) {
+      const show = matchShow(folder.title, shows);
+      if (!show) continue;
+      const items = await listItems(browse, folder.id);
+      for (const item of items) if (item.id && item.url) work.push({ box, show, folderTitle: folder.title, item });
+    }
+    return work;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new Error(browseFailed(box.address || hostOf(box.controlUrl), err));
   }
-  return work;
 }

@@ -52,7 +52,10 @@ export function classifyDownload(result: Pick<DownloadResult, 'recorded' | 'actu
   };
 }
 
-/** Sync-level status: any `failed` count (truncations included) makes the run `partial`. */
-export function overallStatus(summary: { failed: number }): 'ok' | 'partial' {
-  return summary.failed > 0 ? 'partial' : 'ok';
+/**
+ * Sync-level status: any `failed` count (truncations included) makes the run `partial`; so does an
+ * item skipped because it would not fit on the disk (`no_space`), which needs the user.
+ */
+export function overallStatus(summary: { failed: number; no_space?: number }): 'ok' | 'partial' {
+  return summary.failed > 0 || (summary.no_space ?? 0) > 0 ? 'partial' : 'ok';
 }

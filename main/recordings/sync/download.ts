@@ -3,6 +3,7 @@ import type { Clock, Timer } from '../../core/clock.js';
 import type { FetchLike } from '../box/description.js';
 import { RECORDING_SIZE_MARKER } from '../box/sizes.js';
 import { abortScope } from '../abort-scope.js';
+import { downloadUnreachable } from './box-errors.js';
 import type { MediaGet, MediaResponse } from './media-get.js';
 
 export interface DownloadRequest {
@@ -20,6 +21,12 @@ export interface DownloadRequest {
   stallMs?: number;
   /** How long to wait for the response headers. */
   headersTimeoutMs?: number;
+  /**
+   * The listing size: a body announced or delivered longer than this is a recording still growing
+   * (no marker): the transfer stops with the warning `currently recording`, keeping the bytes so far
+   * (a valid prefix: the next sync resumes them).
+   */
+  expectedSize?: number;
 }
 
 /** What one download attempt produced, before classification. */
@@ -37,7 +44,11 @@ export interface DownloadResult {
   resumedFrom: number;
   /** The box answered a Range with 200, so the file started over. */
   restarted: boolean;
+  /** The body outgrew the listing size: still being recorded. */
+  grew?: boolean;
 }
+
+export const STILL_RECORDING = 'currently recording';
 
 function fileSize(file: string): number {
   try {
@@ -54,6 +65,14 @@ function describe(err: unknown): string {
     return `${err.message}${detail}`;
   }
   return String(err);
+}
+
+/** A write error as a user can act on it (a full disk says so). */
+function writeFailure(file: string, err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk is full: cannot write ${file} (${code}); free up space there, the next sync resumes`;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `cannot write ${file} (${code}): check that the app may write to the media root`;
+  return `cannot write ${file}: ${describe(err)}`;
 }
 
 /** Content-Length of a HEAD, or null when the probe fails or has none. */
@@ -81,14 +100,14 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
   const controller = new AbortController();
   const onStop = () => controller.abort(req.signal.reason);
   req.signal.addEventListener('abort', onStop, { once: true });
-  const headersTimer = req.clock.setTimeout(() => controller.abort(new Error('no response from the box')), req.headersTimeoutMs ?? 30_000);
+  const headersTimer = req.clock.setTimeout(() => controller.abort(new Error(`no answer within ${Math.round((req.headersTimeoutMs ?? 30_000) / 1000)} s`)), req.headersTimeoutMs ?? 30_000);
   let tick: Timer | undefined;
   try {
     let res: MediaResponse;
     try {
       res = await req.get(req.url, { headers: resumedFrom > 0 ? { range: `bytes=${resumedFrom}-` } : {}, signal: controller.signal });
     } catch (err) {
-      return { recorded: false, actualSize: null, announcedSize: null, error: `download failed: ${describe(err)}`, resumedFrom, restarted: false };
+      return { recorded: false, actualSize: null, announcedSize: null, error: downloadUnreachable(req.url, err), resumedFrom, restarted: false };
     } finally {
       req.clock.clear(headersTimer);
     }
@@ -106,7 +125,7 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     }
     if (res.status !== 200 && res.status !== 206) {
       res.cancel();
-      return { recorded: false, actualSize: null, announcedSize: null, error: `the box answered HTTP ${res.status}`, resumedFrom, restarted: false };
+      return { recorded: false, actualSize: null, announcedSize: null, error: `the box answered HTTP ${res.status} for ${new URL(req.url).pathname} — the next sync tries again`, resumedFrom, restarted: false };
     }
     if (contentLength === RECORDING_SIZE_MARKER) {
       res.cancel();
@@ -124,6 +143,12 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       announcedSize = m[3] === '*' ? null : Number(m[3]);
     }
     const restarted = resumedFrom > 0 && !append;
+    const limit = req.expectedSize !== undefined && req.expectedSize > 0 ? req.expectedSize : Infinity;
+    const announcedTotal = append ? announcedSize : contentLength;
+    if (announcedTotal !== null && announcedTotal > limit) {
+      res.cancel();
+      return { recorded: false, actualSize: null, announcedSize: announcedTotal, warning: STILL_RECORDING, grew: true, resumedFrom, restarted: false };
+    }
 
     let written = append ? resumedFrom : 0;
     let lastTickBytes = written;
@@ -149,14 +174,19 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       fd = fs.openSync(req.partialPath, append ? 'a' : 'w');
     } catch (err) {
       res.cancel();
-      return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(err)}`, resumedFrom, restarted };
+      return { recorded: false, actualSize: null, announcedSize, error: writeFailure(req.partialPath, err), resumedFrom, restarted };
     }
     let writeError: unknown;
+    let grew = false;
     const ended = await res.consume((chunk, start, stop) => {
-      if (writeError) return;
+      if (writeError || grew) return;
       try {
         for (let off = start; off < stop; ) off += fs.writeSync(fd, chunk, off, stop - off);
         written += stop - start;
+        if (written > limit) {
+          grew = true;
+          res.cancel();
+        }
       } catch (err) {
         writeError = err;
         res.cancel();
@@ -165,8 +195,9 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     const interruption = writeError ? describe(writeError) : ended.complete ? undefined : (ended.error ?? 'the box closed the connection early');
     fs.closeSync(fd);
     if (writeError) {
-      return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(writeError)}`, resumedFrom, restarted };
+      return { recorded: false, actualSize: null, announcedSize, error: writeFailure(req.partialPath, writeError), resumedFrom, restarted };
     }
+    if (grew) return { recorded: false, actualSize: null, announcedSize, warning: STILL_RECORDING, grew: true, resumedFrom, restarted };
     let actualSize: number | null;
     try {
       actualSize = fs.statSync(req.partialPath).size;

@@ -10,6 +10,9 @@ import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/sync-runs-store.js';
 import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
+import type { FreeSpaceProbe } from './disk-space.js';
+import { removeStalePartials } from './housekeeping.js';
+import { reconcileIds } from './identity.js';
 import { processItem } from './item-pipeline.js';
 import type { MediaGet } from './media-get.js';
 import type { FlightGuard } from './single-flight.js';
@@ -35,6 +38,8 @@ export interface SyncEngineDeps {
   logger: Logger;
   ssdp: SsdpTarget;
   hooks?: SyncHooks;
+  /** Free bytes on a folder's filesystem (statfs by default). */
+  freeSpace?: FreeSpaceProbe;
 }
 
 export interface RunningSync {
@@ -81,33 +86,44 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       }
       const boxes = await resolveBoxes(deps, settings.box_address, signal);
       summary.boxes = boxes.length;
-      if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');
       const work: WorkItem[] = [];
       const boxErrors: string[] = [];
+      const held = new Set<string>();
       for (const box of boxes) {
         try {
-          work.push(...(await collectWork(deps, box, shows, signal)));
+          const found = await collectWork(deps, box, shows, signal);
+          const ids = reconcileIds(deps, found.map((w) => ({ item: w.item, folderTitle: w.folderTitle, boxUdn: box.udn })), deps.clock.now());
+          if (ids.moved || ids.retired) {
+            summary.renumbered = (summary.renumbered ?? 0) + ids.moved;
+            summary.ids_reused = (summary.ids_reused ?? 0) + ids.retired;
+          }
+          for (const id of ids.busy) held.add(id);
+          work.push(...found);
         } catch (err) {
-          boxErrors.push(`${box.friendlyName || box.address}: ${(err as Error).message}`);
+          boxErrors.push((err as Error).message);
         }
       }
-      if (boxErrors.length === boxes.length) throw new Error(`cannot browse the box: ${boxErrors.join('; ')}`);
+      if (boxErrors.length === boxes.length) throw new Error(boxErrors.join('; '));
       if (boxErrors.length) summary.error = boxErrors.join('; ');
       summary.seen = work.length;
 
-      const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, signal };
+      const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
       let next = 0;
       const worker = async () => {
         while (next < work.length && !signal.aborted) {
           const w = work[next++]!;
-          const release = deps.guard.tryAcquire(w.item.id, `sync:${run.id}`);
+          const release = held.has(w.item.id) ? undefined : deps.guard.tryAcquire(w.item.id, `sync:${run.id}`);
           if (!release) {
             summary.busy++;
             continue;
           }
           try {
-            const { outcome, row } = await processItem(deps, ctx, w);
+            const { outcome, row, noSpace } = await processItem(deps, ctx, w);
             summary[outcome]++;
+            if (noSpace) {
+              summary.no_space = (summary.no_space ?? 0) + 1;
+              summary.space_error ??= noSpace;
+            }
             if (outcome === 'downloaded' && row && deps.hooks?.afterDone && !signal.aborted) {
               await deps.hooks.afterDone(row, w.show, signal).catch((err: unknown) => log.error({ err, box_id: row.box_id }, 'post-download step failed'));
             }
@@ -127,6 +143,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (signal.aborted) throw new Error('interrupted: the service stopped during this run');
       const purged = deps.recordings.purgeTombstones(deps.clock.now() - TOMBSTONE_RETENTION_MS);
       if (purged) log.info({ purged }, 'housekeeping: removed old tombstones');
+      // Only a run that saw every followed show on every box may call an unlisted item gone.
+      const complete = showId === undefined && boxErrors.length === 0;
+      const removed = removeStalePartials(deps, complete ? new Set(work.map((w) => w.item.id)) : null);
+      if (removed) {
+        summary.partials_removed = removed;
+        log.info({ removed }, 'housekeeping: removed partial files of items that will never resume');
+      }
       return deps.runs.finish(run.id, overallStatus(summary), summary, deps.clock.now());
     } catch (err) {
       summary.error = signal.aborted ? 'interrupted: the service stopped during this run' : (err as Error).message;

@@ -5,12 +5,13 @@ import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
 import { parseEpisodeTitle } from '../box/didl.js';
 import { RECORDING_SIZE_MARKER, listingSaysRecording } from '../box/sizes.js';
-import { formatEta, formatRate, type ProgressRegistry } from '../progress.js';
+import { createRateMeter, downloadProgress, type ProgressRegistry } from '../progress.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { WorkItem } from './box-source.js';
 import { classifyDownload, type SummaryCounter } from './classify.js';
 import { downloadToPartial, probeContentLength } from './download.js';
 import type { MediaGet } from './media-get.js';
+import { formatBytes, spaceShortfall, statfsFreeBytes, type FreeSpaceProbe } from './disk-space.js';
 import { destinationPath, isInside } from './naming.js';
 
 export const CURRENTLY_RECORDING = 'currently recording';
@@ -23,12 +24,23 @@ export interface ItemPipelineDeps {
   mediaGet: MediaGet;
   clock: Clock;
   logger: Logger;
+  /** Free bytes on a folder's filesystem (statfs by default). */
+  freeSpace?: FreeSpaceProbe;
 }
 
 export interface ItemContext {
   mediaRoot: string;
   tolerance: number;
+  /** Bytes a download must leave free on the destination's filesystem. */
+  marginBytes: number;
   signal: AbortSignal;
+}
+
+/** What one item did: the counter to bump, the row written, and why it could not fit (if so). */
+export interface ItemResult {
+  outcome: ItemOutcome;
+  row?: RecordingRow;
+  noSpace?: string;
 }
 
 /** What happened to one item, for the run's counters (`already_done` and `interrupted` are extra counters). */
@@ -39,10 +51,12 @@ export const partialPathOf = (finalPath: string) => `${finalPath}.partial`;
 
 /**
  * The per-item decision of the spec: done → skip; in-progress guard (listing size <= 0, the marker,
- * or a HEAD answering the marker) → `skipped / currently recording`; else download (resuming) and
- * classify. Returns the counter to bump and the row written.
+ * a listing size changed since the last sync, or a HEAD answering the marker) → `skipped / currently
+ * recording`; no room on the disk → `skipped / not enough space …`; else download (resuming; a body
+ * longer than listed stops as still recording) and classify. The engine has already matched the row
+ * to this recording (ids renumbered by the box). Returns the counter to bump and the row written.
  */
-export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: WorkItem): Promise<{ outcome: ItemOutcome; row?: RecordingRow }> {
+export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: WorkItem): Promise<ItemResult> {
   const { item, show, box } = w;
   const existing = deps.recordings.get(item.id);
   if (existing?.status === 'done') return { outcome: 'already_done' };
@@ -57,6 +71,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     season: parsed.season,
     episode: parsed.episode,
     expected_size: item.size,
+    recorded_start: item.recordedStart,
   };
   const write = (fields: Partial<Parameters<RecordingsStore['writeOutcome']>[0]> & { status: RecordingRow['status']; error: string | null }) => {
     deps.recordings.writeOutcome({ ...base, ...fields }, deps.clock.now());
@@ -64,6 +79,12 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   };
 
   if (listingSaysRecording(item.size)) {
+    return { outcome: 'skipped', row: write({ status: 'skipped', error: CURRENTLY_RECORDING }) };
+  }
+  // Still growing without a marker: its listing size changed since the last sync. Try again next sync.
+  const before = existing?.expected_size ?? null;
+  if (before !== null && !listingSaysRecording(before) && before !== item.size) {
+    deps.logger.info({ box_id: item.id, before, now: item.size }, 'listing size changed since the last sync: still recording');
     return { outcome: 'skipped', row: write({ status: 'skipped', error: CURRENTLY_RECORDING }) };
   }
   const headLength = await probeContentLength(deps.fetch, item.url!, ctx.signal);
@@ -90,18 +111,32 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     const realRoot = fs.realpathSync(ctx.mediaRoot);
     if (!isInside(realRoot, fs.realpathSync(path.dirname(finalPath)))) throw new Error('the destination folder leads outside the media root');
   } catch (err) {
-    const error = `cannot prepare ${path.dirname(finalPath)}: ${(err as Error).message}`;
+    const error = `cannot create the folder ${path.dirname(finalPath)}: ${(err as Error).message} — check that media_root (${ctx.mediaRoot}) exists and the app may write there`;
     return { outcome: 'failed', row: write({ status: 'failed', error }) };
   }
 
-  // First sight of this recording: a row exists from now on, so its live progress shows in the list;
-  // if the process dies mid-transfer, `partial` is the truth (the next sync resumes).
-  if (!existing) write({ status: 'partial', error: 'download in progress', file_path: finalPath });
-
   const partialPath = partialPathOf(finalPath);
+  // The show's folder or naming changed since an earlier attempt: carry its bytes to the new place.
+  if (existing?.file_path && existing.file_path !== finalPath) adoptPartial(partialPathOf(existing.file_path), partialPath);
   const expected = item.size;
-  let startedAt = deps.clock.now();
-  let startBytes = -1;
+  const have = fileSize(partialPath);
+
+  // Free space: the rest of the item plus the margin must fit, or the item waits (others still sync).
+  const noSpace = spaceShortfall(deps.freeSpace ?? statfsFreeBytes, path.dirname(finalPath), Math.max(0, expected - have), ctx.marginBytes);
+  if (noSpace) {
+    // Its partial bytes would only keep the disk full for the items that do fit: give them back.
+    // (It starts over once there is room for all of it.)
+    if (have > 0) fs.rmSync(partialPath, { force: true });
+    const error = have > 0 ? `${noSpace} (its ${formatBytes(have)} partial download was removed to give the space back)` : noSpace;
+    return { outcome: 'skipped', noSpace: error, row: write({ status: 'skipped', error }) };
+  }
+
+  // A row exists from now on, so its live progress shows in the list; if the process dies
+  // mid-transfer, `partial` is the truth (the next sync resumes). A resumed row drops its old text.
+  const inProgress = have > 0 ? `download in progress (resuming at ${formatBytes(have)} of ${formatBytes(expected)})` : 'download in progress';
+  write({ status: 'partial', error: inProgress, file_path: finalPath });
+
+  const meter = createRateMeter();
   const result = await (async () => {
     try {
       return await downloadToPartial({
@@ -110,23 +145,8 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
         get: deps.mediaGet,
         clock: deps.clock,
         signal: ctx.signal,
-        onTick: (bytes) => {
-          const now = deps.clock.now();
-          if (startBytes < 0) {
-            startBytes = bytes;
-            startedAt = now;
-          }
-          const elapsed = (now - startedAt) / 1000;
-          const rate = elapsed > 0 ? (bytes - startBytes) / elapsed : 0;
-          const eta = rate > 0 ? Math.max(0, expected - bytes) / rate : null;
-          deps.progress.set(item.id, {
-            phase: 'downloading',
-            percent: (bytes / expected) * 100,
-            detail: rate > 0 ? formatRate(rate) : null,
-            etaSeconds: eta === null ? null : Math.round(eta),
-            etaLabel: eta === null ? null : formatEta(eta),
-          });
-        },
+        expectedSize: expected,
+        onTick: (bytes) => void deps.progress.set(item.id, downloadProgress(meter, deps.clock.now(), bytes, expected)),
       });
     } finally {
       deps.progress.clear(item.id);
@@ -141,7 +161,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
       fs.renameSync(partialPath, finalPath);
     } catch (err) {
       if (result.actualSize !== null || fs.existsSync(partialPath)) {
-        const error = `downloaded but cannot move into place: ${(err as Error).message}`;
+        const error = `downloaded but cannot rename ${path.basename(partialPath)} to ${path.basename(finalPath)}: ${(err as Error).message} — check the folder's permissions; the next sync tries again`;
         return { outcome: 'failed', row: write({ status: 'failed', error, size: undefined }) };
       }
     }
@@ -155,4 +175,23 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     file_path: result.recorded ? finalPath : undefined,
   });
   return { outcome: c.counter, row };
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Moves an earlier attempt's partial file to the new partial path (or drops it when it cannot move). */
+function adoptPartial(from: string, to: string): void {
+  if (from === to || !fs.existsSync(from)) return;
+  try {
+    if (fs.existsSync(to)) fs.rmSync(from, { force: true });
+    else fs.renameSync(from, to);
+  } catch {
+    fs.rmSync(from, { force: true });
+  }
 }

@@ -96,12 +96,14 @@ export async function startHarness(opts: {
   deps?: Partial<RecordingDeps>;
   /** More device descriptions the SSDP responder advertises (a second box). */
   extraLocations?: () => string[];
+  /** false: SSDP advertises only the other (non-box) devices. */
+  advertiseBox?: boolean;
 }): Promise<Harness> {
   const dir = tempDir();
   const box = createBoxSimulator(opts.box);
   await box.start();
   const ssdp = createSsdpResponder({
-    locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken, ...(opts.extraLocations?.() ?? [])],
+    locations: () => [...(opts.advertiseBox === false ? [] : [box.descriptionUrl]), box.otherDeviceUrls.router, box.otherDeviceUrls.broken, ...(opts.extraLocations?.() ?? [])],
   });
   await ssdp.start();
   const config = testConfig(dir, ssdp.port, opts.config);

@@ -24,6 +24,13 @@ export interface SimItem {
   failStatus?: number;
   /** Answer a Range request with a full 200 (a box that cannot resume). */
   ignoreRange?: boolean;
+  /**
+   * Still recording with no marker at all: each listing of the item and each media GET first append
+   * this many bytes (the listing grows between syncs, the body outgrows the listing).
+   */
+  growBytes?: number;
+  /** Key of the item's bytes (default: its first id), so a renumbered item keeps its content. */
+  contentKey?: string;
   duration?: string;
   recordedStart?: string;
   description?: string;

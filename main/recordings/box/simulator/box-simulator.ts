@@ -35,6 +35,15 @@ export interface BoxSimulator {
   readonly otherDeviceUrls: { router: string; broken: string };
   item(id: string): SimItem;
   update(id: string, patch: Partial<SimItem>): void;
+  /**
+   * A rescan on the box: every item gets the id `renumber(oldId)` (bytes and titles unchanged), as
+   * media servers do. Ids may swap; the new ids must be distinct.
+   */
+  renumber(renumber: (oldId: string) => string): void;
+  /** Adds an item to the show at `showIndex` (a new recording). */
+  add(showIndex: number, item: SimItem): void;
+  /** Deletes an item from the box. */
+  remove(id: string): void;
   mediaUrl(id: string): string;
   /** SHA-256 of the complete bytes of an item. */
   hash(id: string): string;
@@ -54,18 +63,30 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
   assertLoopback(host);
   const udn = opts.udn ?? 'uuid:fetch-box-sim-0001';
   const items = new Map<string, { item: SimItem; showIndex: number }>();
-  opts.shows.forEach((s, i) => s.items.forEach((item) => items.set(item.id, { item, showIndex: i })));
+  const index = () => {
+    items.clear();
+    opts.shows.forEach((s, i) =>
+      s.items.forEach((item) => {
+        item.contentKey ??= item.id;
+        items.set(item.id, { item, showIndex: i });
+      }),
+    );
+  };
+  index();
+  const keyOf = (item: SimItem) => item.contentKey ?? item.id;
   const folderId = (i: number) => String(60 + i);
   const requests: SimRequest[] = [];
   const browses: BoxSimulator['browses'] = [];
   let active = 0;
   let baseUrl = '';
+  let lastPort = 0;
 
   const containerXml = (id: string, parent: string, title: string, count: number) =>
     `<container id="${id}" parentID="${parent}" restricted="1" childCount="${count}"><dc:title>${escapeXml(title)}</dc:title><upnp:class>object.container.storageFolder</upnp:class></container>`;
   const titleText = (t: string) => (opts.rawAmpersands ? t.replace(/</g, '&lt;') : escapeXml(t));
   const itemXml = (item: SimItem, showIndex: number) => {
     const show = opts.shows[showIndex]!;
+    if (item.growBytes) item.length += item.growBytes;
     return (
       `<item id="${item.id}" parentID="${folderId(showIndex)}" restricted="1"><dc:title>${titleText(item.title)}</dc:title>` +
       `<upnp:class>object.item.videoItem.movie</upnp:class><description>${escapeXml(item.description ?? '')}</description>` +
@@ -111,6 +132,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
       return;
     }
     const it = entry.item;
+    if (it.growBytes && req.method === 'GET') it.length += it.growBytes;
     if (it.failStatus) {
       log(it.failStatus);
       res.writeHead(it.failStatus, { 'content-type': 'text/plain' }).end('Internal Server Error');
@@ -149,7 +171,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
       dropAt = start + it.dropAfterBytes;
       it.dropTimes = (it.dropTimes ?? 1) - 1;
     }
-    streamBody(res, id, start, Math.min(end, dropAt), it.bytesPerSecond, dropAt < end);
+    streamBody(res, keyOf(it), start, Math.min(end, dropAt), it.bytesPerSecond, dropAt < end);
   };
 
   const streamBody = (res: http.ServerResponse, key: string, start: number, end: number, bps: number | undefined, drop: boolean) => {
@@ -231,9 +253,11 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     async start() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(opts.port ?? 0, host, () => resolve());
+        // A restart after stop() comes back on the same port (the box was switched off and on).
+        server.listen(opts.port ?? lastPort, host, () => resolve());
       });
       const addr = server.address() as AddressInfo;
+      lastPort = addr.port;
       baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
     },
     async stop() {
@@ -257,8 +281,27 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     update(id, patch) {
       Object.assign(this.item(id), patch);
     },
+    renumber(renumber) {
+      const next = new Set<string>();
+      for (const s of opts.shows) for (const it of s.items) next.add(renumber(it.id));
+      if (next.size !== items.size) throw new Error('renumber must give every item a distinct id');
+      for (const s of opts.shows) for (const it of s.items) it.id = renumber(it.id);
+      index();
+    },
+    add(showIndex, item) {
+      if (items.has(item.id)) throw new Error(`item ${item.id} exists`);
+      opts.shows[showIndex]!.items.push(item);
+      index();
+    },
+    remove(id) {
+      for (const s of opts.shows) s.items = s.items.filter((it) => it.id !== id);
+      index();
+    },
     mediaUrl: (id) => `${baseUrl}/web/${id}`,
-    hash: (id) => mediaHash(id, items.get(id)!.item.length),
+    hash: (id) => {
+      const it = items.get(id)!.item;
+      return mediaHash(keyOf(it), it.length);
+    },
     requests,
     browses,
     activeStreams: () => active,

@@ -44,11 +44,12 @@ const UI_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'renderer');
  */
 export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recordings-e2e-'));
-  const box = createBoxSimulator({ shows: opts.shows, friendlyName: 'Living Room Fetch Box' });
+  // Each test gets its own copy of the library: tests change items (box.update) as they run.
+  const box = createBoxSimulator({ shows: structuredClone(opts.shows), friendlyName: 'Living Room Fetch Box' });
   await box.start();
   let box2: BoxSimulator | null = null;
   if (opts.secondBox) {
-    box2 = createBoxSimulator({ shows: opts.secondBox, friendlyName: 'Bedroom Fetch Box', udn: 'uuid:fetch-box-sim-0002' });
+    box2 = createBoxSimulator({ shows: structuredClone(opts.secondBox), friendlyName: 'Bedroom Fetch Box', udn: 'uuid:fetch-box-sim-0002' });
     await box2.start();
   }
   const ssdp: SsdpResponder = createSsdpResponder({

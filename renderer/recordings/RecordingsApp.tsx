@@ -53,7 +53,7 @@ export function RecordingsApp() {
       </a>
       <header className="app-header">
         <span className="brand" aria-hidden="true">
-          ⏺ Recording sync
+          ▶ Recording sync
         </span>
         <nav aria-label="Main">
           <ul>

@@ -131,7 +131,7 @@ export function RecordingsPage() {
           )}
           <VirtualList
             items={shown}
-            rowHeight={phone ? 118 : 66}
+            rowHeight={phone ? 140 : 66}
             keyOf={(r) => r.box_id}
             label="Recordings"
             testId="recordings-table"

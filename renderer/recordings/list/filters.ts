@@ -20,7 +20,7 @@ const timeOf = (r: Recording) => Date.parse(r.downloaded_at ?? r.updated_at) || 
 
 /**
  * The rows a person asked for, in the order asked. The server lists newest first; `newest` keeps
- * that order. Search matches show, title and file path, case-insensitively.
+ * that order with rows in progress on top. Search matches show, title and file path, case-insensitively.
  */
 export function applyFilters(rows: readonly Recording[], f: Filters): Recording[] {
   const q = f.search.trim().toLowerCase();
@@ -44,8 +44,11 @@ export function applyFilters(rows: readonly Recording[], f: Filters): Recording[
       return out.sort((a, b) => (b.size ?? b.expected_size ?? -1) - (a.size ?? a.expected_size ?? -1));
     case 'status':
       return out.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || timeOf(b) - timeOf(a));
-    default:
-      return out;
+    default: {
+      // Live rows first (where a sync's progress is watched), then the server's newest-first order.
+      const live = out.filter((r) => r.progress);
+      return live.length ? [...live, ...out.filter((r) => !r.progress)] : out;
+    }
   }
 }
 

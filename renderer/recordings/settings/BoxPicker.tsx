@@ -97,7 +97,7 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
         </p>
       )}
       <form
-        className="row"
+        className="row addr-form"
         onSubmit={(e) => {
           e.preventDefault();
           if (address.trim()) void search(address.trim());

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Card } from '../../kit/Card.js';
 import { Field } from '../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../api.js';
@@ -32,7 +32,7 @@ const SOURCE_LABEL: Record<string, string> = { env: 'from the environment', defa
  * Secrets are never shown back: their box stays empty ("stored") and is sent only when typed into.
  * A value the server refuses is shown beside its field with the server's message.
  */
-export function SettingsCard({ title, id, defs, view, extra, actions, testId }: { title: string; id: string; defs: SettingDef[]; view: SettingsView; extra?: (values: Values) => ReactNode; actions?: ReactNode; testId?: string }) {
+export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions, testId }: { title: string; id: string; defs: SettingDef[]; view: SettingsView; extra?: (values: Values) => ReactNode; /** Key of the field `extra` follows (default: after the last field). */ extraAfter?: string; actions?: ReactNode; testId?: string }) {
   const [values, setValues] = useState<Values>(() => initialValues(defs, view));
   const [base, setBase] = useState<Values>(() => initialValues(defs, view));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -80,31 +80,38 @@ export function SettingsCard({ title, id, defs, view, extra, actions, testId }: 
             setValues((x) => ({ ...x, [d.key]: v }));
             setErrors((e) => ({ ...e, [d.key]: '' }));
           };
+          const after = extra && extraAfter === d.key ? extra(values) : null;
           if (d.kind === 'bool') {
             return (
-              <Field key={d.key} label={d.label} hint={d.hint} error={errors[d.key]} checkbox>
-                {(p) => <input {...p} type="checkbox" checked={values[d.key] === true} onChange={(e) => set(e.target.checked)} />}
-              </Field>
+              <Fragment key={d.key}>
+                <Field label={d.label} hint={d.hint} error={errors[d.key]} checkbox>
+                  {(p) => <input {...p} type="checkbox" checked={values[d.key] === true} onChange={(e) => set(e.target.checked)} />}
+                </Field>
+                {after}
+              </Fragment>
             );
           }
           const stored = d.kind === 'secret' && view.settings[d.key] === MASK;
           return (
-            <Field key={d.key} label={d.label} hint={d.hint} error={errors[d.key]} badge={badge}>
-              {(p) => (
-                <input
-                  {...p}
-                  type={d.kind === 'secret' ? 'password' : d.kind === 'number' ? 'number' : 'text'}
-                  inputMode={d.kind === 'number' ? 'numeric' : undefined}
-                  value={String(values[d.key] ?? '')}
-                  placeholder={stored ? 'stored — type to replace' : d.placeholder}
-                  autoComplete={d.kind === 'secret' ? 'new-password' : 'off'}
-                  onChange={(e) => set(e.target.value)}
-                />
-              )}
-            </Field>
+            <Fragment key={d.key}>
+              <Field label={d.label} hint={d.hint} error={errors[d.key]} badge={badge}>
+                {(p) => (
+                  <input
+                    {...p}
+                    type={d.kind === 'secret' ? 'password' : d.kind === 'number' ? 'number' : 'text'}
+                    inputMode={d.kind === 'number' ? 'numeric' : undefined}
+                    value={String(values[d.key] ?? '')}
+                    placeholder={stored ? 'stored — type to replace' : d.placeholder}
+                    autoComplete={d.kind === 'secret' ? 'new-password' : 'off'}
+                    onChange={(e) => set(e.target.value)}
+                  />
+                )}
+              </Field>
+              {after}
+            </Fragment>
           );
         })}
-        {extra?.(values)}
+        {extra && !extraAfter && extra(values)}
         <div className="row">
           <button type="submit" className="primary" disabled={saving || changed.length === 0}>
             Save

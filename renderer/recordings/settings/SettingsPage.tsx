@@ -80,6 +80,7 @@ export function SettingsPage() {
         defs={SCHEDULE}
         view={view}
         testId="settings-schedule"
+        extraAfter="sync_cron"
         extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />}
       />
       {caps?.ad_scan && (

@@ -54,7 +54,8 @@ export function SetupPage() {
       )}
       {step === 2 && (
         <>
-          <SettingsCard title="3. When to sync" id="setup-schedule" defs={SCHEDULE} view={view} testId="settings-schedule" extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />} />
+          <SettingsCard title="3. When to sync" id="setup-schedule" defs={SCHEDULE} view={view} testId="settings-schedule"
+        extraAfter="sync_cron" extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />} />
           {nav}
         </>
       )}

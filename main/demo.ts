@@ -66,9 +66,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/
   Live snapshot      ${services.energy.url}/api/snapshot?pretty
   Event stream       ${services.energy.url}/events
-  Recordings API     ${recordings.url}/api/recordings   (rows with live progress)
-                     sync now: T=$(curl -s -c /tmp/demo.jar ${recordings.url}/api/csrf-token | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')
-                               curl -s -b /tmp/demo.jar -H "x-csrf-token: $T" -X POST ${recordings.url}/api/sync
+  Recordings pages   ${recordings.url}/   (press Sync now to watch live progress; API under /api/)
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x)
 Press Ctrl+C to stop.
 `);

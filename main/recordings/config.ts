@@ -22,7 +22,7 @@ export interface RecordingConfig {
   env: Record<string, string | undefined>;
   /** Where SSDP M-SEARCH goes: the multicast group on `SSDP_INTERFACE` in production. */
   ssdp: SsdpTarget;
-  /** Built web UI to serve at `/`, when present. */
+  /** Folder of the built web UI (`dist/renderer` by default); the recordings pages are served at `/`. */
   staticDir?: string;
 }
 

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
@@ -29,6 +27,7 @@ import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
 import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
+import { registerRecordingsUi } from './web-ui.js';
 
 export interface RecordingDeps {
   logger: Logger;
@@ -128,7 +127,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerRecordingRoutes(app, ctx);
         registerSyncRoutes(app, ctx);
         registerBoxRoutes(app, ctx);
-        if (config.staticDir && fs.existsSync(config.staticDir)) await app.register(fastifyStatic, { root: config.staticDir });
+        await registerRecordingsUi(app, config.staticDir);
 
         port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });
         scheduler.start();

@@ -2,9 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
+import type { ProgressEntry } from '../progress.js';
 import { requireNoBody, type RouteContext } from './context.js';
 
 const boxIdParams = z.object({ box_id: z.string().min(1).max(64) });
+
+/**
+ * A row whose download is live reads `downloading` (never the stored `partial` / `download in
+ * progress`, which is only the truth if the process dies mid-transfer); its stored data is untouched.
+ */
+function downloadingRow(json: string, progress: ProgressEntry): string {
+  return JSON.stringify({ ...(JSON.parse(json) as object), status: 'downloading', error: null, progress });
+}
 
 export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** The last body built while nothing was in progress, reused until a row changes. */
@@ -21,7 +30,7 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       const p = live.size ? live.get(row.id) : undefined;
-      parts[i] = `${row.withProgress}${p ? JSON.stringify(p) : 'null'}}`;
+      parts[i] = p?.phase === 'downloading' ? downloadingRow(row.json, p) : `${row.withProgress}${p ? JSON.stringify(p) : 'null'}}`;
     }
     const body = `{"recordings":[${parts.join(',')}]}`;
     idle = live.size === 0 ? { version, body } : null;

@@ -1,8 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from './context.js';
 
+/**
+ * What this build of the service can do beyond the sync itself: the pages offer an action (re-scan,
+ * media-server discovery, cloud test) only when its feature is wired in, never a button that answers 501.
+ */
+export function capabilities(ctx: RouteContext) {
+  return {
+    ad_scan: Boolean(ctx.seams.adScan),
+    discover_media_server: Boolean(ctx.seams.discoverMediaServer),
+    cloud_test: Boolean(ctx.seams.cloudTest),
+  };
+}
+
 /** `GET /api/settings` (secrets masked, sources, `tz`, detector config) and `PATCH /api/settings`. */
 export function registerSettingsRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get('/api/settings', async () => ctx.settings.view());
-  app.patch('/api/settings', async (req) => ctx.settings.patch(req.body, ctx.clock.now()));
+  app.get('/api/settings', async () => ({ ...ctx.settings.view(), capabilities: capabilities(ctx) }));
+  app.patch('/api/settings', async (req) => ({ ...ctx.settings.patch(req.body, ctx.clock.now()), capabilities: capabilities(ctx) }));
 }

@@ -59,7 +59,9 @@ describe('sync control: one sync at a time, live progress, one pipeline per reco
       return slow?.progress && typeof slow.progress.percent === 'number' && (slow.progress.percent as number) > 0 && slow.progress.detail ? list : undefined;
     });
     const slow = rows.find((r) => r.box_id === '111111112')!;
-    expect(slow).toMatchObject({ status: 'partial', error: 'download in progress' });
+    expect(slow).toMatchObject({ status: 'downloading', error: null });
+    // Only the API view says so: the stored row stays `partial` (the truth if the process died now).
+    expect(h.service.recordings.get('111111112')).toMatchObject({ status: 'partial', error: 'download in progress' });
     expect(slow.progress).toMatchObject({ phase: 'downloading', detail: expect.stringMatching(/B\/s$/), etaLabel: expect.any(String) });
     expect(slow.progress!.percent as number).toBeLessThan(100);
     expect(rows.find((r) => r.box_id === '111111111')).toMatchObject({ status: 'done', progress: null });

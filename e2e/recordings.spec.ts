@@ -1,0 +1,151 @@
+import type { Request } from '@playwright/test';
+import { expect, slowShow, test } from './recordings-fixture.js';
+
+/**
+ * The Recordings page against the real service and the box simulator on loopback: a sync started
+ * from the page, live progress, outcomes, the polling cadence seen on the network, and 10,000 rows.
+ */
+const library = () => {
+  const slow = slowShow('Slow Show', 111111110, 2, 5);
+  // Still recording: the box lists its size as -1.
+  slow.items.push({ id: '111111119', title: 'S1 E9 - Tonight - Sun 09 Jul', length: 1_000_000, recording: 'size-unknown' });
+  return [slow];
+};
+
+test.describe('recordings page', () => {
+  test.use({ recOptions: { shows: library(), follow: [{ name: 'slow show', dest_folder: 'Slow Show' }] } });
+
+  test('a sync started from the page shows bars that move, rows end done, a recording item is skipped with its reason', async ({ page }) => {
+    test.setTimeout(120_000);
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(msg.text());
+    });
+    page.on('pageerror', (err) => problems.push(err.message));
+    const res = await page.goto('/');
+    expect(res?.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
+    await expect(page.getByRole('heading', { name: 'Recordings' })).toBeVisible();
+    await expect(page.getByTestId('poll-status')).toContainText('0 recordings');
+    await page.getByRole('button', { name: 'Sync now' }).click();
+
+    // A live row says "downloading" (never "partial") and its bar moves.
+    const bar = page.getByRole('progressbar').first();
+    await expect(bar).toBeVisible({ timeout: 20_000 });
+    const downloading = page.locator('.rec-row[data-status="downloading"]');
+    await expect(downloading).toHaveCount(1);
+    await expect(page.locator('.rec-row[data-status="partial"]')).toHaveCount(0);
+    const first = Number(await bar.getAttribute('aria-valuenow'));
+    await expect.poll(async () => Number((await page.getByRole('progressbar').first().getAttribute('aria-valuenow')) ?? first), { timeout: 20_000 }).toBeGreaterThan(first);
+    await expect(bar).toHaveAttribute('aria-valuetext', /Downloading · \d+% · .*B\/s · ETA/);
+
+    for (const id of ['111111110', '111111111']) {
+      const row = page.locator(`.rec-row[data-box-id="${id}"]`);
+      await expect(row).toHaveAttribute('data-status', 'done', { timeout: 45_000 });
+      await expect(row.getByTestId('status')).toHaveText('done');
+      await expect(row).toContainText('2.1 MB');
+    }
+    const recording = page.locator('.rec-row[data-box-id="111111119"]');
+    await expect(recording).toHaveAttribute('data-status', 'skipped');
+    await expect(recording.getByTestId('error')).toHaveText('currently recording');
+    await expect(page.getByRole('progressbar')).toHaveCount(0);
+    // This service has no ad removal wired in (capabilities.ad_scan is false): no re-scan button that would answer 501.
+    await expect(page.getByRole('button', { name: /Re-scan/ })).toHaveCount(0);
+    // Filters: status and search.
+    await page.getByLabel('Status').selectOption('skipped');
+    await expect(page.locator('.rec-row')).toHaveCount(1);
+    await page.getByLabel('Status').selectOption('all');
+    await page.getByLabel('Search').fill('episode 2');
+    await expect(page.locator('.rec-row')).toHaveCount(1);
+    await expect(page.locator('.rec-row')).toHaveAttribute('data-box-id', '111111111');
+    // The page works under the service's strict CSP: no violation, no script error.
+    expect(problems).toEqual([]);
+  });
+
+  test('polls every 60 s when idle and every 2 s while a sync is live (seen on the network)', async ({ page }) => {
+    test.setTimeout(120_000);
+    // A fake clock that runs in real time: 60 s can be jumped over, 2 s simply pass.
+    await page.clock.install();
+    const polls: number[] = [];
+    page.on('request', (req: Request) => {
+      if (new URL(req.url()).pathname === '/api/recordings') polls.push(Date.now());
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '60000');
+    expect(polls).toHaveLength(1);
+
+    // Idle: nothing for a while of real time, then one poll when a minute has passed.
+    await page.waitForTimeout(5_000);
+    expect(polls).toHaveLength(1);
+    await page.clock.fastForward(45_000); // about 51 s after the first poll
+    await page.waitForTimeout(500);
+    expect(polls).toHaveLength(1);
+    await page.clock.fastForward(15_000); // past 60 s
+    await expect.poll(() => polls.length).toBe(2);
+
+    // Live: a sync from the page; polls every 2 s while rows have progress.
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await expect(page.getByRole('progressbar').first()).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '2000');
+    const from = polls.length;
+    await expect.poll(() => polls.length - from, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    const live = polls.slice(from);
+    for (let i = 1; i < live.length; i++) {
+      const gap = live[i]! - live[i - 1]!;
+      expect(gap).toBeGreaterThanOrEqual(1_900);
+      expect(gap).toBeLessThan(15_000);
+    }
+
+    // Done: back to 60 s, and quiet again.
+    await expect(page.locator('.rec-row[data-status="done"]')).toHaveCount(2, { timeout: 45_000 });
+    await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '60000', { timeout: 10_000 });
+    const settled = polls.length;
+    await page.waitForTimeout(6_000);
+    expect(polls.length).toBe(settled);
+    await page.clock.fastForward(61_000);
+    await expect.poll(() => polls.length).toBe(settled + 1);
+  });
+});
+
+test.describe('recordings page with 10,000 rows', () => {
+  test.use({ recOptions: { shows: [] } });
+
+  test('renders only the rows in view and scrolls to the last one', async ({ page, rec }) => {
+    const now = Date.now();
+    for (let i = 0; i < 10_000; i++) {
+      rec.service.recordings.writeOutcome(
+        {
+          box_id: String(500_000_000 + i),
+          show_id: null,
+          box_udn: 'uuid:fetch-box-sim-0001',
+          show_title: `Show ${i % 40}`,
+          box_title: `S1 E${(i % 20) + 1} - Episode number ${i}`,
+          season: 1,
+          episode: (i % 20) + 1,
+          status: 'done',
+          error: null,
+          expected_size: 1_000_000 + i,
+          size: 1_000_000 + i,
+          file_path: `/media/tv/show-${i}.ts`,
+          downloaded_at: now - i * 60_000,
+        },
+        now,
+      );
+    }
+    await page.goto('/');
+    const table = page.getByTestId('recordings-table');
+    await expect(table).toHaveAttribute('aria-rowcount', '10001');
+    await expect(page.getByTestId('poll-status')).toContainText('10,000 recordings');
+    const rendered = await page.locator('.rec-row').count();
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(60);
+    await expect(page.locator('.rec-row').first()).toContainText('Episode number 0');
+
+    await page.locator('.vscroll').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(page.locator('.rec-row[data-box-id="500009999"]')).toBeVisible();
+    expect(await page.locator('.rec-row').count()).toBeLessThan(60);
+
+    await page.getByLabel('Search').fill('episode number 4242');
+    await expect(page.locator('.rec-row')).toHaveCount(1);
+    await expect(page.locator('.rec-row')).toHaveAttribute('data-box-id', '500004242');
+  });
+});

@@ -1,0 +1,147 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Link } from '../../app/router.js';
+import { Banner } from '../../kit/Banner.js';
+import { formatTime } from '../../kit/format.js';
+import { VirtualList } from '../../kit/VirtualList.js';
+import { messageOf, rec } from '../api.js';
+import { SyncNowButton } from '../SyncNow.js';
+import type { Recording, SyncState } from '../types.js';
+import { useMedia } from '../use-media.js';
+import { useLivePoll } from '../use-live.js';
+import { useServerSettings } from '../use-server.js';
+import { applyFilters, DEFAULT_FILTERS, showTitles, type Filters } from './filters.js';
+import { HeaderCells, RecordingCells } from './RecordingRow.js';
+
+interface LiveData {
+  recordings: Recording[];
+  sync: SyncState;
+}
+
+const loadLive = async (): Promise<LiveData> => {
+  const [list, sync] = await Promise.all([rec.get<{ recordings: Recording[] }>('/api/recordings'), rec.get<SyncState>('/api/sync')]);
+  return { recordings: list.recordings, sync };
+};
+/** Live while a row has progress or a sync is running (so the first bars of a new sync show at once). */
+const isLive = (d: LiveData) => d.sync.running !== null || d.recordings.some((r) => r.progress !== null);
+
+/** Every recording with live progress, filters, sorting and search, in a virtualised table. */
+export function RecordingsPage() {
+  const live = useLivePoll(loadLive, isLive);
+  const { view } = useServerSettings();
+  const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const phone = useMedia('(max-width: 760px)');
+  const rows = live.data?.recordings;
+  const shown = useMemo(() => (rows ? applyFilters(rows, filters) : []), [rows, filters]);
+  const shows = useMemo(() => (rows ? showTitles(rows) : []), [rows]);
+  const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
+  const running = live.data?.sync.running ?? null;
+  const inProgress = rows?.filter((r) => r.progress).length ?? 0;
+  const tz = view?.tz;
+  const { refresh } = live;
+
+  const rescan = useCallback(
+    async (r: Recording) => {
+      setNotice(null);
+      try {
+        await rec.post(`/api/recordings/${encodeURIComponent(r.box_id)}/ad-scan`);
+        setNotice({ kind: 'ok', text: `Re-scan of “${r.box_title}” started.` });
+        void refresh();
+      } catch (err) {
+        setNotice({ kind: 'error', text: messageOf(err) });
+      }
+    },
+    [refresh],
+  );
+
+  const firstRun = view && view.sources.box_address === 'default' && rows && rows.length === 0;
+  return (
+    <>
+      <div className="spread page-head">
+        <h1>Recordings</h1>
+        <SyncNowButton running={running !== null} onStarted={() => void refresh()} />
+      </div>
+      {firstRun && (
+        <Banner kind="info" testId="first-run">
+          No recording box is set up yet. <Link href="/setup">Set up the recording sync</Link> to find your box and choose a media folder.
+        </Banner>
+      )}
+      {live.error && <Banner kind="error">{live.error}</Banner>}
+      {notice && <Banner kind={notice.kind === 'ok' ? 'ok' : 'error'}>{notice.text}</Banner>}
+      <p className="muted small" data-testid="poll-status" data-poll-ms={live.pollMs}>
+        {rows ? `${rows.length.toLocaleString()} recordings` : 'Loading…'}
+        {inProgress > 0 && ` · ${inProgress} in progress`}
+        {running && ` · sync #${running.id} running`}
+        {live.fetchedAt && ` · updated ${formatTime(live.fetchedAt)}, every ${live.pollMs / 1000} s`}
+        {tz && ` · times in ${tz}`}
+      </p>
+      <div className="filters" role="search" aria-label="Filter recordings">
+        <label>
+          <span>Search</span>
+          <input type="search" aria-label="Search" value={filters.search} onChange={(e) => set('search', e.target.value)} placeholder="Show, title or file" />
+        </label>
+        <label>
+          <span>Status</span>
+          <select aria-label="Status" value={filters.status} onChange={(e) => set('status', e.target.value as Filters['status'])}>
+            <option value="all">All</option>
+            <option value="downloading">Downloading</option>
+            <option value="done">Done</option>
+            <option value="partial">Partial</option>
+            <option value="skipped">Skipped</option>
+            <option value="failed">Failed</option>
+          </select>
+        </label>
+        <label>
+          <span>Show</span>
+          <select aria-label="Show" value={filters.show} onChange={(e) => set('show', e.target.value)}>
+            <option value="">All shows</option>
+            {shows.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>On the box</span>
+          <select aria-label="On the box" value={filters.deleted} onChange={(e) => set('deleted', e.target.value as Filters['deleted'])}>
+            <option value="all">All</option>
+            <option value="on_box">Still on the box</option>
+            <option value="deleted">Deleted from the box</option>
+          </select>
+        </label>
+        <label>
+          <span>Sort</span>
+          <select aria-label="Sort" value={filters.sort} onChange={(e) => set('sort', e.target.value as Filters['sort'])}>
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+            <option value="show">Show, season, episode</option>
+            <option value="title">Title</option>
+            <option value="size">Largest first</option>
+            <option value="status">Status</option>
+          </select>
+        </label>
+      </div>
+      {rows && (
+        <>
+          {shown.length !== rows.length && (
+            <p className="muted small" role="status">
+              Showing {shown.length.toLocaleString()} of {rows.length.toLocaleString()}
+            </p>
+          )}
+          <VirtualList
+            items={shown}
+            rowHeight={phone ? 140 : 66}
+            keyOf={(r) => r.box_id}
+            label="Recordings"
+            testId="recordings-table"
+            className={phone ? 'phone' : ''}
+            header={phone ? undefined : <HeaderCells />}
+            empty={<p className="muted empty">{rows.length ? 'No recording matches these filters.' : 'No recordings yet. Follow a show, then sync.'}</p>}
+            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} />}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+import { useEffect, useId, useState } from 'react';
+import { Field } from '../../kit/Field.js';
+import { messageOf, rec, RecApiError } from '../api.js';
+import type { BoxView, SettingsView } from '../types.js';
+import { publishSettings } from '../use-server.js';
+
+/**
+ * Finds recording boxes (SSDP search on the LAN, or one manual address), offers a pick list when
+ * several answer, and saves the chosen one as `box_address` (its description URL).
+ */
+export function BoxPicker({ current, autoSearch = false, onSaved }: { current: string; autoSearch?: boolean; onSaved?: (box: BoxView) => void }) {
+  const [boxes, setBoxes] = useState<BoxView[] | null>(null);
+  const [chosen, setChosen] = useState<string>('');
+  const [searching, setSearching] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [address, setAddress] = useState('');
+  const [addressError, setAddressError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const name = useId();
+
+  const search = async (manual?: string) => {
+    setSearching(true);
+    setError(null);
+    setAddressError(null);
+    setSaved(null);
+    try {
+      const res = await rec.post<{ boxes: BoxView[] }>('/api/discover-box', manual ? { address: manual } : {});
+      setBoxes(res.boxes);
+      setChosen(res.boxes.length === 1 ? res.boxes[0]!.location : '');
+    } catch (err) {
+      if (manual && err instanceof RecApiError && (err.field === 'address' || err.code === 'box_unreachable')) setAddressError(err.message);
+      else setError(messageOf(err));
+    } finally {
+      setSearching(false);
+    }
+  };
+
+  useEffect(() => {
+    if (autoSearch) void search();
+    // Search once when the step opens.
+  }, []);
+
+  const save = async () => {
+    const box = boxes?.find((b) => b.location === chosen);
+    if (!box) return;
+    setError(null);
+    try {
+      publishSettings(await rec.patch<SettingsView>('/api/settings', { box_address: box.location }));
+      setSaved(`Using ${box.friendly_name} (${box.address}).`);
+      onSaved?.(box);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  return (
+    <div data-testid="box-picker">
+      <p className="small">
+        Current box:{' '}
+        {current ? <code data-testid="current-box">{current}</code> : <span className="muted">none saved — every sync searches the network for boxes</span>}
+      </p>
+      <div className="row">
+        <button type="button" onClick={() => void search()} disabled={searching}>
+          {searching ? 'Searching…' : 'Find boxes on the network'}
+        </button>
+      </div>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {boxes && boxes.length === 0 && <p className="muted">No recording box answered. Check it is switched on, or enter its address below.</p>}
+      {boxes && boxes.length > 0 && (
+        <fieldset>
+          <legend>{boxes.length === 1 ? 'Found one box' : `Found ${boxes.length} boxes: pick yours`}</legend>
+          <ul className="pick-list">
+            {boxes.map((b) => (
+              <li key={b.location}>
+                <label>
+                  <input type="radio" name={name} value={b.location} checked={chosen === b.location} onChange={() => setChosen(b.location)} /> <strong>{b.friendly_name}</strong>{' '}
+                  <span className="muted small">
+                    {b.model_name ? `${b.model_name} · ` : ''}
+                    {b.address}
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="primary" disabled={!chosen} onClick={() => void save()}>
+            Use this box
+          </button>
+        </fieldset>
+      )}
+      {saved && (
+        <p role="status" className="small">
+          {saved}
+        </p>
+      )}
+      <form
+        className="row addr-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (address.trim()) void search(address.trim());
+        }}
+      >
+        <Field label="Or the box's address" hint="IP or host name (port 49152 implied), or its description URL." error={addressError}>
+          {(p) => <input {...p} value={address} onChange={(e) => setAddress(e.target.value)} placeholder="192.168.1.20" autoComplete="off" />}
+        </Field>
+        <button type="submit" disabled={searching || !address.trim()}>
+          Check address
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { Banner } from '../../kit/Banner.js';
+import { Card } from '../../kit/Card.js';
+import { messageOf, rec } from '../api.js';
+import { useServerSettings } from '../use-server.js';
+import { BoxPicker } from './BoxPicker.js';
+import { SchedulePreview } from './SchedulePreview.js';
+import { SettingsCard, type SettingDef } from './SettingsCard.js';
+
+export const LIBRARY: SettingDef[] = [
+  { key: 'media_root', label: 'Media folder', kind: 'text', hint: 'Absolute path of the library folder on the computer running the service; shows go in folders inside it.' },
+];
+export const SCHEDULE: SettingDef[] = [
+  { key: 'sync_cron', label: 'Sync schedule (cron)', kind: 'text', hint: 'minute hour day month weekday, e.g. */30 * * * * (every 30 minutes) or 15 3 * * * (03:15 daily).' },
+  { key: 'download_concurrency', label: 'Downloads at once', kind: 'number', hint: '1 to 4.' },
+];
+const ADS: SettingDef[] = [
+  { key: 'ad_removal_enabled', label: 'Remove ads after download', kind: 'bool', hint: 'Also needs the show’s ad mode set to detect or cut.' },
+  { key: 'ad_original_retention_days', label: 'Keep originals after a cut (days)', kind: 'number' },
+];
+const MEDIA_SERVER: SettingDef[] = [
+  { key: 'media_server_url', label: 'Media server URL', kind: 'text', placeholder: 'http://192.168.1.10:32400' },
+  { key: 'media_server_section_id', label: 'Library section', kind: 'text' },
+  { key: 'media_server_token', label: 'Token', kind: 'secret' },
+  { key: 'media_server_prefs_path', label: 'Preferences file (token detection)', kind: 'text' },
+];
+const CLOUD: SettingDef[] = [
+  { key: 'cloud_api_url', label: 'Cloud API URL', kind: 'text' },
+  { key: 'cloud_ws_url', label: 'Cloud WebSocket URL', kind: 'text' },
+  { key: 'cloud_activation_code', label: 'Activation code', kind: 'secret' },
+  { key: 'cloud_pin', label: 'PIN', kind: 'secret' },
+];
+
+/** A button that runs a check on the server and shows its answer (only offered when the feature exists). */
+function CheckButton({ label, path }: { label: string; path: string }) {
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    setResult(null);
+    try {
+      const res = await rec.post<Record<string, unknown>>(path);
+      setResult({ ok: true, text: typeof res?.message === 'string' ? res.message : 'OK' });
+    } catch (err) {
+      setResult({ ok: false, text: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span className="row">
+      <button type="button" onClick={() => void run()} disabled={busy}>
+        {busy ? 'Checking…' : label}
+      </button>
+      {result && (
+        <span className={result.ok ? 'muted small' : 'error-text small'} role={result.ok ? 'status' : 'alert'}>
+          {result.text}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** Every recording-sync setting the service acts on, grouped; each group saves on its own. */
+export function SettingsPage() {
+  const { view, error } = useServerSettings();
+  if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
+  const caps = view.capabilities;
+  return (
+    <>
+      <h1>Settings</h1>
+      {error && <Banner kind="error">{error}</Banner>}
+      <Card title="Recording box" id="box">
+        <BoxPicker current={String(view.settings.box_address ?? '')} />
+      </Card>
+      <SettingsCard title="Media library" id="library" defs={LIBRARY} view={view} testId="settings-library" />
+      <SettingsCard
+        title="Schedule"
+        id="schedule"
+        defs={SCHEDULE}
+        view={view}
+        testId="settings-schedule"
+        extraAfter="sync_cron"
+        extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />}
+      />
+      {caps?.ad_scan && (
+        <SettingsCard
+          title="Ad removal"
+          id="ads"
+          defs={ADS}
+          view={view}
+          extra={() => (
+            <p className="small muted">
+              Detector settings: <code>{view.detector_config.path}</code> ({view.detector_config.source === 'user' ? 'your file' : 'bundled default'})
+            </p>
+          )}
+        />
+      )}
+      {caps?.discover_media_server && (
+        <SettingsCard title="Media server" id="media-server" defs={MEDIA_SERVER} view={view} actions={<CheckButton label="Discover" path="/api/discover-media-server" />} />
+      )}
+      {caps?.cloud_test && <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />}
+      <p className="muted small">Times are shown in {view.tz} (the service’s TZ).</p>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Link } from '../../app/router.js';
+import { Banner } from '../../kit/Banner.js';
+import { Card } from '../../kit/Card.js';
+import { BoxPicker } from '../settings/BoxPicker.js';
+import { SchedulePreview } from '../settings/SchedulePreview.js';
+import { SettingsCard } from '../settings/SettingsCard.js';
+import { LIBRARY, SCHEDULE } from '../settings/SettingsPage.js';
+import { useServerSettings } from '../use-server.js';
+
+const STEPS = ['Recording box', 'Media folder', 'Schedule', 'Shows'] as const;
+
+/** First run: find the box (pick one when several answer), the media folder, the schedule, then shows to follow. */
+export function SetupPage() {
+  const { view, error } = useServerSettings();
+  const [step, setStep] = useState(0);
+  if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
+  const nav = (
+    <div className="row">
+      {step > 0 && (
+        <button type="button" onClick={() => setStep(step - 1)}>
+          Back
+        </button>
+      )}
+      {step < STEPS.length - 1 && (
+        <button type="button" className="primary" onClick={() => setStep(step + 1)}>
+          Next: {STEPS[step + 1]}
+        </button>
+      )}
+    </div>
+  );
+  return (
+    <>
+      <h1>Set up the recording sync</h1>
+      <ol className="steps" aria-label="Setup steps">
+        {STEPS.map((s, i) => (
+          <li key={s} aria-current={i === step ? 'step' : undefined}>
+            {i + 1}. {s}
+          </li>
+        ))}
+      </ol>
+      {step === 0 && (
+        <Card title="1. Find your recording box" id="setup-box">
+          <p className="small muted">The service searches the local network for recording boxes. If several answer, pick yours.</p>
+          <BoxPicker current={String(view.settings.box_address ?? '')} autoSearch />
+          {nav}
+        </Card>
+      )}
+      {step === 1 && (
+        <>
+          <SettingsCard title="2. Where recordings go" id="setup-library" defs={LIBRARY} view={view} testId="settings-library" />
+          {nav}
+        </>
+      )}
+      {step === 2 && (
+        <>
+          <SettingsCard title="3. When to sync" id="setup-schedule" defs={SCHEDULE} view={view} testId="settings-schedule"
+        extraAfter="sync_cron" extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />} />
+          {nav}
+        </>
+      )}
+      {step === 3 && (
+        <Card title="4. Follow shows" id="setup-shows">
+          <p>
+            Choose the shows to download on the <Link href="/shows">Shows page</Link> (pick them from the box’s list), then press <strong>Sync now</strong> on the{' '}
+            <Link href="/">Recordings page</Link>.
+          </p>
+          {nav}
+        </Card>
+      )}
+    </>
+  );
+}

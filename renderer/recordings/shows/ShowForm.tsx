@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { Field } from '../../kit/Field.js';
+import { messageOf, rec, RecApiError } from '../api.js';
+import type { AdMode, Capabilities, Show } from '../types.js';
+import { previewPath } from './path-preview.js';
+
+export interface ShowDraft {
+  id: number | null;
+  name: string;
+  dest_folder: string;
+  season_template: string;
+  enabled: boolean;
+  ad_mode: AdMode;
+}
+
+export const emptyDraft = (name = '', dest = ''): ShowDraft => ({ id: null, name, dest_folder: dest, season_template: 'Season {season}', enabled: true, ad_mode: 'off' });
+export const draftOf = (s: Show): ShowDraft => ({ id: s.id, name: s.name, dest_folder: s.dest_folder, season_template: s.season_template, enabled: s.enabled, ad_mode: s.ad_mode });
+
+type FieldName = 'name' | 'dest_folder' | 'season_template' | 'ad_mode' | 'enabled';
+
+/** Follow a show or edit one: destination and season template with a live path preview; the server's message beside a refused field. */
+export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }: { draft: ShowDraft; mediaRoot: string; caps: Capabilities | undefined; onChange: (d: ShowDraft) => void; onSaved: (s: Show) => void; onCancel: () => void }) {
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [general, setGeneral] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof ShowDraft>(k: K, v: ShowDraft[K]) => {
+    onChange({ ...draft, [k]: v });
+    setErrors((e) => ({ ...e, [k]: undefined }));
+  };
+  const preview = (season: number | null) =>
+    previewPath({ mediaRoot, destFolder: draft.dest_folder, seasonTemplate: draft.season_template, show: draft.name || 'Show', season, episode: 2, episodeTitle: 'Episode title' });
+
+  const save = async () => {
+    setSaving(true);
+    setErrors({});
+    setGeneral(null);
+    const body: Record<string, unknown> = { name: draft.name, dest_folder: draft.dest_folder, season_template: draft.season_template, enabled: draft.enabled };
+    if (caps?.ad_scan) body.ad_mode = draft.ad_mode;
+    try {
+      const res = draft.id === null ? await rec.post<{ show: Show }>('/api/shows', body) : await rec.patch<{ show: Show }>(`/api/shows/${draft.id}`, body);
+      onSaved(res.show);
+    } catch (err) {
+      if (err instanceof RecApiError && err.field && err.field in body) setErrors({ [err.field as FieldName]: err.message });
+      else setGeneral(messageOf(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      aria-label={draft.id === null ? 'Follow a show' : `Edit ${draft.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <div className="form-grid">
+        <Field label="Show name" hint="Matched case-insensitively as part of the box's show folder names." error={errors.name}>
+          {(p) => <input {...p} value={draft.name} onChange={(e) => set('name', e.target.value)} required autoComplete="off" />}
+        </Field>
+        <Field label="Destination folder" hint="Inside the media root, e.g. Comedy/2 Broke Girls." error={errors.dest_folder}>
+          {(p) => <input {...p} value={draft.dest_folder} onChange={(e) => set('dest_folder', e.target.value)} autoComplete="off" />}
+        </Field>
+        <Field label="Season folder" hint="{season} → 01, {season_unpadded} → 1; empty for none." error={errors.season_template}>
+          {(p) => <input {...p} value={draft.season_template} onChange={(e) => set('season_template', e.target.value)} autoComplete="off" />}
+        </Field>
+        {caps?.ad_scan && (
+          <Field label="Ad removal" hint="Detect marks the breaks; cut removes them (the original is kept for a while)." error={errors.ad_mode}>
+            {(p) => (
+              <select {...p} value={draft.ad_mode} onChange={(e) => set('ad_mode', e.target.value as AdMode)}>
+                <option value="off">Off</option>
+                <option value="detect">Detect breaks</option>
+                <option value="cut">Cut breaks out</option>
+              </select>
+            )}
+          </Field>
+        )}
+      </div>
+      <Field label="Sync this show" checkbox error={errors.enabled}>
+        {(p) => <input {...p} type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} />}
+      </Field>
+      <p className="small muted" id="path-preview-label">
+        Where episodes go (preview):
+      </p>
+      <p className="path-preview" data-testid="path-preview" aria-labelledby="path-preview-label" aria-live="polite">
+        {preview(1)}
+      </p>
+      <p className="small muted">
+        Without a season on the box: <code>{preview(null)}</code>
+      </p>
+      {general && (
+        <p className="error-text" role="alert">
+          {general}
+        </p>
+      )}
+      <div className="row">
+        <button type="submit" className="primary" disabled={saving}>
+          {draft.id === null ? 'Follow show' : 'Save show'}
+        </button>
+        {draft.id !== null && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

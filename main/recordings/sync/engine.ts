@@ -11,6 +11,7 @@ import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/
 import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
 import { processItem } from './item-pipeline.js';
+import { mediaRootProblem } from './media-root.js';
 import type { MediaGet } from './media-get.js';
 import type { FlightGuard } from './single-flight.js';
 
@@ -79,6 +80,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         summary.note = 'no followed show is enabled: follow a show to sync it';
         return deps.runs.finish(run.id, 'ok', summary, deps.clock.now());
       }
+      const rootProblem = mediaRootProblem(settings.media_root);
+      if (rootProblem) throw new Error(`the media root ${settings.media_root} ${rootProblem}: set media_root to a folder for recordings`);
       const boxes = await resolveBoxes(deps, settings.box_address, signal);
       summary.boxes = boxes.length;
       if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');

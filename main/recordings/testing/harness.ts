@@ -17,9 +17,10 @@ export function sha256File(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
-/** A loopback-only test configuration: port 0, a state file and media root under `dir`, SSDP to the responder. */
+/** A loopback-only test configuration: port 0, a state file and media root (created) under `dir`, SSDP to the responder. */
 export function testConfig(dir: string, ssdpPort: number, overrides: Partial<RecordingConfig> = {}): RecordingConfig {
   const base = recordingConfigFromEnv({}, dir);
+  fs.mkdirSync(path.join(dir, 'media'), { recursive: true });
   return {
     ...base,
     port: 0,

@@ -8,7 +8,7 @@ import type { RecordingSettings } from '../settings.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/sync-runs-store.js';
-import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
+import { chooseSyncBox, collectWork, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
 import { processItem } from './item-pipeline.js';
 import { mediaRootProblem } from './media-root.js';
@@ -82,7 +82,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       }
       const rootProblem = mediaRootProblem(settings.media_root);
       if (rootProblem) throw new Error(`the media root ${settings.media_root} ${rootProblem}: set media_root to a folder for recordings`);
-      const boxes = await resolveBoxes(deps, settings.box_address, signal);
+      const choice = await chooseSyncBox(deps, settings.box_address, signal);
+      if (choice.pin) {
+        // The one box discovery found is remembered: later runs sync it and nothing else.
+        deps.settings.patch({ box_address: choice.pin }, deps.clock.now());
+        summary.note = `one recording box found by discovery (${choice.box.friendlyName || 'unnamed'} at ${choice.pin}): saved as box_address; clear it to search again`;
+        log.info({ box_address: choice.pin }, 'pinned the recording box found by discovery');
+      }
+      const boxes = [choice.box];
       summary.boxes = boxes.length;
       if (boxes.length === 0) throw new Error('no recording box found (set box_address or check the network)');
       const work: WorkItem[] = [];

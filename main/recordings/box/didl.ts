@@ -28,7 +28,7 @@ export type DidlEntry = DidlContainer | DidlItem;
 
 const parser = createBoxXmlParser(['container', 'item', 'res']);
 
-/** Longest box id accepted (real ids are 9-digit numbers); an entry with a longer or empty id is dropped. */
+/** Longest box id accepted (real ids are 9-digit numbers); an entry with a longer or empty id, or one with control characters, is dropped. */
 export const MAX_BOX_ID = 128;
 /** Titles (show folders and items) are cut to this many characters. */
 export const MAX_TITLE = 500;
@@ -46,7 +46,8 @@ function attr(node: Record<string, unknown>, name: string): string {
 }
 
 const text = (node: unknown, max = MAX_XML_TEXT) => capped(textOf(node), max);
-const idOk = (id: string) => id.length > 0 && id.length <= MAX_BOX_ID;
+// eslint-disable-next-line no-control-regex -- an id with control characters (NUL included) is refused
+const idOk = (id: string) => id.length > 0 && id.length <= MAX_BOX_ID && !/[\u0000-\u001f\u007f]/.test(id);
 
 /** Parses a DIDL-Lite document (the `Result` of a Browse) into containers and items, in order. */
 export function parseDidl(xml: string): DidlEntry[] {

@@ -97,8 +97,11 @@ export async function startHarness(opts: {
   deps?: Partial<RecordingDeps>;
   /** More device descriptions the SSDP responder advertises (a second box). */
   extraLocations?: () => string[];
+  /** Use this (new, empty) folder for the state file and media root instead of a fresh temp folder. */
+  dir?: string;
 }): Promise<Harness> {
-  const dir = tempDir();
+  const dir = opts.dir ?? tempDir();
+  fs.mkdirSync(dir, { recursive: true });
   const box = createBoxSimulator(opts.box);
   await box.start();
   const ssdp = createSsdpResponder({

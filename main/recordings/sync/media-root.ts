@@ -45,7 +45,7 @@ export interface MediaRootCheckOptions {
 export function mediaRootProblem(root: string, opts: MediaRootCheckOptions = {}): string | null {
   const home = opts.home ?? os.homedir();
   const platform = opts.platform ?? process.platform;
-  if (!path.isAbsolute(root)) return 'must be an absolute path';
+  if (!(platform === 'win32' ? path.win32 : path.posix).isAbsolute(root)) return 'must be an absolute path';
   const named = refusal(root, home, platform);
   if (named) return `${named} (choose a folder meant for recordings)`;
   let real: string;

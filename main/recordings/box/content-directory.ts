@@ -15,7 +15,12 @@ export interface BrowseOptions {
   signal?: AbortSignal;
   /** Most bytes one Browse answer may have (default MAX_BROWSE_BYTES). */
   maxResponseBytes?: number;
+  /** All pages of one container must arrive within this (default BROWSE_TOTAL_TIMEOUT_MS). */
+  totalTimeoutMs?: number;
 }
+
+/** A container listed page by page may take this long in all (a real one takes seconds). */
+export const BROWSE_TOTAL_TIMEOUT_MS = 5 * 60_000;
 
 /** Most entries one container may list across all its pages (a real box holds a few thousand recordings). */
 export const MAX_CHILDREN = 20_000;
@@ -36,8 +41,10 @@ export async function browseChildren(opts: BrowseOptions, objectId: string): Pro
   const pageSize = opts.pageSize ?? 100;
   const out: DidlEntry[] = [];
   let start = 0;
+  const what = `Browse ${objectId.slice(0, 64)}`;
+  const deadline = Date.now() + (opts.totalTimeoutMs ?? BROWSE_TOTAL_TIMEOUT_MS);
   for (let page = 0; page < 10_000; page++) {
-    const what = `Browse ${objectId.slice(0, 64)}`;
+    if (page > 0 && Date.now() > deadline) throw new Error(`${what}: the box took longer than ${Math.round((opts.totalTimeoutMs ?? BROWSE_TOTAL_TIMEOUT_MS) / 1000)} s to list it: refused`);
     const res = await fetchBounded(
       opts.fetch,
       opts.controlUrl,

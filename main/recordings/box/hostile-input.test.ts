@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
 import { fetchBounded } from './bounded-fetch.js';
+import { browseChildren } from './content-directory.js';
 import { parseDescription } from './description.js';
 import { parseDidl } from './didl.js';
 import { createBoxSimulator, type BoxSimulator } from './simulator/box-simulator.js';
@@ -107,6 +108,22 @@ describe('reading a response from a device into memory', () => {
 
   it('gives up on an answer that never ends, body included', async () => {
     await expect(fetchBounded(fetch, `${base}/drip`, {}, { ...limits, timeoutMs: 300 })).rejects.toThrow(/the test answer: timed out after 300 ms/);
+  });
+});
+
+describe('a box that lists a container one entry per page', () => {
+  let box: BoxSimulator;
+  beforeAll(async () => {
+    box = createBoxSimulator({ shows: [sampleShow('Show', 100000001, 40, () => 10)], maxPageSize: 1 });
+    await box.start();
+  });
+  afterAll(async () => box.stop());
+
+  it('is given a total time for all pages, not only per page', async () => {
+    const opts = { fetch, controlUrl: `${box.baseUrl}/web/cds_control` };
+    expect(await browseChildren(opts, '60')).toHaveLength(40);
+    // 40 round trips cannot fit in 1 ms: the listing is refused part-way, naming the limit.
+    await expect(browseChildren({ ...opts, totalTimeoutMs: 1 }, '60')).rejects.toThrow(/took longer than 0 s to list it: refused/);
   });
 });
 

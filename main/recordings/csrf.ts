@@ -33,6 +33,12 @@ export function resolveCsrfSecret(secret: string | undefined, production: boolea
 /** Reads the persisted secret, or generates and stores one (also when the file is missing, truncated or unreadable garbage). */
 export function loadOrCreateCsrfSecret(dataDir: string): { secret: string; source: 'stored' | 'generated' } {
   const file = path.join(dataDir, CSRF_SECRET_FILE);
+  // A temp file left by a kill mid-write is dropped.
+  try {
+    for (const name of fs.readdirSync(dataDir)) if (/^csrf-secret\.\d+\.tmp$/.test(name)) fs.rmSync(path.join(dataDir, name), { force: true });
+  } catch {
+    // no data folder yet
+  }
   try {
     const stored = fs.readFileSync(file, 'utf8').trim();
     if (/^[A-Za-z0-9_-]{43,512}$/.test(stored)) {

@@ -74,13 +74,15 @@ describe('configuration and start-up rules', () => {
     await three.stop();
   });
 
-  it('replaces a truncated stored secret with a new random one', async () => {
+  it('replaces a truncated stored secret with a new random one and drops a temp file left by a kill', async () => {
     const dir = tempDir();
     dirs.push(dir);
     fs.writeFileSync(path.join(dir, 'csrf-secret'), 'abc');
+    fs.writeFileSync(path.join(dir, 'csrf-secret.4242.tmp'), 'half');
     const svc = createRecordingService(testConfig(dir, 1, { csrfSecret: undefined }), { logger: silentLogger });
     await svc.start();
     expect(fs.readFileSync(path.join(dir, 'csrf-secret'), 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fs.existsSync(path.join(dir, 'csrf-secret.4242.tmp'))).toBe(false);
     await svc.stop();
   });
 

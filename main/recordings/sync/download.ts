@@ -20,6 +20,11 @@ export interface DownloadRequest {
   stallMs?: number;
   /** How long to wait for the response headers. */
   headersTimeoutMs?: number;
+  /**
+   * Most bytes the file may reach (from the listing): a box announcing more is refused, one
+   * sending more is cut off and its partial file removed, so a hostile box cannot fill the disk.
+   */
+  maxBytes?: number;
 }
 
 /** What one download attempt produced, before classification. */
@@ -124,6 +129,11 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       announcedSize = m[3] === '*' ? null : Number(m[3]);
     }
     const restarted = resumedFrom > 0 && !append;
+    const max = req.maxBytes;
+    if (max !== undefined && announcedSize !== null && announcedSize > max) {
+      res.cancel();
+      return { recorded: false, actualSize: null, announcedSize, error: `the box announces ${announcedSize} bytes, more than the ${max} its listing allows`, resumedFrom, restarted };
+    }
 
     let written = append ? resumedFrom : 0;
     let lastTickBytes = written;
@@ -152,8 +162,14 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(err)}`, resumedFrom, restarted };
     }
     let writeError: unknown;
+    let overflow = false;
     const ended = await res.consume((chunk, start, stop) => {
-      if (writeError) return;
+      if (writeError || overflow) return;
+      if (max !== undefined && written + (stop - start) > max) {
+        overflow = true;
+        res.cancel();
+        return;
+      }
       try {
         for (let off = start; off < stop; ) off += fs.writeSync(fd, chunk, off, stop - off);
         written += stop - start;
@@ -164,6 +180,10 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     });
     const interruption = writeError ? describe(writeError) : ended.complete ? undefined : (ended.error ?? 'the box closed the connection early');
     fs.closeSync(fd);
+    if (overflow) {
+      fs.rmSync(req.partialPath, { force: true });
+      return { recorded: false, actualSize: null, announcedSize, error: `the box sent more than the ${max} bytes its listing allows: download refused`, resumedFrom, restarted };
+    }
     if (writeError) {
       return { recorded: false, actualSize: null, announcedSize, error: `cannot write ${req.partialPath}: ${describe(writeError)}`, resumedFrom, restarted };
     }

@@ -1,9 +1,14 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimShow } from '../box/simulator/box-model.js';
 import { sampleShow } from '../box/simulator/sample-library.js';
+import { systemClock } from '../../core/clock.js';
 import { startHarness, tempDir, type Harness } from '../testing/harness.js';
+import { downloadToPartial } from './download.js';
+import { defaultMediaGet } from './media-get.js';
 
 /** Every file and folder under `root`, as absolute paths (symlinks not followed). */
 function walk(root: string): string[] {
@@ -169,5 +174,52 @@ describe('the real-path check before a download', () => {
     expect(fs.readdirSync(path.join(parent, 'outside'))).toEqual([]);
     // No media request was made for a destination that was refused.
     expect(h.box.requests.filter((q) => q.method === 'GET')).toEqual([]);
+  });
+});
+
+describe('a box sending more media than its listing says', () => {
+  let h: Harness;
+  let server: http.Server;
+  let endless = '';
+  beforeAll(async () => {
+    const show = sampleShow('Bluey', 700000001, 1, () => 20 * 1024 * 1024);
+    show.items[0]!.listedSize = 1000;
+    h = await startHarness({ box: { shows: [show] } });
+    await h.api.post('/api/shows', { name: 'bluey', dest_folder: 'Kids' });
+    await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl });
+    // A body without a length that never ends (chunked).
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/vnd.dlna.mpeg-tts' });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      let open = true;
+      res.on('close', () => (open = false));
+      const pump = () => {
+        while (open) if (!res.write(chunk)) return void res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    endless = `http://127.0.0.1:${(server.address() as AddressInfo).port}/web/1`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await h.cleanup();
+  });
+
+  it('refuses a download the box announces far above the listed size, leaving no file', async () => {
+    const run = await h.syncAndWait();
+    expect(run.summary).toMatchObject({ failed: 1, downloaded: 0 });
+    const row = (await h.api.get('/api/recordings')).body.recordings[0];
+    expect(row.status).toBe('failed');
+    expect(row.error).toMatch(/the box announces 20971520 bytes, more than the \d+ its listing allows/);
+    expect(walk(h.mediaRoot).filter((p) => fs.statSync(p).isFile())).toEqual([]);
+  });
+
+  it('cuts off a body without a length once it passes the limit and removes the partial file', async () => {
+    const partialPath = path.join(h.dir, 'endless.ts.partial');
+    const result = await downloadToPartial({ url: endless, partialPath, get: defaultMediaGet, clock: systemClock, signal: new AbortController().signal, maxBytes: 1024 * 1024 });
+    expect(result).toMatchObject({ recorded: false, error: 'the box sent more than the 1048576 bytes its listing allows: download refused' });
+    expect(fs.existsSync(partialPath)).toBe(false);
   });
 });

@@ -112,6 +112,8 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
         get: deps.mediaGet,
         clock: deps.clock,
         signal: ctx.signal,
+        // The listing's size plus a margin (a box's length can be a few dozen bytes off).
+        maxBytes: expected + Math.max(ctx.tolerance, 16 * 1024 * 1024),
         onTick: (bytes) => {
           const now = deps.clock.now();
           if (startBytes < 0) {

@@ -98,9 +98,15 @@ export function prepareFolderInside(root: string, folder: string): string {
       st = undefined;
     }
     if (!st) {
-      fs.mkdirSync(next);
-      current = next;
-      continue;
+      try {
+        fs.mkdirSync(next);
+        current = next;
+        continue;
+      } catch (err) {
+        // Created meanwhile by someone else: check what is there now.
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        st = fs.lstatSync(next);
+      }
     }
     const real = st.isSymbolicLink() ? fs.realpathSync(next) : next;
     if (!isInside(realRoot, real)) throw new Error(`${next} leads outside the media root (to ${real})`);

@@ -13,8 +13,9 @@ export interface RecordingConfig {
   configDir: string;
   /** The bundled detector configuration used when the user has none. */
   bundledDetectorIni: string;
+  /** `CSRF_SECRET`; unset: a random secret generated once and kept in `configDir/csrf-secret`. */
   csrfSecret: string | undefined;
-  /** `NODE_ENV=production`: refuse to start without a real CSRF secret. */
+  /** `NODE_ENV=production` (named in the start-up errors about the CSRF secret). */
   production: boolean;
   /** IANA time zone (`TZ`), exposed as `tz`, used by the scheduler. */
   tz: string;

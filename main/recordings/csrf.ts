@@ -1,25 +1,61 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors.js';
 
-/** The placeholder used in development; production refuses to start with it (or with no secret). */
+/** The placeholder older versions used in development: refused as a configured secret in every mode. */
 export const DEV_CSRF_SECRET = 'dev-only-csrf-secret-do-not-use-in-production';
+/** File in the data folder holding the generated secret when none is configured (mode 0600). */
+export const CSRF_SECRET_FILE = 'csrf-secret';
+/** Characters of a generated secret: 32 random bytes, base64url. */
+const GENERATED_LENGTH = 43;
 export const CSRF_COOKIE = 'rs_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 /** No user accounts: the session identifier bound into every token is a constant. */
 const SESSION_ID = 'recording-sync';
 
 /**
- * Checks the secret the service would run with. In production an unset secret, the development
- * placeholder or one shorter than 32 characters refuses the start; elsewhere the placeholder is used.
+ * The secret the service runs with. A configured `CSRF_SECRET` must not be the old development
+ * placeholder and must have 32 or more characters (any mode; the start is refused otherwise). With
+ * none configured, a random secret generated on the first start and kept in `dataDir/csrf-secret`
+ * (mode 0600) is used, in production too: never a constant from the source.
  */
-export function resolveCsrfSecret(secret: string | undefined, production: boolean): string {
-  if (production) {
-    if (!secret || secret === DEV_CSRF_SECRET) throw new Error('CSRF_SECRET must be set to a random value (32+ bytes) when NODE_ENV=production');
-    if (secret.length < 32) throw new Error('CSRF_SECRET is too short: use 32 or more random bytes');
-    return secret;
+export function resolveCsrfSecret(secret: string | undefined, production: boolean, dataDir: string): { secret: string; source: 'configured' | 'stored' | 'generated' } {
+  if (secret) {
+    if (secret === DEV_CSRF_SECRET) throw new Error('CSRF_SECRET is the development placeholder: set a random value (32+ bytes) or leave it unset to use a generated one');
+    if (secret.length < 32) throw new Error(`CSRF_SECRET is too short: use 32 or more random bytes${production ? ' (NODE_ENV=production)' : ''}`);
+    return { secret, source: 'configured' };
   }
-  return secret || DEV_CSRF_SECRET;
+  return loadOrCreateCsrfSecret(dataDir);
+}
+
+/** Reads the persisted secret, or generates and stores one (also when the file is missing, truncated or unreadable garbage). */
+export function loadOrCreateCsrfSecret(dataDir: string): { secret: string; source: 'stored' | 'generated' } {
+  const file = path.join(dataDir, CSRF_SECRET_FILE);
+  // A temp file left by a kill mid-write is dropped.
+  try {
+    for (const name of fs.readdirSync(dataDir)) if (/^csrf-secret\.\d+\.tmp$/.test(name)) fs.rmSync(path.join(dataDir, name), { force: true });
+  } catch {
+    // no data folder yet
+  }
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (/^[A-Za-z0-9_-]{43,512}$/.test(stored)) {
+      if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+      return { secret: stored, source: 'stored' };
+    }
+  } catch {
+    // missing or unreadable: generate below
+  }
+  const secret = crypto.randomBytes(32).toString('base64url');
+  if (secret.length !== GENERATED_LENGTH) throw new Error('unexpected secret length');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${secret}\n`, { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
+  return { secret, source: 'generated' };
 }
 
 const hmac = (secret: string, nonce: string) => crypto.createHmac('sha256', secret).update(`${SESSION_ID}.${nonce}`).digest('base64url');

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import { createBoxSimulator } from './box/simulator/box-simulator.js';
@@ -19,6 +20,7 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
   await ssdp.start();
   const base = recordingConfigFromEnv({}, opts.dataDir);
   const root = path.join(opts.dataDir, 'recordings-demo');
+  fs.mkdirSync(path.join(root, 'media'), { recursive: true });
   const service = createRecordingService(
     {
       ...base,

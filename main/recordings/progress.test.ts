@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../core/clock.js';
-import { PROGRESS_STALE_MS, createProgressRegistry, createRateMeter, downloadProgress, formatEta, formatRate } from './progress.js';
+import { createProgressRegistry, createRateMeter, downloadProgress, formatEta, formatRate } from './progress.js';
 
 describe('progress registry', () => {
   it('is empty after a start and returns null for unknown ids', () => {
@@ -23,13 +23,13 @@ describe('progress registry', () => {
     const clock = createManualClock(0);
     const reg = createProgressRegistry(clock);
     reg.set('1', { phase: 'scanning', percent: null, detail: 'elapsed 0:10' });
-    clock.advance(PROGRESS_STALE_MS);
+    clock.advance(30_000); // spec: PROGRESS_STALE_MS is 30 seconds
     expect(reg.get('1')).not.toBeNull();
     clock.advance(1);
     expect(reg.get('1')).toBeNull();
     expect(reg.size()).toBe(0);
     reg.set('2', { phase: 'downloading', percent: 1 });
-    clock.advance(PROGRESS_STALE_MS + 1);
+    clock.advance(30_001); // spec: stale after more than 30 s
     expect(reg.snapshot().size).toBe(0);
     expect(reg.size()).toBe(0);
   });

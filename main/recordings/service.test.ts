@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sign as signCookie } from '@fastify/cookie';
 import { pino } from 'pino';
 import { silentLogger } from '../core/logger.js';
 import { recordingConfigFromEnv } from './config.js';
-import { DEV_CSRF_SECRET } from './csrf.js';
+import { DEV_CSRF_SECRET, mintToken } from './csrf.js';
 import { unhandledRejectionLogger, installUnhandledRejectionLogging } from './process-guards.js';
 import { createRecordingService } from './service.js';
 import { ApiClient, tempDir, testConfig } from './testing/harness.js';
@@ -20,14 +21,69 @@ describe('configuration and start-up rules', () => {
     expect(recordingConfigFromEnv({}, '/data')).toMatchObject({ port: 8124, dbPath: path.join('/data', 'recordings', 'state.db'), production: false });
   });
 
-  it('refuses to start in production without a real CSRF secret', async () => {
-    for (const secret of [undefined, DEV_CSRF_SECRET, 'short']) {
-      const dir = tempDir();
-      dirs.push(dir);
-      const svc = createRecordingService(testConfig(dir, 1, { production: true, csrfSecret: secret }), { logger: silentLogger });
-      await expect(svc.start()).rejects.toThrow(/CSRF_SECRET/);
-      await svc.stop();
+  it('refuses the development placeholder or a short CSRF_SECRET in every mode', async () => {
+    for (const production of [true, false]) {
+      for (const secret of [DEV_CSRF_SECRET, 'short']) {
+        const dir = tempDir();
+        dirs.push(dir);
+        const svc = createRecordingService(testConfig(dir, 1, { production, csrfSecret: secret }), { logger: silentLogger });
+        await expect(svc.start()).rejects.toThrow(/CSRF_SECRET/);
+        await svc.stop();
+      }
     }
+  });
+
+  it('without CSRF_SECRET (production too) generates a random secret once, stores it 0600 and reuses it after a restart', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const config = testConfig(dir, 1, { production: true, csrfSecret: undefined });
+    const one = createRecordingService(config, { logger: silentLogger });
+    await one.start();
+    const file = path.join(config.configDir, 'csrf-secret');
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    expect(stored.length).toBeGreaterThanOrEqual(43); // 32 random bytes
+    expect(stored).not.toBe(DEV_CSRF_SECRET);
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const api = new ApiClient(one.url);
+    expect((await api.post('/api/shows', { name: 'A', dest_folder: 'A' })).status).toBe(201);
+    // A token and cookie made with the constant from the source (what a page could forge) are refused.
+    const forgedToken = mintToken(DEV_CSRF_SECRET);
+    const forged = await fetch(`${one.url}/api/shows`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': forgedToken, cookie: `rs_csrf=${encodeURIComponent(signCookie(forgedToken, DEV_CSRF_SECRET))}` },
+      body: JSON.stringify({ name: 'X', dest_folder: 'X' }),
+    });
+    expect(forged.status).toBe(403);
+    await one.stop();
+
+    // Same data folder, new process: the same secret, so the token the client holds still works.
+    const two = createRecordingService(config, { logger: silentLogger });
+    await two.start();
+    expect(fs.readFileSync(file, 'utf8').trim()).toBe(stored);
+    const again = new ApiClient(two.url);
+    Object.assign(again, { cookie: (api as unknown as { cookie: string }).cookie, token: (api as unknown as { token: string }).token });
+    expect((await again.post('/api/shows', { name: 'B', dest_folder: 'B' })).status).toBe(201);
+    await two.stop();
+
+    // Another data folder generates its own, different secret.
+    const other = tempDir();
+    dirs.push(other);
+    const three = createRecordingService(testConfig(other, 1, { csrfSecret: undefined }), { logger: silentLogger });
+    await three.start();
+    expect(fs.readFileSync(path.join(other, 'csrf-secret'), 'utf8').trim()).not.toBe(stored);
+    await three.stop();
+  });
+
+  it('replaces a truncated stored secret with a new random one and drops a temp file left by a kill', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    fs.writeFileSync(path.join(dir, 'csrf-secret'), 'abc');
+    fs.writeFileSync(path.join(dir, 'csrf-secret.4242.tmp'), 'half');
+    const svc = createRecordingService(testConfig(dir, 1, { csrfSecret: undefined }), { logger: silentLogger });
+    await svc.start();
+    expect(fs.readFileSync(path.join(dir, 'csrf-secret'), 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fs.existsSync(path.join(dir, 'csrf-secret.4242.tmp'))).toBe(false);
+    await svc.stop();
   });
 
   it('accepts a fresh token after the secret rotated, rejecting the stale cookie', async () => {

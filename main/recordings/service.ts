@@ -85,8 +85,9 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
   return {
     async start() {
       if (state) return;
-      const csrfSecret = resolveCsrfSecret(config.csrfSecret, config.production);
-      if (!config.csrfSecret) logger.warn('CSRF_SECRET is not set: using the development placeholder');
+      const csrf = resolveCsrfSecret(config.csrfSecret, config.production, config.configDir);
+      if (csrf.source === 'generated') logger.info({ dir: config.configDir }, 'CSRF_SECRET is not set: generated a random secret and stored it in the data folder');
+      const csrfSecret = csrf.secret;
       const db = openDatabase(config.dbPath, recordingMigrations);
       disposer.add(() => db.close());
       try {

@@ -18,14 +18,27 @@ const cronExpr = z
 const httpUrlOrEmpty = z.union([z.literal(''), z.url({ protocol: /^https?$/ })]);
 const wsUrlOrEmpty = z.union([z.literal(''), z.url({ protocol: /^wss?$/ })]);
 /** An IP or host name with an optional port, or a full http URL of the device description. */
-const boxAddress = z.union([
-  z.literal(''),
+const oneBoxAddress = z.union([
   z.url({ protocol: /^https?$/ }),
   z
     .string()
     .max(255)
     .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'must be an IP or host name, optionally with :port, or an http URL'),
 ]);
+/** One box address, or several separated by commas or spaces (two boxes on one LAN); blank searches by SSDP. */
+const boxAddress = z
+  .string()
+  .max(1024)
+  .superRefine((value, ctx) => {
+    const parts = value.split(/[\s,]+/).filter(Boolean);
+    if (parts.length > 8) ctx.addIssue({ code: 'custom', message: 'at most 8 box addresses' });
+    for (const part of parts) {
+      if (!oneBoxAddress.safeParse(part).success) {
+        ctx.addIssue({ code: 'custom', message: `"${part.slice(0, 80)}" must be an IP or host name, optionally with :port, or an http URL` });
+        return;
+      }
+    }
+  });
 const secret = z.string().max(512);
 /** Extra host names the service answers to (DNS-rebinding defence, core/host-check.ts), separated by commas or spaces. */
 const hostList = z

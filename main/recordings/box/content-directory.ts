@@ -1,7 +1,7 @@
-import { abortScope } from '../abort-scope.js';
+import { fetchBounded, MAX_BROWSE_BYTES } from './bounded-fetch.js';
 import { parseDidl, type DidlContainer, type DidlEntry, type DidlItem } from './didl.js';
 import type { FetchLike } from './description.js';
-import { createBoxXmlParser, escapeXml, textOf } from './xml.js';
+import { createBoxXmlParser, escapeXml, parseBoxXml, textOf } from './xml.js';
 
 const SERVICE = 'urn:schemas-upnp-org:service:ContentDirectory:1';
 const envelopeParser = createBoxXmlParser();
@@ -13,7 +13,17 @@ export interface BrowseOptions {
   pageSize?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Most bytes one Browse answer may have (default MAX_BROWSE_BYTES). */
+  maxResponseBytes?: number;
+  /** All pages of one container must arrive within this (default BROWSE_TOTAL_TIMEOUT_MS). */
+  totalTimeoutMs?: number;
 }
+
+/** A container listed page by page may take this long in all (a real one takes seconds). */
+export const BROWSE_TOTAL_TIMEOUT_MS = 5 * 60_000;
+
+/** Most entries one container may list across all its pages (a real box holds a few thousand recordings). */
+export const MAX_CHILDREN = 20_000;
 
 function browseEnvelope(objectId: string, start: number, count: number): string {
   return (
@@ -31,32 +41,32 @@ export async function browseChildren(opts: BrowseOptions, objectId: string): Pro
   const pageSize = opts.pageSize ?? 100;
   const out: DidlEntry[] = [];
   let start = 0;
+  const what = `Browse ${objectId.slice(0, 64)}`;
+  const deadline = Date.now() + (opts.totalTimeoutMs ?? BROWSE_TOTAL_TIMEOUT_MS);
   for (let page = 0; page < 10_000; page++) {
-    const scope = abortScope(opts.signal, opts.timeoutMs ?? 15_000);
-    let res: Response;
-    let text: string;
-    try {
-      res = await opts.fetch(opts.controlUrl, {
+    if (page > 0 && Date.now() > deadline) throw new Error(`${what}: the box took longer than ${Math.round((opts.totalTimeoutMs ?? BROWSE_TOTAL_TIMEOUT_MS) / 1000)} s to list it: refused`);
+    const res = await fetchBounded(
+      opts.fetch,
+      opts.controlUrl,
+      {
         method: 'POST',
         headers: { 'content-type': 'text/xml; charset="utf-8"', soapaction: `"${SERVICE}#Browse"` },
         body: browseEnvelope(objectId, start, pageSize),
-        signal: scope.signal,
-      });
-      text = await res.text();
-    } finally {
-      scope.dispose();
-    }
-    if (!res.ok) throw new Error(`Browse ${objectId} answered HTTP ${res.status}`);
-    const env = envelopeParser.parse(text) as Record<string, unknown>;
+      },
+      { maxBytes: opts.maxResponseBytes ?? MAX_BROWSE_BYTES, timeoutMs: opts.timeoutMs ?? 15_000, signal: opts.signal, what: `the ${what} answer` },
+    );
+    if (!res.ok) throw new Error(`${what} answered HTTP ${res.status}`);
+    const env = parseBoxXml(envelopeParser, res.text, `the ${what} answer`);
     const body = (env.Envelope as Record<string, unknown> | undefined)?.Body as Record<string, unknown> | undefined;
     const resp = body?.BrowseResponse as Record<string, unknown> | undefined;
-    if (!resp) throw new Error(`Browse ${objectId}: no BrowseResponse in the reply`);
+    if (!resp) throw new Error(`${what}: no BrowseResponse in the reply`);
     const entries = parseDidl(textOf(resp.Result));
     const returned = Number(textOf(resp.NumberReturned)) || entries.length;
     const total = Number(textOf(resp.TotalMatches));
-    out.push(...entries);
+    if (out.length + entries.length > MAX_CHILDREN) throw new Error(`${what}: more than ${MAX_CHILDREN} entries listed: refused`);
+    for (const e of entries) out.push(e);
     start += returned;
-    if (returned === 0 || !Number.isFinite(total) || start >= total) break;
+    if (returned === 0 || entries.length === 0 || !Number.isFinite(total) || start >= total) break;
   }
   return out;
 }

@@ -1,5 +1,5 @@
-import { abortScope } from '../abort-scope.js';
-import { createBoxXmlParser, textOf } from './xml.js';
+import { fetchBounded, MAX_DESCRIPTION_BYTES } from './bounded-fetch.js';
+import { createBoxXmlParser, parseBoxXml, textOf } from './xml.js';
 
 /** The box is the UPnP device whose description names this manufacturer URL. */
 export const BOX_MANUFACTURER_URL = 'http://www.fetch.com/';
@@ -29,7 +29,7 @@ export class NotABoxError extends Error {}
  * it is another UPnP device, and throws a parse error for broken XML.
  */
 export function parseDescription(xml: string, location: string): BoxInfo {
-  const doc = parser.parse(xml, true) as Record<string, unknown>;
+  const doc = parseBoxXml(parser, xml, `description ${location}`, true);
   const root = doc.root as Record<string, unknown> | undefined;
   const device = ((root?.device ?? []) as Array<Record<string, unknown>>)[0];
   if (!device) throw new NotABoxError('no device element');
@@ -41,13 +41,19 @@ export function parseDescription(xml: string, location: string): BoxInfo {
   const cds = services.find((s) => textOf(s.serviceType).startsWith('urn:schemas-upnp-org:service:ContentDirectory:'));
   if (!cds) throw new NotABoxError('the box description has no ContentDirectory service');
   const base = textOf(root?.URLBase).trim() || location;
-  const controlUrl = new URL(textOf(cds.controlURL).trim() || '/web/cds_control', base).toString();
   const loc = new URL(location);
+  const control = new URL(textOf(cds.controlURL).trim() || '/web/cds_control', base);
+  // The SOAP calls go to the device that described itself, never to a host it names.
+  if (!/^https?:$/.test(control.protocol) || control.hostname !== loc.hostname) {
+    throw new Error(`the description at ${location} names a control URL on another host (${control.host}): refused`);
+  }
+  const controlUrl = control.toString();
+  const field = (v: unknown) => displayText(textOf(v), 200);
   return {
-    udn: textOf(device.UDN).trim(),
-    friendlyName: textOf(device.friendlyName).trim(),
-    modelName: textOf(device.modelName).trim(),
-    manufacturer: textOf(device.manufacturer).trim(),
+    udn: field(device.UDN),
+    friendlyName: field(device.friendlyName),
+    modelName: field(device.modelName),
+    manufacturer: field(device.manufacturer),
     location,
     controlUrl,
     address: loc.host,
@@ -63,14 +69,16 @@ export function descriptionUrlFor(address: string): string {
 
 export type FetchLike = typeof fetch;
 
-/** GETs and parses one description (with a timeout). */
-export async function fetchBoxDescription(fetchFn: FetchLike, location: string, timeoutMs: number): Promise<BoxInfo> {
-  const scope = abortScope(undefined, timeoutMs);
-  try {
-    const res = await fetchFn(location, { signal: scope.signal });
-    if (!res.ok) throw new Error(`description ${location} answered HTTP ${res.status}`);
-    return parseDescription(await res.text(), location);
-  } finally {
-    scope.dispose();
-  }
+/** Device-supplied text for display and logs: control characters removed, whitespace collapsed, length capped. */
+export function displayText(s: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  return s.slice(0, max * 4).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+/** GETs and parses one description (size- and time-limited). */
+export async function fetchBoxDescription(fetchFn: FetchLike, location: string, timeoutMs: number, signal?: AbortSignal): Promise<BoxInfo> {
+  const what = `description ${location}`;
+  const res = await fetchBounded(fetchFn, location, {}, { maxBytes: MAX_DESCRIPTION_BYTES, timeoutMs, signal, what });
+  if (!res.ok) throw new Error(`${what} answered HTTP ${res.status}`);
+  return parseDescription(res.text, location);
 }

@@ -1,4 +1,4 @@
-import { createBoxXmlParser, textOf } from './xml.js';
+import { createBoxXmlParser, MAX_XML_TEXT, parseBoxXml, textOf } from './xml.js';
 
 export interface DidlContainer {
   kind: 'container';
@@ -28,6 +28,13 @@ export type DidlEntry = DidlContainer | DidlItem;
 
 const parser = createBoxXmlParser(['container', 'item', 'res']);
 
+/** Longest box id accepted (real ids are 9-digit numbers); an entry with a longer or empty id, or one with control characters, is dropped. */
+export const MAX_BOX_ID = 128;
+/** Titles (show folders and items) are cut to this many characters. */
+export const MAX_TITLE = 500;
+
+const capped = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
+
 /** Repairs raw `&` that real boxes leave in titles (not the start of an entity). */
 function repairAmpersands(xml: string): string {
   return xml.replace(/&(?!(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#x[0-9A-Fa-f]{1,6});)/g, '&amp;');
@@ -35,22 +42,27 @@ function repairAmpersands(xml: string): string {
 
 function attr(node: Record<string, unknown>, name: string): string {
   const v = node[`@_${name}`];
-  return v === undefined || v === null ? '' : String(v);
+  return v === undefined || v === null ? '' : capped(String(v), MAX_XML_TEXT);
 }
+
+const text = (node: unknown, max = MAX_XML_TEXT) => capped(textOf(node), max);
+// eslint-disable-next-line no-control-regex -- an id with control characters (NUL included) is refused
+const idOk = (id: string) => id.length > 0 && id.length <= MAX_BOX_ID && !/[\u0000-\u001f\u007f]/.test(id);
 
 /** Parses a DIDL-Lite document (the `Result` of a Browse) into containers and items, in order. */
 export function parseDidl(xml: string): DidlEntry[] {
-  const doc = parser.parse(repairAmpersands(xml)) as Record<string, unknown>;
+  const doc = parseBoxXml(parser, repairAmpersands(xml), 'the DIDL-Lite listing');
   const root = (doc['DIDL-Lite'] ?? {}) as Record<string, unknown>;
   if (typeof root !== 'object') return [];
   const out: DidlEntry[] = [];
   for (const c of (root.container ?? []) as Array<Record<string, unknown>>) {
     const cc = attr(c, 'childCount');
+    if (!idOk(attr(c, 'id'))) continue;
     out.push({
       kind: 'container',
       id: attr(c, 'id'),
       parentId: attr(c, 'parentID'),
-      title: textOf(c.title),
+      title: text(c.title, MAX_TITLE),
       childCount: cc === '' || !Number.isFinite(Number(cc)) ? null : Number(cc),
     });
   }
@@ -58,16 +70,17 @@ export function parseDidl(xml: string): DidlEntry[] {
     const res = ((i.res ?? []) as unknown[])[0];
     const resObj = (typeof res === 'object' && res !== null ? res : {}) as Record<string, unknown>;
     const sizeText = attr(resObj, 'size');
+    if (!idOk(attr(i, 'id'))) continue;
     const size = sizeText === '' || !/^-?\d+$/.test(sizeText.trim()) ? -1 : Number(sizeText.trim());
     out.push({
       kind: 'item',
       id: attr(i, 'id'),
       parentId: attr(i, 'parentID'),
-      title: textOf(i.title),
-      upnpClass: textOf(i.class),
-      description: textOf(i.description),
-      recordedStart: textOf(i.recordedStartDateTime) || null,
-      url: textOf(res) || null,
+      title: text(i.title, MAX_TITLE),
+      upnpClass: text(i.class, 200),
+      description: text(i.description),
+      recordedStart: text(i.recordedStartDateTime, 200) || null,
+      url: text(res, 2048) || null,
       size,
       duration: attr(resObj, 'duration') || null,
       taskName: attr(resObj, 'parentTaskName') || null,

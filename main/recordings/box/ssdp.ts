@@ -21,6 +21,24 @@ export interface SsdpTarget {
   windowMs: number;
 }
 
+/** Most distinct devices one search follows up (a home LAN has a handful of UPnP devices). */
+export const MAX_SSDP_LOCATIONS = 32;
+/** Longest LOCATION URL followed. */
+const MAX_LOCATION_LENGTH = 512;
+
+/**
+ * A reply's LOCATION is followed only when it is an http(s) URL on the host that sent the reply:
+ * a device describes itself, it does not send the service to fetch from somewhere else.
+ */
+export function acceptableLocation(location: string, sender: string): boolean {
+  if (location.length > MAX_LOCATION_LENGTH || !/^https?:\/\//i.test(location)) return false;
+  try {
+    return new URL(location).hostname.replace(/^\[|\]$/g, '') === sender;
+  } catch {
+    return false;
+  }
+}
+
 export function mSearch(st: string, mx = 1): string {
   return ['M-SEARCH * HTTP/1.1', `HOST: ${SSDP_MULTICAST_ADDRESS}:${SSDP_PORT}`, 'MAN: "ssdp:discover"', `MX: ${mx}`, `ST: ${st}`, '', ''].join('\r\n');
 }
@@ -48,11 +66,12 @@ export async function searchLocations(target: SsdpTarget, signal?: AbortSignal):
       });
     });
     socket.on('error', () => undefined);
-    socket.on('message', (msg) => {
+    socket.on('message', (msg, rinfo) => {
+      if (locations.size >= MAX_SSDP_LOCATIONS || msg.length > 8192) return;
       const text = msg.toString('utf8');
       if (!/^HTTP\/1\.[01] 200/i.test(text) && !/^NOTIFY /i.test(text)) return;
       const loc = parseSsdpHeaders(text).location;
-      if (loc && /^https?:\/\//i.test(loc)) locations.add(loc);
+      if (loc && acceptableLocation(loc, rinfo.address)) locations.add(loc);
     });
     if (target.address === SSDP_MULTICAST_ADDRESS) {
       socket.setMulticastTTL(2);

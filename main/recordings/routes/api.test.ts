@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleShow } from '../box/simulator/sample-library.js';
 import { SECRET_MASK } from '../settings.js';
@@ -105,7 +107,9 @@ describe('recording sync HTTP API', () => {
     expect(badRoot.body.error.field).toBe('media_root');
     expect((await h.api.get('/api/settings')).body.settings.sync_cron).toBe('*/30 * * * *');
 
-    await h.api.patch('/api/settings', { media_root: '/srv/tv' });
+    const other = path.join(h.dir, 'other-media');
+    fs.mkdirSync(other);
+    expect((await h.api.patch('/api/settings', { media_root: other })).status).toBe(200);
     expect((await h.api.get('/api/settings')).body.sources.media_root).toBe('stored');
     await h.api.patch('/api/settings', { media_root: null, ad_removal_enabled: null });
     const reset = (await h.api.get('/api/settings')).body;

@@ -57,7 +57,7 @@ const BAD_FIELDS: Record<string, Array<[unknown, string]>> = {
     [{ download_concurrency: 99 }, 'download_concurrency'],
     [{ free_space_margin_mb: -1 }, 'free_space_margin_mb'],
     [{ size_tolerance_bytes: '1' }, 'size_tolerance_bytes'],
-    [{ box_address: 'a b' }, 'box_address'],
+    [{ box_address: 'a b/c' }, 'box_address'],
   ],
   none: [],
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { checkMediaRoot } from '../sync/media-root.js';
 import type { RouteContext } from './context.js';
 
 /**
@@ -16,5 +17,10 @@ export function capabilities(ctx: RouteContext) {
 /** `GET /api/settings` (secrets masked, sources, `tz`, detector config) and `PATCH /api/settings`. */
 export function registerSettingsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/api/settings', async () => ({ ...ctx.settings.view(), capabilities: capabilities(ctx) }));
-  app.patch('/api/settings', async (req) => ({ ...ctx.settings.patch(req.body, ctx.clock.now()), capabilities: capabilities(ctx) }));
+  app.patch('/api/settings', async (req) => {
+    // A new media root must be an existing, writable, non-system folder (400 naming media_root).
+    const body = req.body as Record<string, unknown> | null | undefined;
+    if (body && typeof body === 'object' && typeof body.media_root === 'string') checkMediaRoot(body.media_root);
+    return { ...ctx.settings.patch(req.body, ctx.clock.now()), capabilities: capabilities(ctx) };
+  });
 }

@@ -6,10 +6,10 @@ import { discoverBoxes, type SsdpTarget } from '../box/ssdp.js';
 import type { Show } from '../store/shows-store.js';
 import { boxUnreachable, browseFailed, hostOf, noBoxFound } from './box-errors.js';
 
-/** Why no box could be used: `box_unreachable` (the configured address) or `box_not_found` (search). */
+/** Why no box could be used: `box_unreachable` (the configured address), `box_not_found` (search) or `several_boxes` (search found more than one). */
 export class BoxLookupError extends Error {
   constructor(
-    readonly code: 'box_unreachable' | 'box_not_found',
+    readonly code: 'box_unreachable' | 'box_not_found' | 'several_boxes',
     message: string,
   ) {
     super(message);
@@ -44,22 +44,91 @@ export interface BoxSourceDeps {
 }
 
 /**
- * The configured box (`box_address`), or every box SSDP finds. Throws a BoxLookupError whose
+ * The configured box (`box_address`), or every box SSDP finds (listing shows; a sync uses
+ * `chooseSyncBoxes`). Throws a BoxLookupError whose
  * message says what was tried and what to do (the address and cause, or the devices that answered
  * and why each is not the box).
  */
 export async function resolveBoxes(deps: BoxSourceDeps, boxAddress: string, signal?: AbortSignal): Promise<BoxInfo[]> {
-  if (boxAddress) {
-    const url = descriptionUrlFor(boxAddress);
-    try {
-      return [await fetchBoxDescription(deps.fetch, url, 5000)];
-    } catch (err) {
-      throw new BoxLookupError('box_unreachable', boxUnreachable(hostOf(url), err));
+  const addresses = boxAddresses(boxAddress);
+  if (addresses.length) {
+    const boxes: BoxInfo[] = [];
+    const errors: string[] = [];
+    for (const address of addresses) {
+      const url = descriptionUrlFor(address);
+      try {
+        boxes.push(await fetchBoxDescription(deps.fetch, url, 5000, signal));
+      } catch (err) {
+        errors.push(boxUnreachable(hostOf(url), err));
+      }
     }
+    if (!boxes.length) throw new BoxLookupError('box_unreachable', errors.join('; '));
+    return boxes;
   }
   const found = await discoverBoxes({ target: deps.ssdp, fetch: deps.fetch, logger: deps.logger, signal });
   if (!found.boxes.length && !signal?.aborted) throw new BoxLookupError('box_not_found', noBoxFound(found.skipped));
   return found.boxes;
+}
+
+/** The `box_address` value that names `box`: `host:port` when that leads to its description, else the description URL. */
+export function addressOf(box: BoxInfo): string {
+  return descriptionUrlFor(box.address) === box.location ? box.address : box.location;
+}
+
+const describeBox = (b: BoxInfo) => `${b.friendlyName || 'unnamed box'} at ${addressOf(b)}`;
+
+/** The addresses in `box_address`: one, or several separated by commas or spaces (two boxes on one LAN). */
+export function boxAddresses(setting: string): string[] {
+  return setting.split(/[\s,]+/).filter(Boolean);
+}
+
+/**
+ * The boxes a sync talks to. With `box_address` set, the box(es) it names; one that cannot be
+ * reached is an error of its own while the others still sync. Blank: SSDP; exactly one box
+ * answering is used and returned as `pin` (the caller stores it as `box_address`, so a device that
+ * appears later claiming to be a box is never synced); several answering sync none: the error names
+ * them and says how to choose one or both.
+ */
+export async function chooseSyncBoxes(
+  deps: BoxSourceDeps,
+  boxAddress: string,
+  signal?: AbortSignal,
+): Promise<{ boxes: BoxInfo[]; unreachable: string[]; pin: string | null }> {
+  const addresses = boxAddresses(boxAddress);
+  if (addresses.length) {
+    const boxes: BoxInfo[] = [];
+    const unreachable: string[] = [];
+    for (const address of addresses) {
+      const url = descriptionUrlFor(address);
+      try {
+        boxes.push(await fetchBoxDescription(deps.fetch, url, 5000, signal));
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        unreachable.push(boxUnreachable(hostOf(url), err));
+      }
+    }
+    if (!boxes.length) throw new BoxLookupError('box_unreachable', unreachable.join('; '));
+    return { boxes, unreachable, pin: null };
+  }
+  const found = await discoverBoxes({ target: deps.ssdp, fetch: deps.fetch, logger: deps.logger, signal });
+  if (found.boxes.length === 0) throw new BoxLookupError('box_not_found', noBoxFound(found.skipped));
+  if (found.boxes.length > 1) {
+    throw new BoxLookupError(
+      'several_boxes',
+      `${found.boxes.length} recording boxes answered discovery (${found.boxes.map(describeBox).join('; ')}): nothing synced; ` +
+        'set box_address in the settings to the one to sync, or to several separated by commas to sync each',
+    );
+  }
+  return { boxes: found.boxes, unreachable: [], pin: addressOf(found.boxes[0]!) };
+}
+
+function sameHost(url: string, box: BoxInfo): boolean {
+  try {
+    const u = new URL(url);
+    return /^https?:$/.test(u.protocol) && u.hostname === new URL(box.location).hostname;
+  } catch {
+    return false;
+  }
 }
 
 /** Browses one box and returns the items of the folders that match the given shows. */
@@ -72,7 +141,15 @@ export async function collectWork(deps: BoxSourceDeps, box: BoxInfo, shows: read
       const show = matchShow(folder.title, shows);
       if (!show) continue;
       const items = await listItems(browse, folder.id);
-      for (const item of items) if (item.id && item.url) work.push({ box, show, folderTitle: folder.title, item });
+      for (const item of items) {
+        if (!item.id || !item.url) continue;
+        // Media comes from the box that listed it, never from a host a listing names.
+        if (!sameHost(item.url, box)) {
+          deps.logger.warn({ box_id: item.id.slice(0, 64), url: item.url.slice(0, 200) }, 'skipping a listed item whose URL is not on the box');
+          continue;
+        }
+        work.push({ box, show, folderTitle: folder.title, item });
+      }
     }
     return work;
   } catch (err) {

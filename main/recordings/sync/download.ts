@@ -181,9 +181,11 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     const ended = await res.consume((chunk, start, stop) => {
       if (writeError || grew) return;
       try {
-        for (let off = start; off < stop; ) off += fs.writeSync(fd, chunk, off, stop - off);
-        written += stop - start;
-        if (written > limit) {
+        // Never past the listing size: more bytes mean a recording still growing (or a hostile box).
+        const end = Math.min(stop, start + Math.max(0, limit - written));
+        for (let off = start; off < end; ) off += fs.writeSync(fd, chunk, off, end - off);
+        written += end - start;
+        if (end < stop) {
           grew = true;
           res.cancel();
         }

@@ -8,12 +8,13 @@ import type { RecordingSettings } from '../settings.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/sync-runs-store.js';
-import { collectWork, resolveBoxes, type WorkItem } from './box-source.js';
+import { chooseSyncBoxes, collectWork, type WorkItem } from './box-source.js';
 import { overallStatus } from './classify.js';
 import type { FreeSpaceProbe } from './disk-space.js';
 import { removeStalePartials } from './housekeeping.js';
 import { reconcileIds } from './identity.js';
 import { processItem } from './item-pipeline.js';
+import { mediaRootProblem } from './media-root.js';
 import type { MediaGet } from './media-get.js';
 import type { FlightGuard } from './single-flight.js';
 
@@ -84,10 +85,19 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         summary.note = 'no followed show is enabled: follow a show to sync it';
         return deps.runs.finish(run.id, 'ok', summary, deps.clock.now());
       }
-      const boxes = await resolveBoxes(deps, settings.box_address, signal);
+      const rootProblem = mediaRootProblem(settings.media_root);
+      if (rootProblem) throw new Error(`the media root ${settings.media_root} ${rootProblem}: set media_root to a folder for recordings`);
+      const choice = await chooseSyncBoxes(deps, settings.box_address, signal);
+      if (choice.pin) {
+        // The one box discovery found is remembered: later runs sync it and nothing else.
+        deps.settings.patch({ box_address: choice.pin }, deps.clock.now());
+        summary.note = `one recording box found by discovery (${choice.boxes[0]!.friendlyName || 'unnamed'} at ${choice.pin}): saved as box_address; clear it to search again`;
+        log.info({ box_address: choice.pin }, 'pinned the recording box found by discovery');
+      }
+      const boxes = choice.boxes;
       summary.boxes = boxes.length;
       const work: WorkItem[] = [];
-      const boxErrors: string[] = [];
+      const boxErrors: string[] = [...choice.unreachable];
       const held = new Set<string>();
       for (const box of boxes) {
         try {
@@ -103,7 +113,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           boxErrors.push((err as Error).message);
         }
       }
-      if (boxErrors.length === boxes.length) throw new Error(boxErrors.join('; '));
+      if (boxErrors.length >= boxes.length + choice.unreachable.length) throw new Error(boxErrors.join('; '));
       if (boxErrors.length) summary.error = boxErrors.join('; ');
       summary.seen = work.length;
 

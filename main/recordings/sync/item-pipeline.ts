@@ -12,7 +12,8 @@ import { classifyDownload, type SummaryCounter } from './classify.js';
 import { downloadToPartial, probeContentLength } from './download.js';
 import type { MediaGet } from './media-get.js';
 import { formatBytes, spaceShortfall, statfsFreeBytes, type FreeSpaceProbe } from './disk-space.js';
-import { destinationPath, isInside } from './naming.js';
+import { prepareFolderInside, refuseSymlinkFile } from './media-root.js';
+import { destinationPath, withIdSuffix } from './naming.js';
 
 export const CURRENTLY_RECORDING = 'currently recording';
 
@@ -105,11 +106,12 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
     episodeTitle: parsed.episodeTitle,
   });
   const owner = deps.recordings.pathOwner(finalPath);
-  if (owner !== undefined && owner !== item.id) finalPath = finalPath.replace(/\.ts$/, ` [${item.id}].ts`);
+  if (owner !== undefined && owner !== item.id) finalPath = withIdSuffix(finalPath, item.id);
   try {
-    fs.mkdirSync(path.dirname(finalPath), { recursive: true });
-    const realRoot = fs.realpathSync(ctx.mediaRoot);
-    if (!isInside(realRoot, fs.realpathSync(path.dirname(finalPath)))) throw new Error('the destination folder leads outside the media root');
+    // Real paths, one folder at a time: a symlink inside the media root never leads a write outside it.
+    prepareFolderInside(ctx.mediaRoot, path.dirname(finalPath));
+    refuseSymlinkFile(finalPath);
+    refuseSymlinkFile(partialPathOf(finalPath));
   } catch (err) {
     const error = `cannot create the folder ${path.dirname(finalPath)}: ${(err as Error).message} — check that media_root (${ctx.mediaRoot}) exists and the app may write there`;
     return { outcome: 'failed', row: write({ status: 'failed', error }) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
-import { checkShowPaths, cleanName, destinationPath, recordingFileName, renderSeasonFolder } from './naming.js';
+import { checkShowPaths, cleanName, destinationPath, isInside, recordingFileName, renderSeasonFolder, withIdSuffix } from './naming.js';
 
 const fieldOf = (fn: () => void) => {
   try {
@@ -49,5 +49,45 @@ describe('show path validation', () => {
     expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', '../Season {season}'))).toBe('400:season_template');
     expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', '/abs'))).toBe('400:season_template');
     expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', 'a/..\\..'))).toBe('400:season_template');
+  });
+
+  it('accepts names that merely start with two dots: only ".." as a whole segment climbs', () => {
+    expect(fieldOf(() => checkShowPaths('/media/tv', '..foo', 'Season {season}'))).toBe('ok');
+    expect(fieldOf(() => checkShowPaths('/media/tv', 'Comedy/..hidden gems', '..Season {season}'))).toBe('ok');
+    expect(fieldOf(() => checkShowPaths('/media/tv', 'Show...', '...'))).toBe('ok');
+    expect(fieldOf(() => checkShowPaths('/media/tv', '..', ''))).toBe('400:dest_folder');
+    expect(fieldOf(() => checkShowPaths('/media/tv', '..foo/..', ''))).toBe('400:dest_folder');
+    expect(isInside('/media/tv', '/media/tv/..foo/x')).toBe(true);
+    expect(isInside('/media/tv', '/media/tvx')).toBe(false);
+    expect(isInside('/media/tv', '/media')).toBe(false);
+  });
+});
+
+describe('box text used in a path', () => {
+  it('turns separators, NUL and control characters into spaces and strips leading dots', () => {
+    expect(cleanName('../../etc/x')).toBe('etc x');
+    expect(cleanName('..\\..\\Windows\\x')).toBe('Windows x');
+    expect(cleanName('/etc/passwd')).toBe('etc passwd');
+    expect(cleanName('a\u0000b\u0007c\nd')).toBe('a b c d');
+    expect(cleanName('.')).toBe('Untitled');
+  });
+
+  it('caps a very long title: the file name stays under 255 bytes, multi-byte characters included', () => {
+    const name = recordingFileName('Show', 'x', 1, 2, 'é'.repeat(100_000));
+    expect(Buffer.byteLength(name)).toBeLessThan(255 - '.partial'.length);
+    expect(name.startsWith('Show - S01E02 - éé')).toBe(true);
+    expect(Buffer.byteLength(withIdSuffix(name, '9'.repeat(1000)) + '.partial')).toBeLessThanOrEqual(255);
+    expect(Buffer.byteLength(recordingFileName('x'.repeat(5000), 'y', null, null, ''))).toBeLessThan(255);
+  });
+
+  it('cleans the box id in the duplicate-name suffix: it can never add a folder', () => {
+    for (const id of ['../../../../x', '..\\..\\x', '/etc/x', 'a\u0000b', '..', '[x]']) {
+      const file = withIdSuffix('/m/Show/Season 01/Show - S01E01.ts', id);
+      expect(file.startsWith('/m/Show/Season 01/Show - S01E01 [')).toBe(true);
+      expect(file.endsWith('].ts')).toBe(true);
+      const name = file.slice('/m/Show/Season 01/'.length);
+      expect(name.includes('/') || name.includes('\\') || name.includes('\u0000')).toBe(false);
+    }
+    expect(withIdSuffix('/m/S/a.ts', '903106335')).toBe('/m/S/a [903106335].ts');
   });
 });

@@ -10,17 +10,48 @@ export function renderSeasonFolder(template: string, season: number | null): str
   return template.replaceAll('{season_padded}', padded).replaceAll('{season_unpadded}', unpadded).replaceAll('{season}', padded);
 }
 
-/** Makes a box title safe as a file or folder name on every platform. */
+/** Longest file or folder name made from box text (well under the 255-byte limit of common file systems). */
+export const MAX_NAME = 180;
+
+/**
+ * Makes box text (a title, a show name, an id) safe as ONE file or folder name on every platform:
+ * control characters (NUL included), path separators and characters Windows forbids become spaces,
+ * leading and trailing dots and spaces go (so never `.`, `..` or a hidden name), the length is capped.
+ */
 export function cleanName(s: string): string {
-  const cleaned = [...s]
-    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch))
-    .join('')
+  const cleaned = s
+    .slice(0, MAX_NAME * 4)
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/[/\\:*?"<>|]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^[.\s]+|[.\s]+$/g, '');
-  const cut = cleaned.slice(0, 180).trim();
+  const cut = [...cleaned].slice(0, MAX_NAME).join('').trim().replace(/[.\s]+$/, '');
   return cut || 'Untitled';
+}
+
+/** Most UTF-8 bytes of a file name's stem: with ` [<id>]` and `.ts.partial` it stays under 255 bytes. */
+export const MAX_STEM_BYTES = 180;
+
+/** Cuts `s` to at most `max` UTF-8 bytes without splitting a character. */
+function capBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  let out = '';
+  let bytes = 0;
+  for (const ch of s) {
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > max) break;
+    out += ch;
+    bytes += n;
+  }
+  return out.trim().replace(/[.\s]+$/, '') || 'Untitled';
+}
+
+/** The ` [<box id>]` that tells two recordings with the same name apart; the id is cleaned like a title. */
+export function withIdSuffix(file: string, boxId: string): string {
+  const id = capBytes(cleanName(boxId).replace(/[[\]]/g, '_'), 32);
+  return `${file.replace(/\.ts$/, '')} [${id}].ts`;
 }
 
 /** `<Show> - S01E02 - <episode title>.ts` when season and episode parse, else the cleaned box title. */
@@ -28,9 +59,9 @@ export function recordingFileName(show: string, boxTitle: string, season: number
   if (season !== null && episode !== null) {
     const se = `S${pad2(season)}E${pad2(episode)}`;
     const title = episodeTitle.trim() ? ` - ${cleanName(episodeTitle)}` : '';
-    return `${cleanName(show)} - ${se}${title}.ts`;
+    return `${capBytes(`${capBytes(cleanName(show), 80)} - ${se}${title}`, MAX_STEM_BYTES)}.ts`;
   }
-  return `${cleanName(boxTitle)}.ts`;
+  return `${capBytes(cleanName(boxTitle), MAX_STEM_BYTES)}.ts`;
 }
 
 /**
@@ -47,10 +78,15 @@ export function checkRelativeFolder(field: string, value: string, opts: { allowE
   if (value.split(/[/\\]+/).some((seg) => seg.trim() === '..')) throw invalid(field, 'must not contain ".." segments');
 }
 
-/** True when `target` is `root` itself or inside it (lexically, after resolving). */
+/**
+ * True when `target` is `root` itself or inside it (lexically, after resolving). Only `..` as a
+ * whole first segment leaves the root: a folder named `..foo` is inside.
+ */
 export function isInside(root: string, target: string): boolean {
   const rel = path.relative(path.resolve(root), path.resolve(target));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  if (rel === '') return true;
+  if (path.isAbsolute(rel)) return false;
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`);
 }
 
 /**

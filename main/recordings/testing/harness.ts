@@ -17,9 +17,10 @@ export function sha256File(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
-/** A loopback-only test configuration: port 0, a state file and media root under `dir`, SSDP to the responder. */
+/** A loopback-only test configuration: port 0, a state file and media root (created) under `dir`, SSDP to the responder. */
 export function testConfig(dir: string, ssdpPort: number, overrides: Partial<RecordingConfig> = {}): RecordingConfig {
   const base = recordingConfigFromEnv({}, dir);
+  fs.mkdirSync(path.join(dir, 'media'), { recursive: true });
   return {
     ...base,
     port: 0,
@@ -98,8 +99,11 @@ export async function startHarness(opts: {
   extraLocations?: () => string[];
   /** false: SSDP advertises only the other (non-box) devices. */
   advertiseBox?: boolean;
+  /** Use this (new, empty) folder for the state file and media root instead of a fresh temp folder. */
+  dir?: string;
 }): Promise<Harness> {
-  const dir = tempDir();
+  const dir = opts.dir ?? tempDir();
+  fs.mkdirSync(dir, { recursive: true });
   const box = createBoxSimulator(opts.box);
   await box.start();
   const ssdp = createSsdpResponder({

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createBoxXmlParser, escapeXml, textOf } from '../xml.js';
 import { RECORDING_SIZE_MARKER, listedSize, type SimItem, type SimShow } from './box-model.js';
 import { boxDescriptionXml, brokenDescriptionXml, routerDescriptionXml } from './descriptions.js';
+import { entityExpansionAnswer, streamHugeListing, type HostileListing } from './hostile.js';
 import { mediaChunks, mediaHash } from './media-bytes.js';
 import { assertLoopback } from './loopback.js';
 
@@ -17,6 +18,8 @@ export interface BoxSimulatorOptions {
   maxPageSize?: number;
   /** Leave raw `&` in DIDL titles, as real boxes do. */
   rawAmpersands?: boolean;
+  /** A hostile device: how it answers a Browse of a show folder (changeable while running). */
+  hostile?: HostileListing;
 }
 
 export interface SimRequest {
@@ -52,6 +55,8 @@ export interface BoxSimulator {
   browses: Array<{ objectId: string; start: number; asked: number; returned: number }>;
   /** Number of media bodies being streamed right now. */
   activeStreams(): number;
+  /** Turns the hostile answers to show-folder Browses on or off. */
+  setHostile(hostile: HostileListing | undefined): void;
 }
 
 const RECORDINGS_ID = '7';
@@ -81,6 +86,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
   let baseUrl = '';
   let lastPort = 0;
 
+  const mediaUrlOf = (id: string) => `${baseUrl}/web/${encodeURIComponent(id)}`;
   const containerXml = (id: string, parent: string, title: string, count: number) =>
     `<container id="${id}" parentID="${parent}" restricted="1" childCount="${count}"><dc:title>${escapeXml(title)}</dc:title><upnp:class>object.container.storageFolder</upnp:class></container>`;
   const titleText = (t: string) => (opts.rawAmpersands ? t.replace(/</g, '&lt;') : escapeXml(t));
@@ -88,11 +94,11 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     const show = opts.shows[showIndex]!;
     if (item.growBytes) item.length += item.growBytes;
     return (
-      `<item id="${item.id}" parentID="${folderId(showIndex)}" restricted="1"><dc:title>${titleText(item.title)}</dc:title>` +
+      `<item id="${escapeXml(item.id)}" parentID="${folderId(showIndex)}" restricted="1"><dc:title>${titleText(item.title)}</dc:title>` +
       `<upnp:class>object.item.videoItem.movie</upnp:class><description>${escapeXml(item.description ?? '')}</description>` +
       `<recordedStartDateTime>${escapeXml(item.recordedStart ?? 'Wednesday 01 July 2020 09:05 PM')}</recordedStartDateTime>` +
       `<res protocolInfo="http-get:*:video/vnd.dlna.mpeg-tts:DLNA.ORG_PN=AVC_TS_MP_HD_AAC;DLNA.ORG_OP=01;DLNA.ORG_FLAGS=ED100000000000000000000000000000" ` +
-      `size="${listedSize(item)}" duration="${item.duration ?? '0:29:48'}" parentTaskName="${escapeXml(show.title)}">${baseUrl}/web/${item.id}</res></item>`
+      `size="${listedSize(item)}" duration="${item.duration ?? '0:29:48'}" parentTaskName="${escapeXml(show.title)}">${escapeXml(mediaUrlOf(item.id))}</res></item>`
     );
   };
 
@@ -229,6 +235,17 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
       req.on('data', (c: Buffer) => parts.push(c));
       req.on('end', () => {
         try {
+          const body = Buffer.concat(parts).toString('utf8');
+          const objectId = /<ObjectID>([^<]*)<\/ObjectID>/.exec(body)?.[1] ?? '';
+          const hostile = opts.hostile;
+          if (hostile && opts.shows.some((_, i) => folderId(i) === objectId)) {
+            browses.push({ objectId, start: 0, asked: 0, returned: -1 });
+            if (hostile.hugeListingBytes) return streamHugeListing(res, hostile.hugeListingBytes, mediaUrlOf);
+            if (hostile.entityExpansion) {
+              res.writeHead(200, { 'content-type': 'text/xml; charset="utf-8"' }).end(entityExpansionAnswer(hostile.entityExpansion, mediaUrlOf('666000001')));
+              return;
+            }
+          }
           res.writeHead(200, { 'content-type': 'text/xml; charset="utf-8"' }).end(browse(Buffer.concat(parts).toString('utf8')));
         } catch {
           res.writeHead(500).end();
@@ -297,7 +314,10 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
       for (const s of opts.shows) s.items = s.items.filter((it) => it.id !== id);
       index();
     },
-    mediaUrl: (id) => `${baseUrl}/web/${id}`,
+    mediaUrl: (id) => mediaUrlOf(id),
+    setHostile(hostile) {
+      opts.hostile = hostile;
+    },
     hash: (id) => {
       const it = items.get(id)!.item;
       return mediaHash(keyOf(it), it.length);

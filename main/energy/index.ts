@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { createHttpServer, listen } from '../core/http.js';
 import type { Service } from '../core/lifecycle.js';
@@ -23,6 +23,8 @@ import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySe
 import { registerSettingsRoutes } from './settings-routes.js';
 import { buildSnapshot } from './snapshot.js';
 import { registerWebUi } from './web-ui.js';
+import { contribute, type EnergyFeature, type FetchLike } from './features/feature.js';
+import { energyFeatures } from './features/index.js';
 import type { Snapshot } from './snapshot-schema.js';
 
 export interface EnergyConfig {
@@ -46,6 +48,8 @@ export interface EnergyDeps {
   discoveryPort?: number;
   /** Let the scan use internal (loopback) interfaces; honoured only together with an injected `interfaces`. */
   discoveryIncludeInternal?: boolean;
+  /** Outbound HTTP for features (weather, webhooks); default global fetch. */
+  fetch?: FetchLike;
 }
 
 export interface EnergyService extends Service {
@@ -75,6 +79,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   const estimator = new BatteryEstimator();
   let lastPlant: Values = {};
   const unsubscribe: Array<() => void> = [];
+  let features: EnergyFeature[] = [];
 
   const need = <T>(v: T | null, what: string): T => {
     if (v === null) throw new Error(`energy service not started (${what})`);
@@ -98,7 +103,9 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     const s = need(settings, 'settings').get();
     const capacity = s.battery.capacityKwh ?? st.battery.ratedCapacityKwh;
     const reserve = s.battery.reserveSoc ?? st.battery.reserveSoc;
-    return buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve), history: history?.stats() ?? null });
+    const snap = buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve), history: history?.stats() ?? null });
+    for (const f of features) f.snapshot?.(snap);
+    return snap;
   };
 
   return {
@@ -149,6 +156,14 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       const st = state;
       const ev = events;
       unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
+      // Security is created below with the routes; features get a gate that defers to it.
+      const gate: preHandlerAsyncHookHandler = async function (this: FastifyInstance, req, reply) {
+        await need(security, 'security').requireSession.call(this, req, reply);
+      };
+      features = energyFeatures.map((make) =>
+        make({ clock, logger, settings: () => store.get(), state: st, fetch: deps.fetch ?? ((u, i) => fetch(u, i)), dataDir: config.dataDir, historyFile: hist.file, gate }),
+      );
+      for (const f of features) await f.start?.();
 
       poller = new Poller(pollerConfig, deps.connect ?? createModbusConnection, clock, logger, {
         onReading(reading, at) {
@@ -159,13 +174,15 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
           next.pollIntervalMs = cfg.pollIntervalMs;
           estimator.feed(at, next.power.battery);
-          hist.append(sampleFromState(next, at));
-          st.set(next);
+          const withFeatures = contribute(features, next, at, logger);
+          hist.append(sampleFromState(withFeatures, at));
+          st.set(withFeatures);
         },
         onDisconnected(error) {
           estimator.reset();
           const cfg = pollerConfig();
-          st.update({ connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } });
+          const next = { ...st.get(), connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } };
+          st.set(contribute(features, next, clock.now(), logger));
         },
       });
 
@@ -198,6 +215,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           // timer on the same connection. Retention and the other live fields are read where used.
           if (needsReconnect(prev, next)) void poll.reconnect();
           else if (JSON.stringify(prev.polling) !== JSON.stringify(next.polling)) poll.reschedule();
+          for (const f of features) f.onSettings?.(prev, next);
         },
       });
       registerDiscoveryRoutes(app, {
@@ -208,6 +226,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         port: deps.discoveryPort ?? 502,
         includeInternal: deps.interfaces !== undefined && deps.discoveryIncludeInternal === true,
       });
+      for (const f of features) f.routes?.(app);
       await registerWebUi(app);
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
       poller.start();
@@ -216,6 +235,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
 
     async stop() {
       await poller?.stop();
+      for (const f of features.splice(0).reverse()) await f.stop?.();
       for (const u of unsubscribe.splice(0)) u();
       events?.close();
       await app?.close();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { findOverlap } from './tariff/windows.js';
 
 /**
  * The energy bridge's settings: one schema validates input, types the code and documents the API.
@@ -129,7 +130,15 @@ export const tariffSettings = z
       .default(() => ({ enabled: false, credit: 0, start: '16:00', end: '21:00', toleranceKwh: 0.05 }))
       .meta(live),
   })
-  .strict();
+  .strict()
+  .superRefine((t, ctx) => {
+    // Windows may not overlap on a shared day; the credit windows run within one day (end after start).
+    const overlap = findOverlap(t.windows);
+    if (overlap) ctx.addIssue({ code: 'custom', path: ['windows', overlap[1], 'start'], message: `overlaps window ${overlap[0] + 1} ("${t.windows[overlap[0]]!.name}") on a shared day` });
+    for (const key of ['superExport', 'zeroDraw'] as const) {
+      if (t[key].end <= t[key].start) ctx.addIssue({ code: 'custom', path: [key, 'end'], message: 'must be after the start (this window runs within one day)' });
+    }
+  });
 
 export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'gatewayOffline'] as const;
 

@@ -1,0 +1,7 @@
+import { createTariffFeature } from '../tariff/feature.js';
+import type { FeatureFactory } from './feature.js';
+
+/** The energy bridge's features, in order. Adding a feature is its folder plus one line here. */
+export const energyFeatures: readonly FeatureFactory[] = [
+  createTariffFeature,
+];

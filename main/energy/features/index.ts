@@ -1,7 +1,9 @@
+import { createAlertsFeature } from '../alerts/feature.js';
 import { createTariffFeature } from '../tariff/feature.js';
 import type { FeatureFactory } from './feature.js';
 
 /** The energy bridge's features, in order. Adding a feature is its folder plus one line here. */
 export const energyFeatures: readonly FeatureFactory[] = [
   createTariffFeature,
+  createAlertsFeature,
 ];

@@ -19,6 +19,28 @@ export function weatherText(code: number | null): string {
   return WMO.find(([max]) => code <= max)?.[1] ?? `Code ${code}`;
 }
 
+/** A small symbol for the WMO code (decorative; the words say the same). */
+export function weatherIcon(code: number | null): string {
+  if (code === null) return '';
+  if (code === 0) return '☀️';
+  if (code <= 2) return '🌤️';
+  if (code === 3) return '☁️';
+  if (code <= 48) return '🌫️';
+  if (code <= 67 || (code >= 80 && code <= 82)) return '🌧️';
+  if (code <= 77 || code === 85 || code === 86) return '❄️';
+  return '⛈️';
+}
+
+/** Outdoor temperature and weather icon for the page header. */
+export function WeatherBadge({ weather, unit }: { weather: NonNullable<Snapshot['weather']>; unit: Snapshot['units']['temperature'] }) {
+  return (
+    <span className="badge" data-testid="header-weather" title={`${weatherText(weather.weatherCode)}${weather.location ? ` · ${weather.location}` : ''}`}>
+      <span aria-hidden="true">{weatherIcon(weather.weatherCode)}</span> {weather.outdoorTemp === null ? '—' : `${weather.outdoorTemp.toFixed(1)} °${unit === 'fahrenheit' ? 'F' : 'C'}`}
+      {weather.location ? ` ${weather.location}` : ''}
+    </span>
+  );
+}
+
 export function Weather({ weather, unit }: { weather: NonNullable<Snapshot['weather']>; unit: Snapshot['units']['temperature'] }) {
   return (
     <div className="live" data-testid="weather">

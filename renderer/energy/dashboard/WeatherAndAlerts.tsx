@@ -3,7 +3,9 @@ import type { Snapshot } from '../types.js';
 
 const WMO: Array<[number, string]> = [
   [0, 'Clear sky'],
-  [3, 'Partly cloudy'],
+  [1, 'Mainly clear'],
+  [2, 'Partly cloudy'],
+  [3, 'Overcast'],
   [48, 'Fog'],
   [57, 'Drizzle'],
   [67, 'Rain'],

@@ -132,10 +132,13 @@ export class DayLedger {
     return this.last;
   }
 
-  /** Closes the running day if instant `t` falls on a later local date; returns the local minute of `t`. */
+  /**
+   * Closes the running day if instant `t` falls on a later local date; returns the local minute of
+   * `t`. Days never go backwards: a late instant of an already closed day leaves the running day.
+   */
   advanceTo(t: number): LocalMinute {
     const at = this.local(t, this.config().timeZone);
-    if (this.day && this.day.date !== at.date) {
+    if (this.day && at.date > this.day.date) {
       this.onClose(this.day);
       this.day = emptyDay(at.date);
     }
@@ -165,6 +168,7 @@ export class DayLedger {
   private integrate(p: PowerSample, a: number, b: number): void {
     const at = this.advanceTo(a);
     const day = this.day!;
+    if (at.date !== day.date) return; // a late poll of a day already closed
     const { tariff } = this.config();
     const h = (b - a) / 3_600_000;
     const kwh = (w: number | null) => (w === null ? 0 : (w / 1000) * h);

@@ -171,3 +171,19 @@ describe('tariff settings: bad input names the field', () => {
     expect(issue({ zeroDraw: { enabled: true, start: '21:00', end: '16:00' } })?.path).toBe('zeroDraw.end');
   });
 });
+
+describe('tariff: day boundaries', () => {
+  it('a poll arriving late for a day already closed does not reopen it or close today again', () => {
+    const t = tariff({ importRate: 1 });
+    const closed: DayTotals[] = [];
+    const l = new DayLedger(() => ({ tariff: t, timeZone: 'UTC' }), (d) => closed.push({ ...d }));
+    const [mon, tue] = day('2026-06-01', 'UTC');
+    l.feed({ t: tue - 120_000, solar: 0, home: 0, grid: 1000, battery: 0 });
+    l.advanceTo(tue + 1000); // the snapshot was asked for just after midnight
+    l.feed({ t: tue - 60_000, solar: 0, home: 0, grid: 1000, battery: 0 }); // a poll stamped before midnight
+    l.feed({ t: tue + 60_000, solar: 0, home: 0, grid: 1000, battery: 0 });
+    expect(closed.map((d) => d.date)).toEqual(['2026-06-01']);
+    expect(l.current()!.date).toBe('2026-06-02');
+    expect(mon).toBeLessThan(tue);
+  });
+});

@@ -68,7 +68,7 @@ export function DailyBars() {
       <p className="small muted" data-testid="daily-summary">
         {points.length} days{total !== null && currency ? `; net cost over the period ${formatMoney(total, currency)} (a negative cost is a credit)` : '; set a tariff in Settings to see cost'}. Today is still running.{' '}
         <a href="/api/history/daily?format=csv" download>
-          Download CSV
+          Daily totals as CSV
         </a>
       </p>
     </div>

@@ -59,6 +59,23 @@ describe('energy insight over HTTP', () => {
     expect((await call('GET', '/api/settings')).json()).toEqual(before);
   });
 
+  it('with a passcode set, the test and place-search routes need a session; the status reads stay open', async () => {
+    const { call } = await setup();
+    expect((await call('POST', '/api/security/passcode', { passcode: '2468' })).statusCode).toBeLessThan(300);
+    for (const [method, url, body] of [
+      ['POST', '/api/test/weather', { location: 'Sydney' }],
+      ['POST', '/api/test/alert', { url: 'http://127.0.0.1:9/x' }],
+      ['GET', '/api/weather/places?name=Syd', undefined],
+    ] as const) {
+      const res = await call(method, url, body);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().error.code).toBe('locked');
+    }
+    expect((await call('GET', '/api/alerts')).statusCode).toBe(200);
+    expect((await call('GET', '/api/weather')).statusCode).toBe(200);
+    expect((await call('GET', '/api/history/daily')).statusCode).toBe(200);
+  });
+
   it('a saved tariff shows in the snapshot after the next polls, priced at the configured rates', async () => {
     const { call, service, sim } = await setup();
     sim.plant.soc = 0; // an empty battery: the home draws from the grid whatever the hour

@@ -1,5 +1,5 @@
 import { createLocalMinuteCache, minuteOf, type LocalMinute } from './local-time.js';
-import { ratesAt, type TariffConfig } from './windows.js';
+import { ratesAt, type RatesAt, type TariffConfig } from './windows.js';
 
 /** Two polls further apart than this are a gap: the time between them is not integrated. */
 export const MAX_GAP_MS = 15 * 60_000;
@@ -116,6 +116,8 @@ export class DayLedger {
   private day: DayTotals | null = null;
   private last: PowerSample | null = null;
   private readonly local = createLocalMinuteCache();
+  /** Rates of the last local minute seen, for the same tariff object (polls mostly share a minute). */
+  private rates: { at: LocalMinute; tariff: TariffConfig; value: RatesAt } | null = null;
 
   constructor(
     private readonly config: () => { tariff: TariffConfig; timeZone: string },
@@ -180,7 +182,8 @@ export class DayLedger {
       else day.batteryDischargeKwh += kwh(-p.battery);
     }
     if (p.grid === null) return;
-    const rates = ratesAt(tariff, at);
+    if (this.rates?.at !== at || this.rates.tariff !== tariff) this.rates = { at, tariff, value: ratesAt(tariff, at) };
+    const rates = this.rates.value;
     if (rates.zeroDraw) day.zeroDrawCoveredMs += b - a;
     if (p.grid > 0) {
       const imp = kwh(p.grid);

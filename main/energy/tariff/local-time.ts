@@ -73,12 +73,14 @@ export function minuteOf(hhmm: string): number {
 
 /** A single-entry cache of `localMinute` keyed by UTC minute and zone (consecutive polls share a minute). */
 export function createLocalMinuteCache(): (t: number, tz: string) => LocalMinute {
-  let key = '';
+  let minute = NaN;
+  let zone = '';
   let value: LocalMinute | null = null;
   return (t, tz) => {
-    const k = `${Math.floor(t / 60_000)}|${tz}`;
-    if (k !== key || !value) {
-      key = k;
+    const m = Math.floor(t / 60_000);
+    if (m !== minute || tz !== zone || !value) {
+      minute = m;
+      zone = tz;
       value = localMinute(t, tz);
     }
     return value;

@@ -54,7 +54,7 @@ export function DailyBars() {
           <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
             <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} tick={axisTick} stroke="var(--border)" minTickGap={20} />
-            <YAxis yAxisId="kwh" tick={axisTick} stroke="var(--border)" width={58} unit=" kWh" />
+            <YAxis yAxisId="kwh" tick={axisTick} stroke="var(--border)" width={58} label={{ value: 'kWh', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12 }} />
             {currency && <YAxis yAxisId="cost" orientation="right" tick={axisTick} stroke="var(--border)" width={64} tickFormatter={(v: number) => formatMoney(v, currency)} />}
             <Tooltip formatter={(v, name) => (name === 'Cost' && currency ? formatMoney(Number(v), currency) : `${Number(v).toFixed(2)} kWh`)} isAnimationActive={false} />
             <Legend />

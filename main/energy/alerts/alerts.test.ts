@@ -121,6 +121,22 @@ describe('alert webhooks', () => {
     }
   });
 
+  it('stopping aborts a delivery whose receiver never answers, instead of waiting out the timeout', async () => {
+    let seen = 0;
+    server = http.createServer(() => {
+      seen++; // never answers
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const d = new WebhookDispatcher((u, i) => fetch(u, i), createManualClock());
+    d.send('hang', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { event: 'fired', at: '', source: 'home-lan-bridge/energy', alert: {} as WebhookBody['alert'] });
+    await vi.waitFor(() => expect(seen).toBe(1), { timeout: 10_000 });
+    d.stop();
+    await d.idle();
+    expect(d.lastResult('hang')).toMatchObject({ ok: false, status: null, attempts: 1 });
+    expect(d.lastResult('hang')!.error).not.toMatch(/within 5 s/);
+    server.closeAllConnections();
+  });
+
   it('a refused connection is reported, not thrown, and never blocks the caller', async () => {
     const clock = createManualClock();
     const d = new WebhookDispatcher((u, i) => fetch(u, i), clock);

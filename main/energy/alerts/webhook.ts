@@ -50,14 +50,14 @@ async function boundedText(res: Response, limit: number): Promise<string> {
 }
 
 /** One POST with a 5 s timeout. Never throws. */
-export async function postOnce(fetchFn: FetchLike, url: string, body: WebhookBody, now: () => number): Promise<Omit<DeliveryResult, 'attempts'>> {
+export async function postOnce(fetchFn: FetchLike, url: string, body: WebhookBody, now: () => number, cancel?: AbortSignal): Promise<Omit<DeliveryResult, 'attempts'>> {
   try {
     const res = await fetchFn(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'home-lan-bridge' },
       body: JSON.stringify(body),
       redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      signal: cancel ? AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMEOUT_MS), cancel]) : AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
     const answer = await boundedText(res, ANSWER_BYTES).catch(() => '');
     const ok = res.status >= 200 && res.status < 300;
@@ -78,6 +78,8 @@ export class WebhookDispatcher {
   private readonly results = new Map<string, DeliveryResult>();
   private stopped = false;
   private readonly sleeping = new Set<() => void>();
+  /** Aborts requests in flight on stop, so no socket outlives the service. */
+  private readonly cancel = new AbortController();
 
   constructor(
     private readonly fetchFn: FetchLike,
@@ -106,6 +108,7 @@ export class WebhookDispatcher {
 
   stop(): void {
     this.stopped = true;
+    this.cancel.abort();
     for (const wake of this.sleeping) wake();
   }
 
@@ -124,7 +127,7 @@ export class WebhookDispatcher {
 
   private async deliver(ruleId: string, url: string, body: WebhookBody): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const r = { ...(await postOnce(this.fetchFn, url, body, () => this.clock.now())), attempts: attempt };
+      const r = { ...(await postOnce(this.fetchFn, url, body, () => this.clock.now(), this.cancel.signal)), attempts: attempt };
       delete r.answer;
       this.results.set(ruleId, r);
       this.onResult(ruleId, r);

@@ -42,10 +42,11 @@ const geocodeAnswer = z.object({
 });
 
 /** GET a JSON document with a timeout and a size bound; the answer is validated by the caller. */
-async function getJson(fetchFn: FetchLike, url: string): Promise<unknown> {
+async function getJson(fetchFn: FetchLike, url: string, cancel?: AbortSignal): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(WEATHER_TIMEOUT_MS) });
+    const signal = cancel ? AbortSignal.any([AbortSignal.timeout(WEATHER_TIMEOUT_MS), cancel]) : AbortSignal.timeout(WEATHER_TIMEOUT_MS);
+    res = await fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'error', signal });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
     throw new WeatherError(e.name === 'TimeoutError' ? `no answer within ${WEATHER_TIMEOUT_MS / 1000} s` : `cannot reach ${new URL(url).host} (${e.cause?.code ?? e.message})`);
@@ -77,25 +78,25 @@ async function getJson(fetchFn: FetchLike, url: string): Promise<unknown> {
 }
 
 /** Open-Meteo forecast: the current temperature (in `unit`) and WMO weather code. */
-export async function fetchCurrent(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, unit: 'celsius' | 'fahrenheit'): Promise<Reading> {
+export async function fetchCurrent(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, unit: 'celsius' | 'fahrenheit', cancel?: AbortSignal): Promise<Reading> {
   const u = new URL(baseUrl);
   u.searchParams.set('latitude', String(lat));
   u.searchParams.set('longitude', String(lon));
   u.searchParams.set('current', 'temperature_2m,weather_code');
   u.searchParams.set('temperature_unit', unit);
-  const parsed = forecastAnswer.safeParse(await getJson(fetchFn, u.toString()));
+  const parsed = forecastAnswer.safeParse(await getJson(fetchFn, u.toString(), cancel));
   if (!parsed.success) throw new WeatherError('the forecast answer has no current temperature');
   return { outdoorTemp: parsed.data.current.temperature_2m ?? null, weatherCode: parsed.data.current.weather_code ?? null };
 }
 
 /** Open-Meteo geocoding search: up to `count` places matching a name. */
-export async function searchPlaces(fetchFn: FetchLike, baseUrl: string, name: string, count = 5): Promise<Place[]> {
+export async function searchPlaces(fetchFn: FetchLike, baseUrl: string, name: string, count = 5, cancel?: AbortSignal): Promise<Place[]> {
   const u = new URL(baseUrl);
   u.searchParams.set('name', name);
   u.searchParams.set('count', String(count));
   u.searchParams.set('language', 'en');
   u.searchParams.set('format', 'json');
-  const parsed = geocodeAnswer.safeParse(await getJson(fetchFn, u.toString()));
+  const parsed = geocodeAnswer.safeParse(await getJson(fetchFn, u.toString(), cancel));
   if (!parsed.success) throw new WeatherError('the place search answer is not understood');
   return (parsed.data.results ?? []).slice(0, count).map((r) => ({
     name: r.name,

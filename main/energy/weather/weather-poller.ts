@@ -24,13 +24,13 @@ export interface WeatherPollerDeps {
 }
 
 /** Resolves the configured place: coordinates when set, else a geocoding search for the name. */
-export async function resolvePlace(fetchFn: FetchLike, w: EnergySettings['weather'], cache?: Map<string, Place>): Promise<Place> {
+export async function resolvePlace(fetchFn: FetchLike, w: EnergySettings['weather'], cache?: Map<string, Place>, cancel?: AbortSignal): Promise<Place> {
   if (w.latitude !== null && w.longitude !== null) return { name: w.location || `${w.latitude}, ${w.longitude}`, latitude: w.latitude, longitude: w.longitude, detail: '' };
   const name = w.location.trim();
   if (!name) throw new WeatherError('set a place name or coordinates');
   const hit = cache?.get(name);
   if (hit) return hit;
-  const [place] = await searchPlaces(fetchFn, w.geocodingUrl, name, 1);
+  const [place] = await searchPlaces(fetchFn, w.geocodingUrl, name, 1, cancel);
   if (!place) throw new WeatherError(`no place called "${name}" was found`);
   cache?.set(name, place);
   return place;
@@ -45,6 +45,8 @@ export class WeatherPoller {
   private generation = 0;
   private hasReading = false;
   private readonly places = new Map<string, Place>();
+  /** Aborted on stop/restart, so a request in flight does not outlive its cycle. */
+  private cancel = new AbortController();
   readonly status: WeatherStatus = { lastError: null, lastAttemptAt: null, nextAttemptAt: null };
 
   constructor(private readonly deps: WeatherPollerDeps) {}
@@ -61,6 +63,8 @@ export class WeatherPoller {
 
   stop(): void {
     this.generation++;
+    this.cancel.abort();
+    this.cancel = new AbortController();
     if (this.timer) this.deps.clock.clear(this.timer);
     this.timer = null;
     this.status.nextAttemptAt = null;
@@ -75,8 +79,9 @@ export class WeatherPoller {
 
   private async once(): Promise<WeatherReading> {
     const s = this.deps.settings();
-    const place = await resolvePlace(this.deps.fetch, s.weather, this.places);
-    const r = await fetchCurrent(this.deps.fetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.temperatureUnit);
+    const signal = this.cancel.signal;
+    const place = await resolvePlace(this.deps.fetch, s.weather, this.places, signal);
+    const r = await fetchCurrent(this.deps.fetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.temperatureUnit, signal);
     return { ...r, location: s.weather.location || place.name, latitude: place.latitude, longitude: place.longitude, updatedAt: this.deps.clock.now() };
   }
 

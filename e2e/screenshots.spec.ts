@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { startFakeWeather } from '../main/energy/weather/fake-server.js';
 import { firstRunOnLoopbackLan, weekOfHistory } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
@@ -21,12 +22,22 @@ async function shoot(page: Page, file: string) {
 }
 
 test.describe('screenshots', () => {
-  test.use({ bridgeOptions: { configured: true, simHour: 11.5, seedHistory: weekOfHistory() } });
+  // A tariff with a time-of-use window and an alert that holds, so cost and alerts are on the pages.
+  const insight = {
+    tariff: { importRate: 0.3, feedInRate: 0.08, dailySupplyCharge: 1.1, windows: [{ name: 'Peak', start: '15:00', end: '21:00', importRate: 0.45 }] },
+    alerts: [{ id: 'soc', name: 'Battery under 80 %', trigger: 'batterySoc', condition: 'atOrBelow', threshold: 80, settleSeconds: 0 }],
+  };
+  test.use({ bridgeOptions: { configured: true, simHour: 11.5, seedHistory: weekOfHistory(), settings: insight } });
 
   for (const size of SIZES) {
     test(`dashboard, trends and settings (${size.name})`, async ({ page }) => {
+      const weather = await startFakeWeather({ temperature: 22.4, weatherCode: 2 });
+      await page.request.put('/api/settings', { data: { weather: { enabled: true, location: 'Sydney', forecastUrl: weather.forecastUrl, geocodingUrl: weather.geocodingUrl } } });
       await page.setViewportSize(size.viewport);
       await page.goto('/');
+      await expect(page.getByTestId('header-weather')).toContainText('22.4');
+      await expect(page.getByTestId('alerts')).toContainText('Battery under 80 %');
+      await expect(page.getByTestId('cost-net')).toBeVisible();
       await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
       await expect(page.getByTestId('battery-estimate')).not.toBeEmpty();
       await shoot(page, `dashboard-${size.name}.png`);
@@ -40,6 +51,7 @@ test.describe('screenshots', () => {
       await page.goto('/settings');
       await expect(page.getByTestId('settings-gateway')).toBeVisible();
       await shoot(page, `settings-${size.name}.png`);
+      await weather.close();
     });
   }
 

@@ -12,6 +12,8 @@ import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
 import { startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
 import { startRecordingsDemo } from './recordings/index.js';
+import { demoInsightSettings } from './energy/demo-insight.js';
+import { startFakeWeather } from './energy/weather/fake-server.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'home-lan-bridge-demo-'));
@@ -22,6 +24,10 @@ simStart.setHours(9, 30, 0, 0);
 const simulatedNow = () => simStart.getTime() + (Date.now() - realStart) * speed;
 
 const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow });
+// Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
+const weather = await startFakeWeather();
+fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
+fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(demoInsightSettings({ gateway, weather, pollIntervalMs: Number(process.env.POLL_INTERVAL_MS ?? 2000) }), null, 2));
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
@@ -44,6 +50,7 @@ async function shutdown() {
   await recordings?.stop();
   await services.stop();
   await gateway.close();
+  await weather.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }
@@ -67,6 +74,9 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Live snapshot      ${services.energy.url}/api/snapshot?pretty
   Event stream       ${services.energy.url}/events
   Recordings pages   ${recordings.url}/   (press Sync now to watch live progress; API under /api/)
+  Cost today         tariff in Settings › Tariff; 30-day bars on Trends
+  Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
+  Weather            local fake of Open-Meteo at ${weather.forecastUrl}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x)
 Press Ctrl+C to stop.
 `);

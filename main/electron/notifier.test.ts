@@ -4,8 +4,10 @@ import { createNotifier, OFFLINE_NOTICE_MS } from './notifier.js';
 import type { LastSync } from './sync-status.js';
 
 const base = (): LiveState => emptyLiveState({ host: '127.0.0.1', port: 502 }, 2000);
-const online = (extra: Partial<LiveState> = {}): LiveState => ({ ...base(), connected: true, lastUpdated: 1, ...extra });
-const offline = (extra: Partial<LiveState> = {}): LiveState => ({ ...base(), connected: false, lastUpdated: 1, lastError: 'connect ECONNREFUSED', ...extra });
+/** Alerts are read defensively, so the tests also feed partial and malformed entries. */
+type Loose = Omit<Partial<LiveState>, 'alerts'> & { alerts?: unknown[] };
+const online = (extra: Loose = {}): LiveState => ({ ...base(), connected: true, lastUpdated: 1, ...extra }) as LiveState;
+const offline = (extra: Loose = {}): LiveState => ({ ...base(), connected: false, lastUpdated: 1, lastError: 'connect ECONNREFUSED', ...extra }) as LiveState;
 
 /** Timers driven by hand: the test says when a minute has passed. */
 function manualTimers() {

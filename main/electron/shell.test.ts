@@ -268,7 +268,7 @@ describe('electron shell (electron mocked)', () => {
 
       // Alerts arrive in the live state (id, name, message, since); each transition notifies once.
       const store = shell.services.energy.state;
-      const withAlerts = (alerts: unknown[]) => store.set({ ...store.get(), alerts });
+      const withAlerts = (alerts: unknown[]) => store.set({ ...store.get(), alerts: alerts as ReturnType<typeof store.get>['alerts'] });
       withAlerts([{ id: 'low-soc', name: 'Battery low', message: 'Battery below 20%', since: Date.now() }]);
       withAlerts([{ id: 'low-soc', name: 'Battery low', message: 'Battery below 20%', since: Date.now() }]);
       expect(notifications.filter((n) => /Battery low/.test(n.title))).toEqual([{ title: 'Alert: Battery low', body: 'Battery below 20%' }]);

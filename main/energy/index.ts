@@ -24,6 +24,8 @@ import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySe
 import { registerSettingsRoutes } from './settings-routes.js';
 import { buildSnapshot } from './snapshot.js';
 import { registerWebUi } from './web-ui.js';
+import { contribute, type EnergyFeature, type FetchLike } from './features/feature.js';
+import { energyFeatures } from './features/index.js';
 import type { Snapshot } from './snapshot-schema.js';
 
 export interface EnergyConfig {
@@ -49,6 +51,8 @@ export interface EnergyDeps {
   discoveryIncludeInternal?: boolean;
   /** Event stream tuning (tests: a small unread-buffer bound). */
   eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs'>;
+  /** Outbound HTTP for features (weather, webhooks); default global fetch. */
+  fetch?: FetchLike;
 }
 
 export interface EnergyService extends Service {
@@ -78,6 +82,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   const estimator = new BatteryEstimator();
   let lastPlant: Values = {};
   const unsubscribe: Array<() => void> = [];
+  let features: EnergyFeature[] = [];
 
   const need = <T>(v: T | null, what: string): T => {
     if (v === null) throw new Error(`energy service not started (${what})`);
@@ -101,7 +106,9 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     const s = need(settings, 'settings').get();
     const capacity = s.battery.capacityKwh ?? st.battery.ratedCapacityKwh;
     const reserve = s.battery.reserveSoc ?? st.battery.reserveSoc;
-    return buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve), history: history?.stats() ?? null });
+    const snap = buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve), history: history?.stats() ?? null });
+    for (const f of features) f.snapshot?.(snap);
+    return snap;
   };
 
   return {
@@ -157,6 +164,12 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       const st = state;
       const ev = events;
       unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
+      const gate = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
+      security = gate;
+      features = energyFeatures.map((make) =>
+        make({ clock, logger, settings: () => store.get(), state: st, fetch: deps.fetch ?? ((u, i) => fetch(u, i)), dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession }),
+      );
+      for (const f of features) await f.start?.();
 
       poller = new Poller(pollerConfig, deps.connect ?? createModbusConnection, clock, logger, {
         onReading(reading, at) {
@@ -167,13 +180,15 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
           next.pollIntervalMs = cfg.pollIntervalMs;
           estimator.feed(at, next.power.battery);
-          hist.append(sampleFromState(next, at));
-          st.set(next);
+          const withFeatures = contribute(features, next, at, logger);
+          hist.append(sampleFromState(withFeatures, at));
+          st.set(withFeatures);
         },
         onDisconnected(error) {
           estimator.reset();
           const cfg = pollerConfig();
-          st.update({ connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } });
+          const next = { ...st.get(), connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } };
+          st.set(contribute(features, next, clock.now(), logger));
         },
       });
 
@@ -191,15 +206,13 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           },
         },
       });
-      const gate = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
-      security = gate;
       registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
       const poll = poller;
-      registerSecurityRoutes(app, security, logger);
+      registerSecurityRoutes(app, gate, logger);
       registerSettingsRoutes(app, {
         settings: store,
-        security,
+        security: gate,
         seeds: () => energySeedsFromEnv(config.env),
         running: s,
         onChange(prev, next) {
@@ -207,16 +220,18 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           // timer on the same connection. Retention and the other live fields are read where used.
           if (needsReconnect(prev, next)) void poll.reconnect();
           else if (JSON.stringify(prev.polling) !== JSON.stringify(next.polling)) poll.reschedule();
+          for (const f of features) f.onSettings?.(prev, next);
         },
       });
       registerDiscoveryRoutes(app, {
-        gate: security.requireSession,
+        gate: gate.requireSession,
         connect: deps.connect ?? createModbusConnection,
         settings: () => store.get(),
         interfaces: deps.interfaces ?? os.networkInterfaces,
         port: deps.discoveryPort ?? 502,
         includeInternal: deps.interfaces !== undefined && deps.discoveryIncludeInternal === true,
       });
+      for (const f of features) f.routes?.(app);
       await registerWebUi(app);
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
       poller.start();
@@ -225,6 +240,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
 
     async stop() {
       await poller?.stop();
+      for (const f of features.splice(0).reverse()) await f.stop?.();
       for (const u of unsubscribe.splice(0)) u();
       events?.close();
       await app?.close();

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Values } from './gateway/block-reader.js';
 import type { GatewayReading } from './gateway/plant-reader.js';
 import { inverterStatus, MAX_STRINGS, type Firmware } from './gateway/registers.js';
+import type { Snapshot } from './snapshot-schema.js';
 
 type W = number | null;
 
@@ -53,7 +54,8 @@ export interface LiveState {
   inverters: InverterState[];
   smartLoads: SmartLoadState[];
   weather: { outdoorTemp: number | null; weatherCode: number | null; location: string; latitude: number; longitude: number; updatedAt: number } | null;
-  alerts: unknown[];
+  /** Active alerts (see alerts/engine.ts). */
+  alerts: Snapshot['alerts'];
 }
 
 const num = (v: Values[string] | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

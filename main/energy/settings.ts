@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isHostName, splitHostList } from '../core/host-check.js';
+import { findOverlap } from './tariff/windows.js';
 
 /**
  * The energy bridge's settings: one schema validates input, types the code and documents the API.
@@ -136,9 +137,21 @@ export const tariffSettings = z
       .default(() => ({ enabled: false, credit: 0, start: '16:00', end: '21:00', toleranceKwh: 0.05 }))
       .meta(live),
   })
-  .strict();
+  .strict()
+  .superRefine((t, ctx) => {
+    // Windows may not overlap on a shared day; the credit windows run within one day (end after start).
+    const overlap = findOverlap(t.windows);
+    if (overlap) ctx.addIssue({ code: 'custom', path: ['windows', overlap[1], 'start'], message: `overlaps window ${overlap[0] + 1} ("${t.windows[overlap[0]]!.name}") on a shared day` });
+    for (const key of ['superExport', 'zeroDraw'] as const) {
+      if (t[key].end <= t[key].start) ctx.addIssue({ code: 'custom', path: [key, 'end'], message: 'must be after the start (this window runs within one day)' });
+    }
+  });
 
-export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'gatewayOffline'] as const;
+export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline'] as const;
+/** Units a threshold may be given in, per trigger (the first is the default). */
+export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''] } as const;
+/** Most alert rules kept. */
+export const MAX_ALERTS = 24;
 
 export const alertSettings = z
   .object({
@@ -149,13 +162,20 @@ export const alertSettings = z
       .meta({ ...live, generated: true, description: 'Stable id; generated when omitted.' }),
     name: z.string().trim().min(1).max(60).default('Alert').meta(live),
     enabled: z.boolean().default(true).meta(live),
-    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, description: 'Watched value: battery SOC (%), grid import/export, solar or home power (W), or gateway offline.' }),
+    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, description: 'Watched value: battery SOC (%), grid import/export, solar, home or battery power (W, battery positive charging), or gateway offline.' }),
     condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, description: 'Inclusive comparison with the threshold.' }),
     threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta(live),
-    settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, description: 'How long the condition must hold before the alert fires or clears.' }),
+    unit: z.enum(['%', 'W', 'kW', '']).nullable().default(null).meta({ ...live, description: "Unit of the threshold: % for SOC, W or kW for power; blank uses the trigger's own unit." }),
+    settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, description: 'How long the condition must hold before the alert fires (and, unless clearSeconds is set, clears).' }),
+    clearSeconds: z.number().int().min(0).max(86_400).nullable().default(null).meta({ ...live, description: 'How long the condition must be gone before the alert clears; blank uses settleSeconds.' }),
     webhookUrl: httpUrlOrBlank.meta({ ...live, secret: 'locked', description: 'POSTed JSON when the alert fires or clears; blank for none.' }),
   })
-  .strict();
+  .strict()
+  .superRefine((a, ctx) => {
+    const units: readonly string[] = ALERT_UNITS[a.trigger];
+    if (a.unit !== null && !units.includes(a.unit)) ctx.addIssue({ code: 'custom', path: ['unit'], message: `must be ${units.map((u) => `"${u}"`).join(' or ')} for trigger ${a.trigger}` });
+    if (a.trigger === 'batterySoc' && (a.threshold < 0 || a.threshold > 100)) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'must be 0 to 100 (%) for battery SOC' });
+  });
 
 export const weatherSettings = z
   .object({
@@ -216,7 +236,7 @@ export const energySettingsSchema = z
     tariff: tariffSettings.default(() => tariffSettings.parse({})),
     alerts: z
       .array(alertSettings)
-      .max(50)
+      .max(MAX_ALERTS)
       .default([])
       .refine((list) => new Set(list.map((a) => a.id)).size === list.length, 'alert ids must be unique')
       .meta({ ...live, description: 'Alert rules; the array is replaced whole on update.' }),

@@ -43,7 +43,8 @@ export const alertEntrySchema = z.object({
   name: z.string(),
   trigger: z.string(),
   message: z.string(),
-  condition: z.object({ value: z.string(), comparison: z.enum(['atOrAbove', 'atOrBelow']), threshold: z.number(), unit: z.string() }),
+  /** `value` names the watched value (the trigger); `reading` is its latest reading in `unit`. */
+  condition: z.object({ value: z.string(), comparison: z.enum(['atOrAbove', 'atOrBelow']), threshold: z.number(), unit: z.string(), reading: z.number().nullable() }),
   since: z.iso.datetime(),
 });
 
@@ -87,13 +88,23 @@ export const snapshotSchema = z.object({
       currency: z.string(),
       netPerHour: z.number().nullable(),
       today: z.object({
+        /** Local date (YYYY-MM-DD, configured zone) the figures cover. */
+        date: z.string(),
         importCost: z.number(),
         feedIn: z.number(),
         superExportCredit: z.number(),
         zeroDrawCredit: z.number(),
+        /** True only once the zero-draw window has ended within the tolerance. */
         zeroDrawMet: z.boolean(),
+        /** `soFar` = inside the window and still within the tolerance (credit not yet counted). */
+        zeroDrawStatus: z.enum(['off', 'notStarted', 'soFar', 'met', 'missed', 'noData']),
         supply: z.number(),
+        /** Credits minus costs; positive means the day earned money. */
         net: z.number(),
+        importKwh: z.number(),
+        exportKwh: z.number(),
+        superExportKwh: z.number(),
+        zeroDrawImportKwh: z.number(),
       }),
     })
     .optional(),

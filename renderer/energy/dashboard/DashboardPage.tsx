@@ -7,7 +7,7 @@ import { ConnectionStatus } from './ConnectionStatus.js';
 import { Devices } from './Devices.js';
 import { EnergyToday } from './EnergyToday.js';
 import { PowerFlow } from './PowerFlow.js';
-import { Alerts, Weather } from './WeatherAndAlerts.js';
+import { Alerts, Weather, WeatherBadge } from './WeatherAndAlerts.js';
 
 /** The live dashboard: every SSE event refreshes it in place. */
 export function DashboardPage() {
@@ -26,7 +26,9 @@ export function DashboardPage() {
   const stale = !snapshot.connected;
   return (
     <div className={stale ? 'stale' : undefined} data-testid="dashboard" data-stale={stale ? 'true' : 'false'}>
-      <h1>Dashboard</h1>
+      <h1>
+        Dashboard {snapshot.weather && <WeatherBadge weather={snapshot.weather} unit={snapshot.units.temperature} />}
+      </h1>
       {notConfigured ? (
         <Banner kind="info" testId="setup-cta">
           <strong>No gateway is configured yet.</strong> <Link href="/setup" className="button primary">Set up the gateway</Link> to find it on your network and start live readings.

@@ -10,43 +10,7 @@ export function EnergyToday({ energy, tariff }: { energy: Snapshot['energy']; ta
         {formatKwh(energy.consumedToday, 1)}
       </div>
       <div className="stat-label">Used at home today</div>
-      {tariff && (
-        <div data-testid="tariff">
-          <h3>Cost today</h3>
-          <dl className="pairs">
-            <dt>Net</dt>
-            <dd>
-              <strong>{formatMoney(tariff.today.net, tariff.currency)}</strong>
-            </dd>
-            <dt>Import</dt>
-            <dd>{formatMoney(tariff.today.importCost, tariff.currency)}</dd>
-            <dt>Feed-in</dt>
-            <dd>{formatMoney(tariff.today.feedIn, tariff.currency)}</dd>
-            {tariff.today.superExportCredit !== 0 && (
-              <>
-                <dt>Super-export credit</dt>
-                <dd>{formatMoney(tariff.today.superExportCredit, tariff.currency)}</dd>
-              </>
-            )}
-            {(tariff.today.zeroDrawCredit !== 0 || tariff.today.zeroDrawMet) && (
-              <>
-                <dt>Zero-draw credit</dt>
-                <dd>{formatMoney(tariff.today.zeroDrawCredit, tariff.currency)}</dd>
-              </>
-            )}
-            <dt>Supply</dt>
-            <dd>{formatMoney(tariff.today.supply, tariff.currency)}</dd>
-            {tariff.netPerHour !== null && (
-              <>
-                <dt>Right now</dt>
-                <dd>
-                  {formatMoney(Math.abs(tariff.netPerHour), tariff.currency)}/h {tariff.netPerHour >= 0 ? 'credit' : 'cost'}
-                </dd>
-              </>
-            )}
-          </dl>
-        </div>
-      )}
+      {tariff && <CostToday tariff={tariff} />}
       <h3>Lifetime</h3>
       <dl className="pairs small">
         <dt>Solar produced</dt>
@@ -62,6 +26,66 @@ export function EnergyToday({ energy, tariff }: { energy: Snapshot['energy']; ta
           {formatKwh(lt.batteryCharge, 0)} / {formatKwh(lt.batteryDischarge, 0)}
         </dd>
       </dl>
+    </div>
+  );
+}
+
+const ZERO_DRAW_TEXT: Record<string, string> = {
+  notStarted: 'window not started yet',
+  soFar: 'so far within the limit (credited once the window ends)',
+  met: 'met',
+  missed: 'missed today',
+  noData: 'not enough readings in the window',
+};
+
+/** Cost today: the net figure, with the breakdown one click away. */
+function CostToday({ tariff }: { tariff: NonNullable<Snapshot['tariff']> }) {
+  const t = tariff.today;
+  const c = tariff.currency;
+  return (
+    <div data-testid="tariff">
+      <h3>Cost today</h3>
+      <details data-testid="cost-details">
+        <summary>
+          <span className="stat-value" data-testid="cost-net">
+            {t.net < 0 ? `${formatMoney(-t.net, c)} cost` : `${formatMoney(t.net, c)} credit`}
+          </span>{' '}
+          <span className="small muted">net · show breakdown</span>
+        </summary>
+        <dl className="pairs">
+          <dt>Import</dt>
+          <dd data-testid="cost-import">
+            {formatMoney(t.importCost, c)} <span className="muted small">({formatKwh(t.importKwh, 2)})</span>
+          </dd>
+          <dt>Feed-in credit</dt>
+          <dd>
+            {formatMoney(t.feedIn, c)} <span className="muted small">({formatKwh(t.exportKwh, 2)} exported)</span>
+          </dd>
+          {(t.superExportCredit !== 0 || t.superExportKwh !== 0) && (
+            <>
+              <dt>Super-export credit</dt>
+              <dd>
+                {formatMoney(t.superExportCredit, c)} <span className="muted small">({formatKwh(t.superExportKwh, 2)})</span>
+              </dd>
+            </>
+          )}
+          {t.zeroDrawStatus !== 'off' && (
+            <>
+              <dt>Zero-draw credit</dt>
+              <dd data-testid="zero-draw">
+                {formatMoney(t.zeroDrawCredit, c)} <span className="muted small">({ZERO_DRAW_TEXT[t.zeroDrawStatus] ?? t.zeroDrawStatus}; {formatKwh(t.zeroDrawImportKwh, 3)} drawn in the window)</span>
+              </dd>
+            </>
+          )}
+          <dt>Daily supply</dt>
+          <dd>{formatMoney(t.supply, c)}</dd>
+        </dl>
+      </details>
+      {tariff.netPerHour !== null && (
+        <p className="small muted" data-testid="cost-rate">
+          Right now: {formatMoney(Math.abs(tariff.netPerHour), c)}/h {tariff.netPerHour >= 0 ? 'credit' : 'cost'}
+        </p>
+      )}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { api, ApiError, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { applyRaws, changedMembers, schemaAt, setIn } from './form-values.js';
 import { fieldInfo, fieldMessage, humanize, type JsonSchema } from './schema.js';
-import { SettingField } from './SettingField.js';
+import { SettingField, type FieldEditor } from './SettingField.js';
 
 export interface SaveResult {
   settings: Record<string, unknown>;
@@ -21,10 +21,12 @@ interface Props {
   onLocked: () => void;
   /** Extra controls (test buttons) that see the values being edited. */
   tools?: (draft: Record<string, unknown>) => React.ReactNode;
+  /** Purpose-built controls by field path; their errors are keyed by the server's full field path. */
+  editors?: Record<string, FieldEditor>;
 }
 
 /** One settings area as a form: edits stay local until Save sends the changed members. */
-export function GroupForm({ group, schema, root, value, locked, restartRequired, onSaved, onLocked, tools }: Props) {
+export function GroupForm({ group, schema, root, value, locked, restartRequired, onSaved, onLocked, tools, editors }: Props) {
   const [draft, setDraft] = useState<unknown>(value);
   const [raws, setRaws] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -55,7 +57,8 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
       onSaved(r);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid' && err.field) {
-        setErrors({ [controlFor(root, err.field)]: fieldMessage(err.message, err.field) });
+        const control = controlFor(root, err.field);
+        setErrors({ [editors && Object.keys(editors).some((k) => err.field === k || err.field!.startsWith(`${k}.`)) ? err.field : control]: fieldMessage(err.message, err.field) });
         setStatus({ kind: 'error', text: 'The bridge refused a value; see the message by the field.' });
       } else if (err instanceof ApiError && err.code === 'locked') {
         setStatus({ kind: 'error', text: 'Settings are locked. Unlock with the passcode to change them.' });
@@ -73,8 +76,13 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
     errors,
     disabled: locked || saving,
     hiddenIsSet: (draft as { tokenSet?: boolean } | undefined)?.tokenSet === true,
-    onValue: (path: string, v: unknown) => setDraft((d: unknown) => setIn(d, path.split('.').slice(1), v)),
+    onValue: (path: string, v: unknown) =>
+      setDraft((d: unknown) => {
+        const parts = path.split('.').slice(1);
+        return parts.length ? setIn(d, parts, v) : v;
+      }),
     onRaw: (path: string, text: string) => setRaws((r) => ({ ...r, [path]: text })),
+    editors,
   };
 
   return (

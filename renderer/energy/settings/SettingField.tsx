@@ -14,7 +14,24 @@ export interface FieldProps {
   hiddenIsSet?: boolean;
   onValue: (path: string, value: unknown) => void;
   onRaw: (path: string, raw: string) => void;
+  /** Purpose-built controls by field path (time-of-use windows, alert rules, place search). */
+  editors?: Record<string, FieldEditor>;
 }
+
+export interface EditorProps {
+  path: string;
+  value: unknown;
+  /** Server messages by field path (`tariff.windows.1.start`). */
+  errors: Record<string, string>;
+  disabled: boolean;
+  /** Sets any field of the group by full path. */
+  set: (path: string, value: unknown) => void;
+  /** Sets the edited text of a plain number field by full path. */
+  setRaw: (path: string, raw: string) => void;
+}
+export type FieldEditor = (p: EditorProps) => React.ReactNode;
+
+const isTimeOfDay = (s: JsonSchema) => typeof s.pattern === 'string' && s.pattern.includes('2[0-3]):[0-5]');
 
 function Badges({ schema, restartPending }: { schema: JsonSchema; restartPending: boolean }) {
   return (
@@ -35,6 +52,8 @@ export function SettingField(props: FieldProps) {
   const label = humanize(name);
   const badge = <Badges schema={schema} restartPending={restartPending} />;
   const hint = s.description;
+  const editor = props.editors?.[path];
+  if (editor) return <>{editor({ path, value, errors: props.errors, disabled, set: onValue, setRaw: onRaw })}</>;
 
   switch (info.kind) {
     case 'object':
@@ -110,7 +129,7 @@ export function SettingField(props: FieldProps) {
       }
       return (
         <Field label={label} hint={hint} error={error} badge={badge}>
-          {(p) => <input type="text" value={String(value ?? '')} disabled={disabled} onChange={(e) => onValue(path, e.target.value)} {...p} />}
+          {(p) => <input type={isTimeOfDay(s) ? 'time' : 'text'} value={String(value ?? '')} disabled={disabled} onChange={(e) => onValue(path, e.target.value)} {...p} />}
         </Field>
       );
     default:

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { GroupForm, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
-import { HomeKitPairing, TestButton, testAlert, testGateway, testWeather } from './Tools.js';
+import { HomeKitPairing, TestButton, testGateway, testWeather } from './Tools.js';
+import { insightEditors } from './InsightEditors.js';
 import { humanize } from './schema.js';
 import { useSettings } from './use-settings.js';
 
@@ -23,8 +24,7 @@ export function SettingsPage() {
   };
   const tools: Record<string, (draft: Obj) => React.ReactNode> = {
     gateway: (g) => <TestButton label="Test connection" disabled={locked} run={() => testGateway(String(g.host ?? ''), Number(g.port) || undefined)} />,
-    weather: (w) => <TestButton label="Test weather" disabled={locked} run={() => testWeather({ location: w.location, latitude: w.latitude, longitude: w.longitude })} />,
-    alerts: () => <TestButton label="Send a test alert" disabled={locked} run={testAlert} />,
+    weather: (w) => <TestButton label="Test weather" disabled={locked} run={() => testWeather(w)} />,
     homekit: () => <HomeKitPairing locked={locked} />,
   };
 
@@ -61,6 +61,7 @@ export function SettingsPage() {
           onSaved={saved}
           onLocked={() => void reload()}
           tools={tools[key]}
+          editors={insightEditors[key]}
         />
       ))}
     </>

@@ -69,7 +69,8 @@ export function SetupPage() {
         battery: { capacityKwh: num(ess.capacityKwh), reserveSoc: num(ess.reserveSoc) },
         general: { currency: ess.currency.trim().toUpperCase() },
         tariff: { importRate: num(ess.importRate) ?? 0, feedInRate: num(ess.feedInRate) ?? 0, dailySupplyCharge: num(ess.dailySupplyCharge) ?? 0 },
-        weather: { location: ess.location.trim(), enabled: ess.weather },
+        // A new place name is looked up again (geocoding): drop coordinates picked for the old one.
+        weather: { location: ess.location.trim(), enabled: ess.weather, ...(ess.location.trim() !== str((settings as unknown as Obj).weather?.location).trim() ? { latitude: null, longitude: null } : {}) },
       });
       navigate('/');
     } catch (err) {

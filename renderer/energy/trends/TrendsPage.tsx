@@ -6,6 +6,7 @@ import { formatDateTime } from '../../kit/format.js';
 import { hasBands, SERIES, toChartPoints, type HistoryRow, type SeriesKey } from './chart-data.js';
 import { PowerChart, SocChart } from './Charts.js';
 import { CustomRange } from './CustomRange.js';
+import { DailyBars } from './DailyBars.js';
 import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
 
 interface Stats {
@@ -104,6 +105,9 @@ export function TrendsPage() {
       </Card>
       <Card title="Battery state of charge" id="soc">
         {rows !== null && rows.length > 0 ? <SocChart points={points} domain={domain} /> : <p className="muted">No data.</p>}
+      </Card>
+      <Card title="Last 30 days" id="daily">
+        <DailyBars />
       </Card>
       <Card title="Export" id="export">
         <p className="small">

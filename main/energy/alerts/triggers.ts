@@ -1,0 +1,54 @@
+import type { LiveState } from '../live-state.js';
+import { ALERT_UNITS, type EnergySettings } from '../settings.js';
+
+export type AlertRule = EnergySettings['alerts'][number];
+export type Trigger = AlertRule['trigger'];
+
+interface TriggerDef {
+  label: string;
+  /** The reading in the trigger's base unit (% or W; 1/0 for offline), null when unknown. */
+  read(state: LiveState): number | null;
+}
+
+const pos = (v: number | null) => (v === null ? null : Math.max(0, v));
+
+/** What each trigger watches. Grid import and export are the two signs of the grid flow, as magnitudes. */
+export const TRIGGERS: Record<Trigger, TriggerDef> = {
+  batterySoc: { label: 'Battery SOC', read: (s) => s.battery.soc },
+  gridImport: { label: 'Grid import', read: (s) => pos(s.power.grid) },
+  gridExport: { label: 'Grid export', read: (s) => pos(s.power.grid === null ? null : -s.power.grid) },
+  solarPower: { label: 'Solar power', read: (s) => s.power.solar },
+  homeLoad: { label: 'Home load', read: (s) => s.power.home },
+  batteryPower: { label: 'Battery power', read: (s) => s.power.battery },
+  gatewayOffline: { label: 'Gateway offline', read: (s) => (s.connected ? 0 : 1) },
+};
+
+export const unitOf = (rule: AlertRule): string => rule.unit ?? ALERT_UNITS[rule.trigger][0];
+
+/** The reading in the rule's unit (kW divides watts by 1000). */
+export function readingOf(rule: AlertRule, state: LiveState): number | null {
+  const base = TRIGGERS[rule.trigger].read(state);
+  if (base === null || !Number.isFinite(base)) return null;
+  return unitOf(rule) === 'kW' ? base / 1000 : base;
+}
+
+/**
+ * Whether the rule's condition holds (comparisons are inclusive). Gateway offline ignores the
+ * comparison: it holds while the gateway connection is down.
+ */
+export function conditionHolds(rule: AlertRule, reading: number | null): boolean {
+  if (reading === null) return false;
+  if (rule.trigger === 'gatewayOffline') return reading === 1;
+  return rule.condition === 'atOrAbove' ? reading >= rule.threshold : reading <= rule.threshold;
+}
+
+const fmt = (v: number) => (Math.abs(v) >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
+
+/** A sentence for people: "Battery SOC is 18 % (at or below 20 %)". */
+export function messageOf(rule: AlertRule, reading: number | null): string {
+  const def = TRIGGERS[rule.trigger];
+  if (rule.trigger === 'gatewayOffline') return reading === 1 ? 'The gateway is offline' : 'The gateway is back online';
+  const unit = unitOf(rule);
+  const now = reading === null ? 'unknown' : `${fmt(reading)} ${unit}`;
+  return `${def.label} is ${now} (${rule.condition === 'atOrAbove' ? 'at or above' : 'at or below'} ${fmt(rule.threshold)} ${unit})`;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { LiveState, LiveStateStore } from '../live-state.js';
+import type { EnergySettings } from '../settings.js';
+import type { Snapshot } from '../snapshot-schema.js';
+
+/** The fetch the features use for outbound HTTP (weather, webhooks); tests inject one bound to loopback. */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** What a feature gets from the energy service. Everything is passed in; nothing is reached for. */
+export interface FeatureContext {
+  clock: Clock;
+  logger: Logger;
+  /** Current settings (read on every use, so live edits apply). */
+  settings: () => EnergySettings;
+  /** The shared live state; timer-driven features call `state.update(...)`. */
+  state: LiveStateStore;
+  fetch: FetchLike;
+  /** The service's data folder. */
+  dataDir: string;
+  /** The history database file (read-only use: rebuilding today's totals after a restart). */
+  historyFile: string;
+  /** The passcode gate: preHandler for every route that changes something or probes the network. */
+  gate: preHandlerAsyncHookHandler;
+}
+
+/**
+ * One energy feature (tariff, alerts, weather, daily totals, …). All hooks are optional.
+ * - `onPoll` runs on each successful or failed poll before the state is published, and returns the
+ *   fields it contributes (so one SSE event carries them); it must not block (no I/O awaited).
+ * - `snapshot` adds the feature's block to the curated snapshot.
+ * - `routes` registers HTTP routes; `onSettings` is told about each saved settings change.
+ */
+export interface EnergyFeature {
+  readonly name: string;
+  start?(): void | Promise<void>;
+  stop?(): void | Promise<void>;
+  routes?(app: FastifyInstance): void;
+  onPoll?(next: LiveState, at: number): Partial<LiveState> | void;
+  snapshot?(snap: Snapshot): void;
+  onSettings?(prev: EnergySettings, next: EnergySettings): void;
+}
+
+export type FeatureFactory = (ctx: FeatureContext) => EnergyFeature;
+
+/** Runs every feature's `onPoll` over a state about to be published; a failing feature is logged, not fatal. */
+export function contribute(features: readonly EnergyFeature[], next: LiveState, at: number, logger: Logger): LiveState {
+  let out = next;
+  for (const f of features) {
+    if (!f.onPoll) continue;
+    try {
+      const patch = f.onPoll(out, at);
+      if (patch) out = { ...out, ...patch };
+    } catch (err) {
+      logger.error({ err, feature: f.name }, 'feature failed on poll');
+    }
+  }
+  return out;
+}

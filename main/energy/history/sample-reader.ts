@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import type { PowerSample } from '../tariff/ledger.js';
+
+/**
+ * Reads the powers of stored polls in `[from, to)`, oldest first, from the history database on a
+ * separate read-only connection (WAL lets it read beside the writer). Used to rebuild today's cost
+ * and the daily totals after a restart. Calls `each` per row; memory stays bounded.
+ */
+export function readPowerSamples(file: string, from: number, to: number, each: (s: PowerSample) => void): number {
+  if (!fs.existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const stmt = db.prepare('SELECT t, solar, home, grid, battery FROM samples WHERE t >= ? AND t < ? ORDER BY t');
+    let n = 0;
+    for (const row of stmt.iterate(from, to) as Iterable<PowerSample>) {
+      each(row);
+      n++;
+    }
+    return n;
+  } finally {
+    db.close();
+  }
+}
+
+/** The time of the oldest stored poll, or null. */
+export function firstSampleTime(file: string): number | null {
+  if (!fs.existsSync(file)) return null;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT min(t) FROM samples').pluck().get() as number | null) ?? null;
+  } finally {
+    db.close();
+  }
+}

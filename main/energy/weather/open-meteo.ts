@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { FetchLike } from '../features/feature.js';
+
+/** A weather request gives up after this long; answers are read up to this many bytes. */
+export const WEATHER_TIMEOUT_MS = 10_000;
+const MAX_BYTES = 256 * 1024;
+
+export interface Place {
+  name: string;
+  latitude: number;
+  longitude: number;
+  /** "Region, Country" when the geocoder gives them. */
+  detail: string;
+}
+
+export interface Reading {
+  outdoorTemp: number | null;
+  weatherCode: number | null;
+}
+
+export class WeatherError extends Error {}
+
+const forecastAnswer = z.object({
+  current: z.object({
+    temperature_2m: z.number().nullable().optional(),
+    weather_code: z.number().int().nullable().optional(),
+  }),
+});
+
+const geocodeAnswer = z.object({
+  results: z
+    .array(
+      z.object({
+        name: z.string().max(200),
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        country: z.string().max(200).optional(),
+        admin1: z.string().max(200).optional(),
+      }),
+    )
+    .optional(),
+});
+
+/** GET a JSON document with a timeout and a size bound; the answer is validated by the caller. */
+async function getJson(fetchFn: FetchLike, url: string, cancel?: AbortSignal): Promise<unknown> {
+  let res: Response;
+  try {
+    const signal = cancel ? AbortSignal.any([AbortSignal.timeout(WEATHER_TIMEOUT_MS), cancel]) : AbortSignal.timeout(WEATHER_TIMEOUT_MS);
+    res = await fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'error', signal });
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    throw new WeatherError(e.name === 'TimeoutError' ? `no answer within ${WEATHER_TIMEOUT_MS / 1000} s` : `cannot reach ${new URL(url).host} (${e.cause?.code ?? e.message})`);
+  }
+  if (!res.ok) {
+    void res.body?.cancel().catch(() => {});
+    throw new WeatherError(`${new URL(url).host} answered HTTP ${res.status}`);
+  }
+  const reader = res.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BYTES) {
+        void reader.cancel().catch(() => {});
+        throw new WeatherError('the weather answer is too large');
+      }
+      chunks.push(value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new WeatherError('the weather answer is not JSON');
+  }
+}
+
+/** Open-Meteo forecast: the current temperature (in `unit`) and WMO weather code. */
+export async function fetchCurrent(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, unit: 'celsius' | 'fahrenheit', cancel?: AbortSignal): Promise<Reading> {
+  const u = new URL(baseUrl);
+  u.searchParams.set('latitude', String(lat));
+  u.searchParams.set('longitude', String(lon));
+  u.searchParams.set('current', 'temperature_2m,weather_code');
+  u.searchParams.set('temperature_unit', unit);
+  const parsed = forecastAnswer.safeParse(await getJson(fetchFn, u.toString(), cancel));
+  if (!parsed.success) throw new WeatherError('the forecast answer has no current temperature');
+  return { outdoorTemp: parsed.data.current.temperature_2m ?? null, weatherCode: parsed.data.current.weather_code ?? null };
+}
+
+/** Open-Meteo geocoding search: up to `count` places matching a name. */
+export async function searchPlaces(fetchFn: FetchLike, baseUrl: string, name: string, count = 5, cancel?: AbortSignal): Promise<Place[]> {
+  const u = new URL(baseUrl);
+  u.searchParams.set('name', name);
+  u.searchParams.set('count', String(count));
+  u.searchParams.set('language', 'en');
+  u.searchParams.set('format', 'json');
+  const parsed = geocodeAnswer.safeParse(await getJson(fetchFn, u.toString(), cancel));
+  if (!parsed.success) throw new WeatherError('the place search answer is not understood');
+  return (parsed.data.results ?? []).slice(0, count).map((r) => ({
+    name: r.name,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    detail: [r.admin1, r.country].filter(Boolean).join(', '),
+  }));
+}

@@ -292,6 +292,8 @@ describe('electron shell (electron mocked)', () => {
     afterEach(async () => box.stop());
 
     it('starts one sync, is disabled with progress while it runs, then shows the finished run and notifies once', async () => {
+      // The media root must exist: a sync never creates it (an unmounted disk must not fill the system disk).
+      fs.mkdirSync(baseEnv().MEDIA_ROOT, { recursive: true });
       const shell = await start(baseEnv());
       const api = new ApiClient(shell.services.recordings!.url);
       expect((await api.post('/api/shows', { name: 'slow show', dest_folder: 'Slow' })).status).toBeLessThan(300);

@@ -20,6 +20,8 @@ export interface SyncHooks {
   afterDone?(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
   /** After a run that downloaded something: refresh the media server's library. */
   mediaServer?: { refreshLibrary(): Promise<void> };
+  /** Sync housekeeping (ad removal: `.orig` files past their retention). */
+  housekeeping?(): void;
 }
 
 export interface SyncEngineDeps {
@@ -127,6 +129,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (signal.aborted) throw new Error('interrupted: the service stopped during this run');
       const purged = deps.recordings.purgeTombstones(deps.clock.now() - TOMBSTONE_RETENTION_MS);
       if (purged) log.info({ purged }, 'housekeeping: removed old tombstones');
+      deps.hooks?.housekeeping?.();
       return deps.runs.finish(run.id, overallStatus(summary), summary, deps.clock.now());
     } catch (err) {
       summary.error = signal.aborted ? 'interrupted: the service stopped during this run' : (err as Error).message;

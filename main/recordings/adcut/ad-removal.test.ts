@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressUpdate } from '../progress.js';
 import { sha256File, startHarness, type Harness } from '../testing/harness.js';
-import { makeClip, SYNTHETIC_DETECTOR_INI, twoAdBreak, type ClipPart } from './test-clips.js';
+import { makeClip, SYNTHETIC_DETECTOR_INI, twoAdBreak, type ClipPart } from './testing/clips.js';
 import { defaultAdTools, type AdTools } from './tools.js';
 
 const PARTS: ClipPart[] = [{ kind: 'programme', seconds: 130 }, ...twoAdBreak(15), { kind: 'programme', seconds: 130 }];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressEntry, ProgressUpdate } from '../progress.js';
 import { sha256File, startHarness, type Harness } from '../testing/harness.js';
-import { durationOf, makeClip, madeBreaks, twoAdBreak, type ClipPart } from './test-clips.js';
+import { durationOf, makeClip, madeBreaks, twoAdBreak, type ClipPart } from './testing/clips.js';
 
 // Programme (test pattern, station logo, quiet tone) | black, a loud ad, black, a loud ad, black | programme.
 const PARTS: ClipPart[] = [{ kind: 'programme', seconds: 130 }, ...twoAdBreak(15), { kind: 'programme', seconds: 130 }];

@@ -6,7 +6,7 @@ import { sha256File, tempDir } from '../testing/harness.js';
 import { keepSegments, totalSeconds } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
 import { swapIntoPlace } from './swap.js';
-import { durationOf, makeClip, makeDiscontinuousClip, streamTypes, twoAdBreak, type ClipPart } from './test-clips.js';
+import { durationOf, makeClip, makeDiscontinuousClip, streamTypes, twoAdBreak, type ClipPart } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
 import { WORK_DIR_NAME, withWorkDir } from './work-dir.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/harness.js';
 import { DetectFailed, detectBreaks } from './detect.js';
 import { resolveDetectorConfig } from './detector-config.js';
-import { makeClip, madeBreaks, SYNTHETIC_DETECTOR_INI, twoAdBreak, type ClipPart } from './test-clips.js';
+import { makeClip, madeBreaks, SYNTHETIC_DETECTOR_INI, twoAdBreak, type ClipPart } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
 
 // Programme segments of 130 s (comskip's default minimum show segment is 120 s) around one break.

@@ -197,6 +197,26 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     expect(fs.existsSync(cutRow.file_path)).toBe(true);
   }, 90_000);
 
+  it('gives a row its earlier state back when the service stops mid-scan, and leaves no work folder', async () => {
+    // An earlier failure: a scan that completed would turn it into `detected`.
+    const rw = new Database(path.join(h.dir, 'state.db'));
+    rw.prepare("UPDATE recordings SET ad_status = 'detect_failed', ad_breaks_json = NULL WHERE box_id = ?").run(DETECT);
+    rw.close();
+    h.service.recordings.invalidate();
+    const before = await rowOf(DETECT);
+    expect(before.ad_status).toBe('detect_failed');
+    expect((await h.api.post(`/api/recordings/${DETECT}/ad-scan`)).status).toBe(202);
+    await waitFor('scanning', async () => ((await rowOf(DETECT)).ad_status === 'scanning' ? true : undefined));
+    expect(h.service.guard.isBusy(DETECT)).toBe(true);
+    await h.service.stop();
+    const db = new Database(path.join(h.dir, 'state.db'), { readonly: true });
+    const stored = db.prepare('SELECT ad_status, ad_breaks_json FROM recordings WHERE box_id = ?').get(DETECT);
+    db.close();
+    expect(stored).toEqual({ ad_status: before.ad_status, ad_breaks_json: before.ad_breaks_json });
+    expect(fs.readdirSync(h.mediaRoot, { recursive: true }).some((p) => String(p).includes('.adcut-work'))).toBe(false);
+    await h.restart();
+  }, 60_000);
+
   it('returns rows stuck in scanning to unscanned at start', async () => {
     await h.service.stop();
     const db = new Database(path.join(h.dir, 'state.db'));

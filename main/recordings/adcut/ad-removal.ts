@@ -50,7 +50,7 @@ export interface AdRemoval {
   scan(row: RecordingRow, signal: AbortSignal): Promise<void>;
   /** Sync housekeeping: `.orig` files older than `ad_original_retention_days` are deleted. */
   housekeeping(): void;
-  /** Aborts running scans and cuts and waits for them to settle (their rows go back to `unscanned`). */
+  /** Aborts running scans and cuts and waits for them to settle (their rows get back their earlier state). */
   stop(): Promise<void>;
 }
 
@@ -67,6 +67,9 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
     'UPDATE recordings SET ad_status = @status, ad_breaks_json = @breaks, ad_processed_at = @at, updated_at = @now WHERE box_id = @box_id',
   );
   const setScanning = deps.db.prepare("UPDATE recordings SET ad_status = 'scanning', updated_at = @now WHERE box_id = @box_id");
+  const restore = deps.db.prepare(
+    'UPDATE recordings SET ad_status = @ad_status, ad_breaks_json = @ad_breaks_json, ad_processed_at = @ad_processed_at, updated_at = @now WHERE box_id = @box_id',
+  );
   const running = new Set<Promise<void>>();
   const stopController = new AbortController();
 
@@ -142,8 +145,9 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       });
     } catch (err) {
       if (signal.aborted) {
-        // Stopping the service is not a verdict on the recording.
-        write(boxId, 'unscanned', row.ad_breaks_json ? (JSON.parse(row.ad_breaks_json) as Span[]) : null);
+        // Stopping the service is not a verdict on the recording: it gets back the state it had.
+        restore.run({ box_id: boxId, ad_status: row.ad_status, ad_breaks_json: row.ad_breaks_json, ad_processed_at: row.ad_processed_at, now: deps.clock.now() });
+        deps.recordings.invalidate();
         return;
       }
       log.warn({ box_id: boxId, mode, error: (err as Error).message, cut: err instanceof CutFailed }, 'ad removal failed');

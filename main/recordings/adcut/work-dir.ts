@@ -14,9 +14,9 @@ export const workRootOf = (recording: string) => path.join(path.dirname(recordin
  */
 export async function withWorkDir<T>(recording: string, fn: (dir: string) => Promise<T>): Promise<T> {
   const root = workRootOf(recording);
-  fs.mkdirSync(root, { recursive: true });
-  const dir = path.join(root, `${crypto.randomBytes(6).toString('hex')}`);
-  fs.mkdirSync(dir);
+  const dir = path.join(root, crypto.randomBytes(6).toString('hex'));
+  // One call creates both levels: another run removing the emptied root in between cannot race it.
+  fs.mkdirSync(dir, { recursive: true });
   try {
     return await fn(dir);
   } finally {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/harness.js';
@@ -69,6 +70,35 @@ describe('commercial detection with the real comskip', () => {
     expect((err as Error).message).toMatch(/did not finish/);
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 30_000);
+
+  it('runs comskip at niceness 10, through nice or by lowering the priority after spawning', async () => {
+    for (const nice of ['nice', '']) {
+      const seen: number[] = [];
+      const tools = {
+        ...defaultAdTools,
+        nice,
+        spawn: ((cmd, args, opts) => {
+          const child = defaultAdTools.spawn(cmd, args, opts);
+          const timer = setInterval(() => {
+            try {
+              // /proc/<pid>/stat: field 19 is the nice value (after the parenthesised command name).
+              const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+              if (fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').startsWith('comskip')) seen.push(Number(fields[16]));
+            } catch {
+              // exited
+            }
+          }, 50);
+          child.on('exit', () => clearInterval(timer));
+          return child;
+        }) as typeof defaultAdTools.spawn,
+      };
+      const breaks = await detectBreaks({ tools, iniSource: ini, file: clip, workDir: work(`nice-${nice || 'none'}`), timeoutMs: 120_000 });
+      expect(breaks).toHaveLength(1);
+      expect(seen.length).toBeGreaterThan(0);
+      // Like `nice -n 10`: 10 above the service's own niceness (0 in production; tests may run niced).
+      expect(new Set(seen)).toEqual(new Set([Math.min(19, os.getPriority() + 10)]));
+    }
+  }, 60_000);
 
   it('fails on a file comskip cannot read', async () => {
     const junk = path.join(dir, 'junk.ts');

@@ -46,8 +46,11 @@ export async function detectBreaks(input: DetectInput): Promise<Span[]> {
   } catch (err) {
     throw new DetectFailed(`cannot read the detector configuration: ${(err as Error).message}`);
   }
-  const args = ['-n', String(SCAN_NICENESS), tools.comskip, `--ini=${ini}`, `--output=${workDir}`, input.file];
-  const r = await runTool(tools, tools.nice, args, { timeoutMs: input.timeoutMs, signal: input.signal, cwd: workDir });
+  const comskipArgs = [`--ini=${ini}`, `--output=${workDir}`, input.file];
+  const opts = { timeoutMs: input.timeoutMs, signal: input.signal, cwd: workDir };
+  const r = tools.nice
+    ? await runTool(tools, tools.nice, ['-n', String(SCAN_NICENESS), tools.comskip, ...comskipArgs], opts)
+    : await runTool(tools, tools.comskip, comskipArgs, { ...opts, niceness: SCAN_NICENESS });
   if (r.timedOut) throw new DetectFailed(`the detector did not finish within ${Math.round(input.timeoutMs / 1000)} s`);
   if (input.signal?.aborted) throw new DetectFailed('interrupted: the service stopped');
   if (r.code === null) throw new DetectFailed(`the detector was killed (${r.signal ?? 'no exit code'}) ${lastLine(r.stderr)}`.trim());

@@ -1,4 +1,5 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import os from 'node:os';
 
 /** Starts a child process (node's `spawn` by default; passed in so tests and the bench choose). */
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
@@ -8,7 +9,7 @@ export interface AdTools {
   comskip: string;
   ffmpeg: string;
   ffprobe: string;
-  /** `nice` (coreutils): the scan runs at niceness 10 through it. */
+  /** `nice` (coreutils): the scan runs at niceness 10 through it; empty: the priority is lowered after spawning (Windows). */
   nice: string;
   spawn: SpawnFn;
 }
@@ -17,7 +18,7 @@ export const defaultAdTools: AdTools = {
   comskip: 'comskip',
   ffmpeg: 'ffmpeg',
   ffprobe: 'ffprobe',
-  nice: 'nice',
+  nice: process.platform === 'win32' ? '' : 'nice',
   spawn: nodeSpawn,
 };
 
@@ -50,7 +51,7 @@ export function runTool(
   tools: Pick<AdTools, 'spawn'>,
   command: string,
   args: readonly string[],
-  opts: { timeoutMs?: number; signal?: AbortSignal; cwd?: string; outputLimit?: number } = {},
+  opts: { timeoutMs?: number; signal?: AbortSignal; cwd?: string; outputLimit?: number; niceness?: number } = {},
 ): Promise<ToolResult> {
   return new Promise((resolve) => {
     const limit = opts.outputLimit ?? 64 * 1024;
@@ -64,6 +65,14 @@ export function runTool(
     } catch (e) {
       resolve({ code: null, signal: null, stdout: '', stderr: (e as Error).message, timedOut: false });
       return;
+    }
+    if (opts.niceness !== undefined && child.pid !== undefined) {
+      try {
+        // Like `nice -n N`: an increment over this process's own niceness, capped at 19.
+        os.setPriority(child.pid, Math.min(19, os.getPriority() + opts.niceness));
+      } catch {
+        // already gone, or not permitted: run at normal priority
+      }
     }
     let killTimer: NodeJS.Timeout | undefined;
     const kill = () => {

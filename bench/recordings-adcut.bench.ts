@@ -2,8 +2,9 @@
  * Cut time of a 1-hour, 1080i-sized (1920x1080, 25 fps) stream-copied recording with four 3-minute
  * breaks, through the ad-removal cut (extract 5 keep segments, concatenate, verify, swap) against a
  * plain `ffmpeg -c copy` remux of the same file in the same run. Target: cut under 1.5 x the remux.
- * The clip is made cheaply once (one minute encoded at a low bitrate, repeated by stream copy) and
- * kept in the temp folder. Median of several rounds; the page cache is warm for both.
+ * The clip is made cheaply (one minute encoded at a low bitrate, repeated by stream copy) in the temp
+ * folder and deleted afterwards (`ADCUT_BENCH_KEEP=1` keeps it for the next run). Median of several
+ * rounds, alternating cut and remux; the page cache is warm for both.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     if (!ok) process.exitCode = 1;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    if (process.env.ADCUT_BENCH_KEEP !== '1') fs.rmSync(HOUR_CLIP, { force: true });
   }
 }
 

@@ -169,14 +169,19 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
 
   return {
     recoverAtStart() {
-      const files = deps.recordings
-        .list()
-        .map((r) => r.file_path)
-        .filter((p): p is string => !!p);
-      const restored = recoverOriginals(files);
-      if (restored.length) log.warn({ restored }, 'restored originals of interrupted cuts');
-      const stale = removeStaleWorkDirs(files.map((f) => path.dirname(f)));
-      if (stale) log.info({ folders: stale }, 'removed work folders left by an earlier process');
+      // Never stops the service from starting: what cannot be repaired is logged.
+      try {
+        const files = deps.recordings
+          .list()
+          .map((r) => r.file_path)
+          .filter((p): p is string => !!p);
+        const restored = recoverOriginals(files, (file, err) => log.error({ file, err }, 'cannot restore the original of an interrupted cut'));
+        if (restored.length) log.warn({ restored }, 'restored originals of interrupted cuts');
+        const stale = removeStaleWorkDirs(files.map((f) => path.dirname(f)));
+        if (stale) log.info({ folders: stale }, 'removed work folders left by an earlier process');
+      } catch (err) {
+        log.error({ err }, 'start-up recovery of ad removal failed');
+      }
     },
     async afterDone(row, show, signal) {
       try {
@@ -193,7 +198,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       try {
         const days = deps.settings.get().ad_original_retention_days;
         const removed = pruneOriginals(
-          deps.recordings.list().filter((r) => r.ad_status === 'cut'),
+          deps.recordings.list().filter((r) => r.ad_status !== 'scanning'),
           deps.clock.now() - days * DAY_MS,
         );
         if (removed.length) log.info({ removed: removed.length }, 'housekeeping: removed kept originals past retention');

@@ -47,7 +47,8 @@ describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap
     );
 
   it('cuts to the length of the keep segments, keeps the original as .orig and leaves no work folder', async () => {
-    const file = copyOf(clip, 'plain');
+    // A folder name with a quote and spaces: the concat list must quote it right.
+    const file = copyOf(clip, "Grey's Anatomy (AU)");
     const originalHash = sha256File(file);
     const duration = durationOf(file);
     const segments: string[] = [];

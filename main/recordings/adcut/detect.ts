@@ -55,7 +55,10 @@ export async function detectBreaks(input: DetectInput): Promise<Span[]> {
   if (input.signal?.aborted) throw new DetectFailed('interrupted: the service stopped');
   if (r.code === null) throw new DetectFailed(`the detector was killed (${r.signal ?? 'no exit code'}) ${lastLine(r.stderr)}`.trim());
   if (r.code !== 0 && r.code !== 1) throw new DetectFailed(`the detector failed with exit code ${r.code}: ${lastLine(r.stderr) || lastLine(r.stdout)}`);
-  const edl = path.join(workDir, `${path.basename(input.file).replace(/\.[^.]*$/, '')}.edl`);
+  // comskip names the list after the input (its own idea of the extension): the private folder holds one.
+  const edls = fs.readdirSync(workDir).filter((f) => f.endsWith('.edl'));
+  if (edls.length !== 1) throw new DetectFailed(`the detector wrote ${edls.length ? 'several edit lists' : 'no edit list'}`);
+  const edl = path.join(workDir, edls[0]!);
   let text: string;
   try {
     const st = fs.statSync(edl);

@@ -30,18 +30,25 @@ export function swapIntoPlace(file: string, output: string, betweenRenames?: () 
  * Step 6, at start: a recording whose file is missing while its `.orig` exists (a process killed
  * between the two renames of a swap) gets its original back. Returns the paths restored.
  */
-export function recoverOriginals(files: Iterable<string>): string[] {
+export function recoverOriginals(files: Iterable<string>, onError: (file: string, err: unknown) => void = () => undefined): string[] {
   const restored: string[] = [];
   for (const file of files) {
     const orig = origPathOf(file);
     if (fs.existsSync(file) || !fs.existsSync(orig)) continue;
-    fs.renameSync(orig, file);
-    restored.push(file);
+    try {
+      fs.renameSync(orig, file);
+      restored.push(file);
+    } catch (err) {
+      onError(file, err);
+    }
   }
   return restored;
 }
 
-/** Step 7, sync housekeeping: deletes the `.orig` of recordings cut before `before` (epoch ms). */
+/**
+ * Step 7, sync housekeeping: deletes the `.orig` of recordings processed before `before` (epoch ms).
+ * The caller leaves out rows being scanned (a re-scan reads the `.orig`).
+ */
 export function pruneOriginals(rows: Iterable<{ file_path: string | null; ad_processed_at: number | null }>, before: number): string[] {
   const removed: string[] = [];
   for (const r of rows) {

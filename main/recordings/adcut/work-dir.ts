@@ -34,9 +34,13 @@ export function removeStaleWorkDirs(folders: Iterable<string>): number {
   let n = 0;
   for (const folder of new Set(folders)) {
     const root = path.join(folder, WORK_DIR_NAME);
-    if (!fs.existsSync(root)) continue;
-    fs.rmSync(root, { recursive: true, force: true });
-    n++;
+    try {
+      if (!fs.existsSync(root)) continue;
+      fs.rmSync(root, { recursive: true, force: true });
+      n++;
+    } catch {
+      // unreadable folder: the next start tries again
+    }
   }
   return n;
 }

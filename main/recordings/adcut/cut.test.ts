@@ -64,6 +64,10 @@ describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap
     expect(sha256File(`${file}.orig`)).toBe(originalHash);
     expect(streamTypes(file)).toEqual(['video', 'audio']);
     expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(['Show - S01E01 - Pilot.ts', 'Show - S01E01 - Pilot.ts.orig']);
+    // The joins play cleanly: decoding the whole output reports nothing (no non-monotonic timestamps).
+    const decode = spawnSync('ffmpeg', ['-nostdin', '-v', 'warning', '-i', file, '-f', 'null', '-']);
+    expect(decode.status).toBe(0);
+    expect(decode.stderr.toString()).toBe('');
   }, 60_000);
 
   it('drops a DVB-style data stream that the muxer cannot copy (where `-map 0` aborts)', async () => {

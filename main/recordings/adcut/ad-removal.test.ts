@@ -11,6 +11,7 @@ const PARTS: ClipPart[] = [{ kind: 'programme', seconds: 130 }, ...twoAdBreak(15
 const CUT = '500000001';
 const DETECT = '500000002';
 const OFF = '500000003';
+const CLEAN = '500000004';
 
 interface Row {
   box_id: string;
@@ -35,6 +36,7 @@ const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, ms 
 describe('ad removal in the service: the double gate, manual scans, failures, recovery and housekeeping', () => {
   let h: Harness;
   let clip: Buffer;
+  let cleanClip: Buffer;
   let scanTimeout: number | null = null;
   const tools: AdTools = { ...defaultAdTools };
   const updates: Array<ProgressUpdate & { box_id: string }> = [];
@@ -45,12 +47,14 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
 
   beforeAll(async () => {
     clip = fs.readFileSync(makeClip(PARTS));
+    cleanClip = fs.readFileSync(makeClip([{ kind: 'programme', seconds: 150 }]));
     h = await startHarness({
       box: {
         shows: [
           { title: 'Cut Show', items: [item(CUT, 'S1 E1 - One - Mon 01 Jul')] },
           { title: 'Detect Show', items: [item(DETECT, 'S1 E1 - Two - Mon 01 Jul')] },
           { title: 'Off Show', items: [item(OFF, 'S1 E1 - Three - Mon 01 Jul')] },
+          { title: 'Clean Show', items: [{ id: CLEAN, title: 'S1 E1 - Four - Mon 01 Jul', length: cleanClip.length, content: cleanClip }] },
         ],
       },
       deps: { adTools: tools, adRemoval: { scanTimeout: (d) => scanTimeout ?? Math.max(60_000, (d ?? 600) * 1500) } },
@@ -66,6 +70,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
       ['Cut Show', 'cut', true],
       ['Detect Show', 'detect', false],
       ['Off Show', 'off', false],
+      ['Clean Show', 'cut', false],
     ] as const) {
       const res = await h.api.post('/api/shows', { name, dest_folder: name, ad_mode: mode, enabled });
       expect(res.status).toBe(201);
@@ -84,11 +89,11 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     expect(sha256File(row.file_path)).toBe(h.box.hash(CUT));
   }, 60_000);
 
-  it('with it on, detects inline for a detect-mode show (file untouched) and skips a show whose mode is off', async () => {
+  it('with it on, detects inline for a detect-mode show (file untouched), skips a show whose mode is off, leaves a clean cut-mode recording alone', async () => {
     await h.api.patch('/api/settings', { ad_removal_enabled: true });
-    for (const name of ['Detect Show', 'Off Show']) await h.api.patch(`/api/shows/${showIds[name]}`, { enabled: true });
+    for (const name of ['Detect Show', 'Off Show', 'Clean Show']) await h.api.patch(`/api/shows/${showIds[name]}`, { enabled: true });
     const run = await h.syncAndWait();
-    expect(run).toMatchObject({ status: 'ok', summary: { downloaded: 2, failed: 0 } });
+    expect(run).toMatchObject({ status: 'ok', summary: { downloaded: 3, failed: 0 } });
     const detect = await rowOf(DETECT);
     expect(detect.ad_status).toBe('detected');
     const breaks = JSON.parse(detect.ad_breaks_json!) as Array<{ start: number; end: number }>;
@@ -97,6 +102,11 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     expect(sha256File(detect.file_path)).toBe(h.box.hash(DETECT));
     expect(fs.existsSync(`${detect.file_path}.orig`)).toBe(false);
     expect((await rowOf(OFF)).ad_status).toBe('unscanned');
+    // Cut mode, nothing to cut: `no_breaks`, the file untouched and no `.orig`.
+    const clean = await rowOf(CLEAN);
+    expect(clean).toMatchObject({ ad_status: 'no_breaks', ad_breaks_json: '[]' });
+    expect(sha256File(clean.file_path)).toBe(h.box.hash(CLEAN));
+    expect(fs.existsSync(`${clean.file_path}.orig`)).toBe(false);
   }, 90_000);
 
   it('scans manually in the background: 202, then 409 while in flight, detect-only when the show is off', async () => {

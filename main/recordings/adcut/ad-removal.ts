@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Clock, Timer } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Db } from '../../core/sqlite.js';
-import { formatEta, type ProgressRegistry } from '../progress.js';
+import { formatEta, scanPercent, type ProgressRegistry } from '../progress.js';
 import type { RecordingSettings } from '../settings.js';
 import type { AdStatus, RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show, ShowsStore } from '../store/shows-store.js';
@@ -15,10 +15,6 @@ import { origPathOf, pruneOriginals, recoverOriginals } from './swap.js';
 import { probeDuration, type AdTools } from './tools.js';
 import { removeStaleWorkDirs, withWorkDir } from './work-dir.js';
 
-/** The scan is expected to take this fraction of the recording's duration (drives the percent). */
-export const SCAN_REALTIME_FACTOR = 0.5;
-/** The scan percent never reaches 100 while scanning; it holds here on overrun. */
-export const SCAN_PERCENT_CAP = 99;
 const DAY_MS = 24 * 3600 * 1000;
 
 export interface AdRemovalDeps {
@@ -52,13 +48,6 @@ export interface AdRemoval {
   housekeeping(): void;
   /** Aborts running scans and cuts and waits for them to settle (their rows get back their earlier state). */
   stop(): Promise<void>;
-}
-
-/** Percent of the scan ticker: elapsed over the expected scan time, clamped to [0, 99]. */
-export function scanPercent(elapsedMs: number, durationSeconds: number): number {
-  const expectedScanMs = durationSeconds * SCAN_REALTIME_FACTOR * 1000;
-  if (!(expectedScanMs > 0)) return SCAN_PERCENT_CAP;
-  return Math.min(SCAN_PERCENT_CAP, Math.max(0, (elapsedMs / expectedScanMs) * 100));
 }
 
 export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boundaryCount, keepSegments, mergeBreaks, parseEdl, verifyToleranceSeconds } from './breaks.js';
 import { forcedIniText } from './detector-config.js';
 import { scanTimeoutMs } from './detect.js';
-import { scanPercent } from './ad-removal.js';
+import { scanPercent } from '../progress.js';
 
 describe('edit lists, keep segments and the limits of the spec', () => {
   it('parses comskip edit lists (tab-separated seconds, type 0 or 3) and refuses anything else', () => {

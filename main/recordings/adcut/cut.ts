@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { boundaryCount, keepSegments, totalSeconds, verifyToleranceSeconds, type Span } from './breaks.js';
 import { swapIntoPlace } from './swap.js';
-import { lastLine, probeDuration, runTool, type AdTools } from './tools.js';
+import { lastLine, probeDuration, probeTimeline, runTool, type AdTools } from './tools.js';
+import { openTsJoiner } from './ts-join.js';
 
 /** Any failure of the cut: the row becomes `cut_failed` and the original stays at its path. */
 export class CutFailed extends Error {}
@@ -35,7 +36,8 @@ const s3 = (v: number) => v.toFixed(3);
 /**
  * The spec's cut procedure, steps 1 to 5: container duration → keep segments (the merged, clamped
  * breaks inverted; none is a failure) → each segment extracted by stream copy with video, audio and
- * optional subtitles mapped (data streams dropped) → concatenated with the concat demuxer → output
+ * optional subtitles mapped (data streams dropped) → concatenated (packets copied, clocks shifted so
+ * the timeline runs on, as the concat demuxer would place them, without a second remux) → output
  * verified (non-empty, duration within max(5, 2 x boundaries) s of the keep total) → swapped into
  * place. Every intermediate lives in `workDir`. Throws `CutFailed`; the original is then untouched.
  */
@@ -51,33 +53,47 @@ export async function cutRecording(input: CutInput): Promise<CutResult> {
   // A stuck ffmpeg must not hold the recording forever: generous, proportional to the length.
   const timeoutMs = Math.max(10 * 60_000, duration! * 2000);
 
-  const segments: string[] = [];
-  for (let i = 0; i < keep.length; i++) {
-    input.onSegment?.(i + 1, keep.length);
-    const seg = keep[i]!;
-    const out = path.join(workDir, `segment-${String(i).padStart(4, '0')}.ts`);
-    const r = await runTool(
-      tools,
-      tools.ffmpeg,
-      ['-nostdin', '-v', 'error', '-y', '-ss', s3(seg.start), '-i', input.source, '-t', s3(seg.end - seg.start),
-        '-map', '0:v', '-map', '0:a', '-map', '0:s?', '-c', 'copy', '-f', 'mpegts', out],
-      { timeoutMs, signal: input.signal },
-    );
-    if (input.signal?.aborted) fail('interrupted: the service stopped');
-    if (r.code !== 0) fail(`extracting segment ${i + 1}/${keep.length} failed: ${r.timedOut ? 'timed out' : lastLine(r.stderr) || `exit ${r.code}`}`);
-    if (!fs.existsSync(out) || fs.statSync(out).size === 0) fail(`segment ${i + 1}/${keep.length} came out empty`);
-    segments.push(out);
-  }
-
-  const list = path.join(workDir, 'segments.txt');
-  fs.writeFileSync(list, segments.map((s) => `file '${s.replace(/'/g, "'\\''")}'\n`).join(''));
+  // Each segment is joined onto the output as soon as it is extracted and probed, while ffmpeg
+  // extracts the next one.
   const output = path.join(workDir, 'output.ts');
-  const cat = await runTool(tools, tools.ffmpeg, ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-f', 'mpegts', output], {
-    timeoutMs,
-    signal: input.signal,
-  });
+  const joiner = await openTsJoiner(output);
+  let joined: Promise<void> = Promise.resolve();
+  let joinError: Error | null = null;
+  try {
+    for (let i = 0; i < keep.length; i++) {
+      input.onSegment?.(i + 1, keep.length);
+      const seg = keep[i]!;
+      const out = path.join(workDir, `segment-${String(i).padStart(4, '0')}.ts`);
+      const r = await runTool(
+        tools,
+        tools.ffmpeg,
+        ['-nostdin', '-v', 'error', '-y', '-ss', s3(seg.start), '-i', input.source, '-t', s3(seg.end - seg.start),
+          '-map', '0:v', '-map', '0:a', '-map', '0:s?', '-c', 'copy', '-f', 'mpegts', out],
+        { timeoutMs, signal: input.signal },
+      );
+      if (input.signal?.aborted) fail('interrupted: the service stopped');
+      if (r.code !== 0) fail(`extracting segment ${i + 1}/${keep.length} failed: ${r.timedOut ? 'timed out' : lastLine(r.stderr) || `exit ${r.code}`}`);
+      if (!fs.existsSync(out) || fs.statSync(out).size === 0) fail(`segment ${i + 1}/${keep.length} came out empty`);
+      if (joinError) break;
+      const n = i + 1;
+      joined = joined.then(async () => {
+        if (joinError) return;
+        try {
+          const timeline = await probeTimeline(tools, out, input.signal);
+          if (!timeline) throw new Error(`cannot read the timeline of segment ${n}/${keep.length}`);
+          await joiner.append({ path: out, ...timeline }, input.signal);
+          fs.rmSync(out, { force: true }); // joined: free the space early
+        } catch (err) {
+          joinError = err as Error;
+        }
+      });
+    }
+  } finally {
+    await joined;
+    await joiner.close();
+  }
   if (input.signal?.aborted) fail('interrupted: the service stopped');
-  if (cat.code !== 0) fail(`concatenating the segments failed: ${cat.timedOut ? 'timed out' : lastLine(cat.stderr) || `exit ${cat.code}`}`);
+  if (joinError) fail(`concatenating the segments failed: ${(joinError as Error).message}`);
 
   input.onVerify?.();
   const expectedSeconds = totalSeconds(keep);

@@ -113,3 +113,16 @@ export async function probeDuration(tools: AdTools, file: string, signal?: Abort
   const d = Number.parseFloat(r.stdout.trim());
   return Number.isFinite(d) && d > 0 ? d : null;
 }
+
+/** Where a file's timeline starts and how long it lasts, in seconds (`ffprobe … format=start_time,duration`). */
+export async function probeTimeline(tools: AdTools, file: string, signal?: AbortSignal): Promise<{ start: number; duration: number } | null> {
+  const r = await runTool(tools, tools.ffprobe, ['-v', 'error', '-show_entries', 'format=start_time,duration', '-of', 'default=noprint_wrappers=1', file], {
+    timeoutMs: 60_000,
+    signal,
+    outputLimit: 4096,
+  });
+  if (r.code !== 0) return null;
+  const start = Number.parseFloat(/start_time=([\d.]+)/.exec(r.stdout)?.[1] ?? '');
+  const duration = Number.parseFloat(/duration=([\d.]+)/.exec(r.stdout)?.[1] ?? '');
+  return Number.isFinite(start) && Number.isFinite(duration) && duration > 0 ? { start, duration } : null;
+}

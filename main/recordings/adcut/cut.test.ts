@@ -29,8 +29,9 @@ describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap
   let dataClip: string;
   beforeAll(() => {
     dir = tempDir('adcut-cut-');
-    clip = makeClip(PARTS);
-    dataClip = makeClip(PARTS, { dataStream: true });
+    // B-frames: the joins must keep decode order right, as broadcast H.264 needs.
+    clip = makeClip(PARTS, { bframes: true });
+    dataClip = makeClip(PARTS, { dataStream: true, bframes: true });
   }, 60_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -17,6 +17,8 @@ export interface ClipOptions {
   size?: string;
   /** Adds a private data stream (PMT stream type 0x05) that the mpegts muxer cannot copy, like DVB-T. */
   dataStream?: boolean;
+  /** Encodes with B-frames (decode order differs from display order, as in broadcast H.264). */
+  bframes?: boolean;
 }
 
 /** The usual break: black, an ad, black, another ad, black (33 s, within the bundled config's limits). */
@@ -68,7 +70,7 @@ function sources(p: ClipPart, size: string): string[] {
 /** Makes (or reuses) a clip and returns its path; copy it before changing it. */
 export function makeClip(parts: readonly ClipPart[], opts: ClipOptions = {}): string {
   const size = opts.size ?? '320x240';
-  const key = crypto.createHash('sha256').update(JSON.stringify({ parts, size, data: !!opts.dataStream, v: 2 })).digest('hex').slice(0, 16);
+  const key = crypto.createHash('sha256').update(JSON.stringify({ parts, size, data: !!opts.dataStream, bf: !!opts.bframes, v: 2 })).digest('hex').slice(0, 16);
   const out = path.join(os.tmpdir(), `adcut-clip-${key}.ts`);
   if (fs.existsSync(out)) return out;
   const tmp = `${out}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -90,7 +92,7 @@ export function makeClip(parts: readonly ClipPart[], opts: ClipOptions = {}): st
   }
   args.push('-map', '[v]', '-map', '[a]');
   if (dataIndex >= 0) args.push('-map', `${dataIndex}:0`, '-c:d', 'copy');
-  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '1', '-b:a', '64k', '-f', 'mpegts', tmp);
+  args.push('-c:v', 'libx264', ...(opts.bframes ? ['-preset', 'veryfast', '-bf', '3'] : ['-preset', 'ultrafast']), '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '1', '-b:a', '64k', '-f', 'mpegts', tmp);
   const r = spawnSync('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   if (opts.dataStream) fs.rmSync(`${tmp}.bin`, { force: true });
   if (r.status !== 0) throw new Error(`ffmpeg could not make the clip: ${r.stderr.toString().slice(-500)}`);

@@ -193,6 +193,24 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     }
   });
 
+  it('puts the original back when a re-cut finds nothing to cut (a changed detector.ini)', async () => {
+    const ini = path.join(h.dir, 'detector.ini');
+    const before = fs.readFileSync(ini, 'utf8');
+    // Without the synthetic scoring, comskip keeps everything of these clips.
+    fs.writeFileSync(ini, 'detect_method=1\nmin_show_segment_length=10\n');
+    try {
+      const row = await rowOf(CUT);
+      expect(fs.existsSync(`${row.file_path}.orig`)).toBe(true);
+      expect((await h.api.post(`/api/recordings/${CUT}/ad-scan`)).status).toBe(202);
+      const after = await settled(CUT);
+      expect(after).toMatchObject({ ad_status: 'no_breaks', ad_breaks_json: '[]' });
+      expect(sha256File(after.file_path)).toBe(h.box.hash(CUT));
+      expect(fs.existsSync(`${after.file_path}.orig`)).toBe(false);
+    } finally {
+      fs.writeFileSync(ini, before);
+    }
+  }, 60_000);
+
   it('deletes kept originals in sync housekeeping once past ad_original_retention_days', async () => {
     const cutRow = await rowOf(CUT);
     // Recover the cut (the timeout test failed the last one) so the row is `cut` again.

@@ -111,6 +111,8 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
           stopTicker();
         }
         if (breaks.length === 0) {
+          // A re-cut that finds nothing to cut (say, a changed detector.ini) puts the original back.
+          if (mode === 'cut' && source !== file) fs.renameSync(source, file);
           write(boxId, 'no_breaks', []);
           return;
         }

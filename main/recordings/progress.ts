@@ -154,3 +154,15 @@ export function downloadProgress(meter: RateMeter, now: number, bytes: number, e
     etaLabel: eta === null ? null : formatEta(eta),
   };
 }
+
+/** A scan is expected to take this fraction of the recording's duration (drives its percent). */
+export const SCAN_REALTIME_FACTOR = 0.5;
+/** A scan's percent never reaches 100 while scanning; it holds here on overrun. */
+export const SCAN_PERCENT_CAP = 99;
+
+/** The scan ticker's percent: elapsed over `duration x 0.5`, clamped to [0, 99]. */
+export function scanPercent(elapsedMs: number, durationSeconds: number): number {
+  const expectedScanMs = durationSeconds * SCAN_REALTIME_FACTOR * 1000;
+  if (!(expectedScanMs > 0)) return SCAN_PERCENT_CAP;
+  return Math.min(SCAN_PERCENT_CAP, Math.max(0, (elapsedMs / expectedScanMs) * 100));
+}

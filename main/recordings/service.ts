@@ -3,6 +3,8 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
 import { createDisposer } from '../core/lifecycle.js';
+import { createAdRemoval, type AdRemovalDeps } from './adcut/ad-removal.js';
+import { defaultAdTools, type AdTools } from './adcut/tools.js';
 import type { Logger } from '../core/logger.js';
 import { openDatabase, type Db } from '../core/sqlite.js';
 import type { FetchLike } from './box/description.js';
@@ -42,6 +44,10 @@ export interface RecordingDeps {
   seams?: IntegrationSeams;
   /** Free bytes on a folder's filesystem (statfs by default). */
   freeSpace?: FreeSpaceProbe;
+  /** comskip, ffmpeg, ffprobe, nice and spawn for ad removal (names on PATH by default). */
+  adTools?: AdTools;
+  /** Test seams of ad removal (a short scan timeout, a pause inside the swap). */
+  adRemoval?: Pick<AdRemovalDeps, 'scanTimeout' | 'betweenRenames'>;
 }
 
 export interface RecordingService {
@@ -105,7 +111,24 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks, freeSpace: deps.freeSpace });
+        const adRemoval = createAdRemoval({
+          db, recordings, shows, settings, progress, clock, logger, tools: deps.adTools ?? defaultAdTools,
+          configDir: config.configDir, bundledDetectorIni: config.bundledDetectorIni, ...deps.adRemoval,
+        });
+        adRemoval.recoverAtStart();
+        disposer.add(() => adRemoval.stop());
+        const hooks: SyncHooks = {
+          ...deps.hooks,
+          async afterDone(row, show, signal) {
+            await adRemoval.afterDone(row, show, signal);
+            await deps.hooks?.afterDone?.(recordings.get(row.box_id) ?? row, show, signal);
+          },
+          housekeeping() {
+            adRemoval.housekeeping();
+            deps.hooks?.housekeeping?.();
+          },
+        };
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
         const stopController = new AbortController();
@@ -116,7 +139,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
-          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: deps.seams ?? {}, stopSignal: stopController.signal,
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: { adScan: adRemoval.scan, ...deps.seams }, stopSignal: stopController.signal,
         };
         // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
         app.get('/healthz', async () => {

@@ -159,7 +159,7 @@ describe('recording sync HTTP API', () => {
     expect((await h.api.post('/api/discover-media-server')).status).toBe(501);
   });
 
-  it('answers the manual ad scan with 404 for unknown ids and 501 until ad removal exists', async () => {
+  it('answers the manual ad scan with 404 for unknown ids', async () => {
     expect((await h.api.post('/api/recordings/123/ad-scan')).status).toBe(404);
   });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, conflict, notFound } from '../../core/errors.js';
@@ -37,7 +38,10 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     return reply.send(body);
   });
 
-  /** Manual ad scan: 202 and background work, 409 while that recording is in any pipeline. */
+  /**
+   * Manual ad scan: 202 and background work under the single-flight guard, 409 while that recording
+   * is in any pipeline. Detect-only when the show's ad mode is `off`; cuts when it is `cut`.
+   */
   app.post('/api/recordings/:box_id/ad-scan', async (req, reply) => {
     const { box_id } = parseInput(boxIdParams, req.params, 'params');
     requireNoBody(req.body);
@@ -47,6 +51,10 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     const busy = () => conflict('busy', `Recording ${box_id} is already being processed`, { owner: ctx.guard.owner(box_id) });
     if (ctx.guard.isBusy(box_id)) throw busy();
     if (row.status !== 'done' || !row.file_path) throw new AppError(409, 'not_downloaded', `Recording ${box_id} is not downloaded yet`);
+    // A purged (tombstoned) row is scanned from its local file; without one there is nothing to scan.
+    if (!fs.existsSync(row.file_path) && !fs.existsSync(`${row.file_path}.orig`)) {
+      throw new AppError(409, 'file_missing', `The file of recording ${box_id} is not on disk: ${row.file_path}`);
+    }
     const release = ctx.guard.tryAcquire(box_id, 'ad-scan');
     if (!release) throw busy();
     const scan = ctx.seams.adScan;

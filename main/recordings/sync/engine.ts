@@ -24,6 +24,8 @@ export interface SyncHooks {
   afterDone?(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
   /** After a run that downloaded something: refresh the media server's library. */
   mediaServer?: { refreshLibrary(): Promise<void> };
+  /** Sync housekeeping (ad removal: `.orig` files past their retention). */
+  housekeeping?(): void;
 }
 
 export interface SyncEngineDeps {
@@ -160,6 +162,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         summary.partials_removed = removed;
         log.info({ removed }, 'housekeeping: removed partial files of items that will never resume');
       }
+      deps.hooks?.housekeeping?.();
       return deps.runs.finish(run.id, overallStatus(summary), summary, deps.clock.now());
     } catch (err) {
       summary.error = signal.aborted ? 'interrupted: the service stopped during this run' : (err as Error).message;

@@ -8,6 +8,8 @@ export interface SimItem {
   title: string;
   /** Bytes the media URL really serves. */
   length: number;
+  /** Real media to serve (a generated clip) instead of the seeded pattern; `length` must be its size. */
+  content?: Buffer;
   /** Size in the listing; defaults to `length`. Set it a few dozen bytes above `length` to mimic TS alignment. */
   listedSize?: number;
   /**

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBoxXmlParser, escapeXml, textOf } from '../xml.js';
@@ -62,6 +63,11 @@ export interface BoxSimulator {
 const RECORDINGS_ID = '7';
 const MOVIES_ID = '8';
 const envelopeParser = createBoxXmlParser();
+
+/** Slices [start, end) of a real media buffer, `max` bytes at most each. */
+function* contentChunks(content: Buffer, start: number, end: number, max: number): Generator<Buffer> {
+  for (let pos = start; pos < end; pos += max) yield content.subarray(pos, Math.min(end, pos + max));
+}
 
 export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
   const host = opts.host ?? '127.0.0.1';
@@ -177,12 +183,13 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
       dropAt = start + it.dropAfterBytes;
       it.dropTimes = (it.dropTimes ?? 1) - 1;
     }
-    streamBody(res, keyOf(it), start, Math.min(end, dropAt), it.bytesPerSecond, dropAt < end);
+    streamBody(res, keyOf(it), start, Math.min(end, dropAt), it.bytesPerSecond, dropAt < end, it.content);
   };
 
-  const streamBody = (res: http.ServerResponse, key: string, start: number, end: number, bps: number | undefined, drop: boolean) => {
+  const streamBody = (res: http.ServerResponse, key: string, start: number, end: number, bps: number | undefined, drop: boolean, content?: Buffer) => {
     active++;
-    const chunks = mediaChunks(key, start, end, bps ? Math.max(1024, Math.min(64 * 1024, Math.floor(bps / 10))) : 256 * 1024);
+    const chunkSize = bps ? Math.max(1024, Math.min(64 * 1024, Math.floor(bps / 10))) : 256 * 1024;
+    const chunks = content ? contentChunks(content, start, end, chunkSize) : mediaChunks(key, start, end, chunkSize);
     let done = false;
     const finish = () => {
       if (done) return;
@@ -320,7 +327,7 @@ export function createBoxSimulator(opts: BoxSimulatorOptions): BoxSimulator {
     },
     hash: (id) => {
       const it = items.get(id)!.item;
-      return mediaHash(keyOf(it), it.length);
+      return it.content ? crypto.createHash('sha256').update(it.content).digest('hex') : mediaHash(keyOf(it), it.length);
     },
     requests,
     browses,

@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock, Timer } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { Db } from '../../core/sqlite.js';
+import { formatEta, scanPercent, type ProgressRegistry } from '../progress.js';
+import type { RecordingSettings } from '../settings.js';
+import type { AdStatus, RecordingRow, RecordingsStore } from '../store/recordings-store.js';
+import type { Show, ShowsStore } from '../store/shows-store.js';
+import type { Span } from './breaks.js';
+import { CutFailed, cutRecording } from './cut.js';
+import { detectBreaks, scanTimeoutMs } from './detect.js';
+import { resolveDetectorConfig } from './detector-config.js';
+import { origPathOf, pruneOriginals, recoverOriginals } from './swap.js';
+import { probeDuration, type AdTools } from './tools.js';
+import { removeStaleWorkDirs, withWorkDir } from './work-dir.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface AdRemovalDeps {
+  db: Db;
+  recordings: RecordingsStore;
+  shows: ShowsStore;
+  settings: RecordingSettings;
+  progress: ProgressRegistry;
+  clock: Clock;
+  logger: Logger;
+  tools: AdTools;
+  /** Where a user's `detector.ini` lives; `bundledDetectorIni` is used without one. */
+  configDir: string;
+  bundledDetectorIni: string;
+  /** The scan timeout rule (spec: 1.5 x duration, 60 min floor, 6 h cap); tests pass a short one. */
+  scanTimeout?: (durationSeconds: number | null) => number;
+  /** Test seam: runs between the two renames of a swap. */
+  betweenRenames?(): void;
+}
+
+export type AdMode = 'detect' | 'cut';
+
+export interface AdRemoval {
+  /** Start-up: originals of interrupted swaps back in place, stale work folders removed. */
+  recoverAtStart(): void;
+  /** The sync's post-download step: double gate (setting and show mode), never throws. */
+  afterDone(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
+  /** Manual scan (the route holds the single-flight guard): the show's mode, detect-only when it is `off`. */
+  scan(row: RecordingRow, signal: AbortSignal): Promise<void>;
+  /** Sync housekeeping: `.orig` files older than `ad_original_retention_days` are deleted. */
+  housekeeping(): void;
+  /** Aborts running scans and cuts and waits for them to settle (their rows get back their earlier state). */
+  stop(): Promise<void>;
+}
+
+export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
+  const log = deps.logger.child({ feature: 'adcut' });
+  const setAd = deps.db.prepare(
+    'UPDATE recordings SET ad_status = @status, ad_breaks_json = @breaks, ad_processed_at = @at, updated_at = @now WHERE box_id = @box_id',
+  );
+  const setScanning = deps.db.prepare("UPDATE recordings SET ad_status = 'scanning', updated_at = @now WHERE box_id = @box_id");
+  const restore = deps.db.prepare(
+    'UPDATE recordings SET ad_status = @ad_status, ad_breaks_json = @ad_breaks_json, ad_processed_at = @ad_processed_at, updated_at = @now WHERE box_id = @box_id',
+  );
+  const running = new Set<Promise<void>>();
+  const stopController = new AbortController();
+
+  const write = (boxId: string, status: AdStatus, breaks: Span[] | null) => {
+    const now = deps.clock.now();
+    setAd.run({ box_id: boxId, status, breaks: breaks === null ? null : JSON.stringify(breaks), at: status === 'unscanned' ? null : now, now });
+    deps.recordings.invalidate();
+  };
+
+  /** The scan ticker: every second, percent from the 0.5 realtime factor, or an elapsed caption. */
+  const startTicker = (boxId: string, durationSeconds: number | null): (() => void) => {
+    const started = deps.clock.now();
+    const tick = () => {
+      const elapsed = deps.clock.now() - started;
+      if (durationSeconds === null) deps.progress.set(boxId, { phase: 'scanning', percent: null, detail: `${formatEta(elapsed / 1000)} elapsed` });
+      else deps.progress.set(boxId, { phase: 'scanning', percent: scanPercent(elapsed, durationSeconds) });
+    };
+    tick();
+    const timer: Timer = deps.clock.setInterval(tick, 1000);
+    timer.unref?.();
+    return () => deps.clock.clear(timer);
+  };
+
+  const runPipeline = async (row: RecordingRow, mode: AdMode, outer: AbortSignal): Promise<void> => {
+    const boxId = row.box_id;
+    const signal = AbortSignal.any([outer, stopController.signal]);
+    const file = row.file_path;
+    const failStatus: AdStatus = mode === 'cut' ? 'cut_failed' : 'detect_failed';
+    if (!file) return;
+    setScanning.run({ box_id: boxId, now: deps.clock.now() });
+    deps.recordings.invalidate();
+    try {
+      // A re-scan of a cut recording reads the kept original, so breaks and cuts refer to it.
+      const source = fs.existsSync(origPathOf(file)) ? origPathOf(file) : file;
+      if (!fs.existsSync(source)) throw new Error(`the recording file is missing: ${file}`);
+      await withWorkDir(file, async (workDir) => {
+        const duration = await probeDuration(deps.tools, source, signal);
+        const stopTicker = startTicker(boxId, duration);
+        let breaks: Span[];
+        try {
+          breaks = await detectBreaks({
+            tools: deps.tools,
+            iniSource: resolveDetectorConfig(deps.configDir, deps.bundledDetectorIni).path,
+            file: source,
+            workDir,
+            timeoutMs: (deps.scanTimeout ?? scanTimeoutMs)(duration),
+            signal,
+          });
+        } finally {
+          stopTicker();
+        }
+        if (breaks.length === 0) {
+          // A re-cut that finds nothing to cut (say, a changed detector.ini) puts the original back.
+          if (mode === 'cut' && source !== file) fs.renameSync(source, file);
+          write(boxId, 'no_breaks', []);
+          return;
+        }
+        if (mode === 'detect') {
+          write(boxId, 'detected', breaks);
+          return;
+        }
+        const result = await cutRecording({
+          tools: deps.tools,
+          file,
+          source,
+          breaks,
+          workDir,
+          signal,
+          onSegment: (i, n) => deps.progress.set(boxId, { phase: 'cutting', percent: null, detail: `segment ${i}/${n}` }),
+          onVerify: () => deps.progress.set(boxId, { phase: 'verifying', percent: null }),
+          betweenRenames: deps.betweenRenames,
+        });
+        write(boxId, 'cut', breaks);
+        log.info({ box_id: boxId, kept_seconds: Math.round(result.outputSeconds), segments: result.keep.length }, 'commercials cut');
+      });
+    } catch (err) {
+      if (signal.aborted) {
+        // Stopping the service is not a verdict on the recording: it gets back the state it had.
+        restore.run({ box_id: boxId, ad_status: row.ad_status, ad_breaks_json: row.ad_breaks_json, ad_processed_at: row.ad_processed_at, now: deps.clock.now() });
+        deps.recordings.invalidate();
+        return;
+      }
+      log.warn({ box_id: boxId, mode, error: (err as Error).message, cut: err instanceof CutFailed }, 'ad removal failed');
+      write(boxId, failStatus, null);
+    } finally {
+      deps.progress.clear(boxId);
+    }
+  };
+
+  const track = (p: Promise<void>) => {
+    running.add(p);
+    return p.finally(() => running.delete(p));
+  };
+
+  const modeOf = (row: RecordingRow): AdMode => {
+    const show = row.show_id === null ? undefined : deps.shows.get(row.show_id);
+    return show?.ad_mode === 'cut' ? 'cut' : 'detect';
+  };
+
+  return {
+    recoverAtStart() {
+      // Never stops the service from starting: what cannot be repaired is logged.
+      try {
+        const files = deps.recordings
+          .list()
+          .map((r) => r.file_path)
+          .filter((p): p is string => !!p);
+        const restored = recoverOriginals(files, (file, err) => log.error({ file, err }, 'cannot restore the original of an interrupted cut'));
+        if (restored.length) log.warn({ restored }, 'restored originals of interrupted cuts');
+        const stale = removeStaleWorkDirs(files.map((f) => path.dirname(f)));
+        if (stale) log.info({ folders: stale }, 'removed work folders left by an earlier process');
+      } catch (err) {
+        log.error({ err }, 'start-up recovery of ad removal failed');
+      }
+    },
+    async afterDone(row, show, signal) {
+      try {
+        if (row.status !== 'done' || !deps.settings.get().ad_removal_enabled || show.ad_mode === 'off') return;
+        await track(runPipeline(row, show.ad_mode, signal));
+      } catch (err) {
+        log.error({ err, box_id: row.box_id }, 'ad removal step failed');
+      }
+    },
+    scan(row, signal) {
+      return track(runPipeline(row, modeOf(row), signal));
+    },
+    housekeeping() {
+      try {
+        const days = deps.settings.get().ad_original_retention_days;
+        const removed = pruneOriginals(
+          deps.recordings.list().filter((r) => r.ad_status !== 'scanning'),
+          deps.clock.now() - days * DAY_MS,
+        );
+        if (removed.length) log.info({ removed: removed.length }, 'housekeeping: removed kept originals past retention');
+      } catch (err) {
+        log.warn({ err }, 'housekeeping of kept originals failed');
+      }
+    },
+    async stop() {
+      stopController.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { boundaryCount, keepSegments, totalSeconds, verifyToleranceSeconds, type Span } from './breaks.js';
+import { swapIntoPlace } from './swap.js';
+import { lastLine, probeDuration, probeTimeline, runTool, type AdTools } from './tools.js';
+import { openTsJoiner } from './ts-join.js';
+
+/** Any failure of the cut: the row becomes `cut_failed` and the original stays at its path. */
+export class CutFailed extends Error {}
+
+export interface CutInput {
+  tools: AdTools;
+  /** The recording's path (where the cut file ends up). */
+  file: string;
+  /** What is read: the file itself, or its `.orig` when a re-cut starts from the kept original. */
+  source: string;
+  breaks: readonly Span[];
+  /** A private folder under `.adcut-work` next to the recording (same filesystem); removed by the caller. */
+  workDir: string;
+  signal?: AbortSignal;
+  onSegment?(index: number, count: number): void;
+  onVerify?(): void;
+  /** Test seam: runs between the two renames of the swap. */
+  betweenRenames?(): void;
+}
+
+export interface CutResult {
+  keep: Span[];
+  expectedSeconds: number;
+  outputSeconds: number;
+  toleranceSeconds: number;
+}
+
+const s3 = (v: number) => v.toFixed(3);
+
+/**
+ * The spec's cut procedure, steps 1 to 5: container duration → keep segments (the merged, clamped
+ * breaks inverted; none is a failure) → each segment extracted by stream copy with video, audio and
+ * optional subtitles mapped (data streams dropped) → concatenated (packets copied, clocks shifted so
+ * the timeline runs on, as the concat demuxer would place them, without a second remux) → output
+ * verified (non-empty, duration within max(5, 2 x boundaries) s of the keep total) → swapped into
+ * place. Every intermediate lives in `workDir`. Throws `CutFailed`; the original is then untouched.
+ */
+export async function cutRecording(input: CutInput): Promise<CutResult> {
+  const { tools, workDir } = input;
+  const fail = (msg: string): never => {
+    throw new CutFailed(msg);
+  };
+  const duration = await probeDuration(tools, input.source, input.signal);
+  if (duration === null) fail('cannot read the recording duration');
+  const keep = keepSegments(input.breaks, duration!);
+  if (keep.length === 0) fail('the breaks cover the whole recording: nothing to keep');
+  // A stuck ffmpeg must not hold the recording forever: generous, proportional to the length.
+  const timeoutMs = Math.max(10 * 60_000, duration! * 2000);
+
+  // Each segment is joined onto the output as soon as it is extracted and probed, while ffmpeg
+  // extracts the next one.
+  const output = path.join(workDir, 'output.ts');
+  const joiner = await openTsJoiner(output);
+  let joined: Promise<void> = Promise.resolve();
+  let joinError: Error | null = null;
+  try {
+    for (let i = 0; i < keep.length; i++) {
+      input.onSegment?.(i + 1, keep.length);
+      const seg = keep[i]!;
+      const out = path.join(workDir, `segment-${String(i).padStart(4, '0')}.ts`);
+      const r = await runTool(
+        tools,
+        tools.ffmpeg,
+        ['-nostdin', '-v', 'error', '-y', '-ss', s3(seg.start), '-i', input.source, '-t', s3(seg.end - seg.start),
+          '-map', '0:v', '-map', '0:a', '-map', '0:s?', '-c', 'copy', '-f', 'mpegts', out],
+        { timeoutMs, signal: input.signal },
+      );
+      if (input.signal?.aborted) fail('interrupted: the service stopped');
+      if (r.code !== 0) fail(`extracting segment ${i + 1}/${keep.length} failed: ${r.timedOut ? 'timed out' : lastLine(r.stderr) || `exit ${r.code}`}`);
+      if (!fs.existsSync(out) || fs.statSync(out).size === 0) fail(`segment ${i + 1}/${keep.length} came out empty`);
+      if (joinError) break;
+      const n = i + 1;
+      joined = joined.then(async () => {
+        if (joinError) return;
+        try {
+          const timeline = await probeTimeline(tools, out, input.signal);
+          if (!timeline) throw new Error(`cannot read the timeline of segment ${n}/${keep.length}`);
+          await joiner.append({ path: out, ...timeline }, input.signal);
+          fs.rmSync(out, { force: true }); // joined: free the space early
+        } catch (err) {
+          joinError = err as Error;
+        }
+      });
+    }
+  } finally {
+    await joined;
+    await joiner.close();
+  }
+  if (input.signal?.aborted) fail('interrupted: the service stopped');
+  if (joinError) fail(`concatenating the segments failed: ${(joinError as Error).message}`);
+
+  input.onVerify?.();
+  const expectedSeconds = totalSeconds(keep);
+  const toleranceSeconds = verifyToleranceSeconds(boundaryCount(input.breaks, duration!));
+  if (!fs.existsSync(output) || fs.statSync(output).size === 0) fail('the cut output is empty');
+  const outputSeconds = await probeDuration(tools, output, input.signal);
+  if (outputSeconds === null) fail('cannot read the cut output duration');
+  if (Math.abs(outputSeconds! - expectedSeconds) > toleranceSeconds) {
+    fail(`verification failed: the output lasts ${outputSeconds!.toFixed(1)} s, expected ${expectedSeconds.toFixed(1)} s ± ${toleranceSeconds} s`);
+  }
+  try {
+    swapIntoPlace(input.file, output, input.betweenRenames);
+  } catch (err) {
+    fail(`swapping the cut file into place failed: ${(err as Error).message}`);
+  }
+  return { keep, expectedSeconds, outputSeconds: outputSeconds!, toleranceSeconds };
+}

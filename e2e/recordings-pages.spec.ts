@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Response } from '@playwright/test';
 import { sampleShow } from '../main/recordings/box/simulator/sample-library.js';
 import { expect, test } from './recordings-fixture.js';
@@ -93,7 +94,11 @@ test.describe('first-run setup', () => {
     await page.getByLabel('Media folder').fill('relative/path');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'media_root' })).toContainText('absolute path');
+    // A folder that does not exist is refused too (a sync never creates the media root).
     await page.getByLabel('Media folder').fill(`${rec.dir}/library`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'media_root' })).toContainText('does not exist');
+    fs.mkdirSync(`${rec.dir}/library`);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
     expect((await rec.api.get('/api/settings')).body.settings.media_root).toBe(`${rec.dir}/library`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createLogger } from './core/logger.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
-import { startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
+import { parseSimulatorMode, startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
 import { startRecordingsDemo } from './recordings/index.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
@@ -20,7 +20,10 @@ const simStart = new Date();
 simStart.setHours(9, 30, 0, 0);
 const simulatedNow = () => simStart.getTime() + (Date.now() - realStart) * speed;
 
-const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow });
+// `npm run demo -- --gateway=silent,strict`: absent unit ids never answer, reserved addresses answer 0x02.
+const gatewayFlag = process.argv.find((a) => a.startsWith('--gateway='))?.slice('--gateway='.length) ?? process.env.DEMO_GATEWAY;
+const gatewayMode = parseSimulatorMode(gatewayFlag);
+const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, ...gatewayMode });
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
@@ -59,6 +62,6 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Recordings API     ${recordings.url}/api/recordings   (rows with live progress)
                      sync now: T=$(curl -s -c /tmp/demo.jar ${recordings.url}/api/csrf-token | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')
                                curl -s -b /tmp/demo.jar -H "x-csrf-token: $T" -X POST ${recordings.url}/api/sync
-  Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x)
+  Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
 Press Ctrl+C to stop.
 `);

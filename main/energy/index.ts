@@ -12,6 +12,8 @@ import { EventStream } from './event-stream.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
+import { createGatewayMemory } from './gateway/gateway-memory.js';
+import { registerGatewayRoutes } from './gateway/gateway-routes.js';
 import type { Values } from './gateway/block-reader.js';
 import { applyReading, emptyLiveState, LiveStateStore } from './live-state.js';
 import { registerLiveRoutes } from './live-routes.js';
@@ -90,6 +92,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       retryDelayMs: s.polling.retryDelayMs,
       timeoutMs: s.gateway.timeoutMs,
       inverterUnits: { from: s.gateway.inverterUnitFrom, to: s.gateway.inverterUnitTo },
+      probeTimeoutMs: s.gateway.probeTimeoutMs,
     };
   };
 
@@ -167,7 +170,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           const cfg = pollerConfig();
           st.update({ connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } });
         },
-      });
+      }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
 
       app = createHttpServer({ logger });
       await app.register(helmet, {
@@ -188,6 +191,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       security = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
       const poll = poller;
       registerSecurityRoutes(app, security, logger);
+      registerGatewayRoutes(app, { gate: security.requireSession, poller: poll });
       registerSettingsRoutes(app, {
         settings: store,
         security,

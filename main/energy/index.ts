@@ -216,6 +216,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host)}`;
       poller.start();
       logger.info({ url }, 'energy bridge listening');
+      // After the port opens, in the background (a worker): progress shows in /api/history/stats.
+      void hist.importLegacy();
     },
 
     async stop() {

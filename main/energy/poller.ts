@@ -121,6 +121,11 @@ export class Poller {
     return { inverterUnits: this.reader.inverterUnits, pendingProbes: this.probeQueue.length + (this.firmwareToCheck ? 1 : 0) + (this.probing ? 1 : 0) };
   }
 
+  /** A poll (or retry) is scheduled and none is running: what a test on a manual clock waits for. */
+  get waiting(): boolean {
+    return this.timer !== null && this.inFlight === null;
+  }
+
   /** Requests sent on the current connection. */
   get requests(): number {
     return this.conn?.requests ?? 0;

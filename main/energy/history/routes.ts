@@ -37,19 +37,21 @@ export const historyQuerySchema = z
     until: timeParam.optional(),
     every: wholeNumber(1, MAX_EVERY_SECONDS, 'a whole number of seconds').optional(),
     pretty: presenceFlag,
-  })
-  .strict();
+  });
 
 export const exportQuerySchema = z
   .object({
     format: z.enum(['csv', 'json']).default('csv'),
     every: wholeNumber(1, MAX_EVERY_SECONDS, 'a whole number of seconds').optional(),
-  })
-  .strict();
+  });
 
-const statsQuerySchema = z.object({ pretty: presenceFlag }).strict();
+const statsQuerySchema = z.object({ pretty: presenceFlag });
 
-/** GET /api/history, GET /api/history/stats, GET /api/history/export. */
+/**
+ * GET /api/history, GET /api/history/stats, GET /api/history/export. Unknown parameter names are
+ * ignored (browsers and proxies add cache busters such as `_=1700000000`); a bad value of a known
+ * parameter is a 400 naming it.
+ */
 export function registerHistoryRoutes(app: FastifyInstance, history: History): void {
   app.get('/api/history', async (req, reply) => {
     const { pretty, ...q } = parseInput(historyQuerySchema, req.query, 'query');

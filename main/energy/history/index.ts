@@ -48,7 +48,7 @@ export interface History {
    * The same query answered off this thread (history reader worker, own read-only connection) as
    * ready-to-send JSON text: heavy reads never hold up the poller or the event stream.
    */
-  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: string; widthSeconds?: number }>;
+  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number }>;
   exportStream(format: ExportFormat, every?: number): Readable;
   /** The export produced off this thread (history reader worker). */
   exportOffThread(format: ExportFormat, every?: number): Readable;

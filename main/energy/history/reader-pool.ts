@@ -14,7 +14,8 @@ export type ReaderRequest =
 export interface ReaderReply {
   id: number;
   ok: boolean;
-  body?: string;
+  /** UTF-8 text (JSON or CSV), transferred from the worker without a copy. */
+  body?: Uint8Array;
   widthSeconds?: number;
   done?: boolean;
   error?: string;
@@ -84,9 +85,9 @@ export class HistoryReaderPool {
     });
   }
 
-  async query(query: HistoryQuery, cutoff: number, pretty: boolean): Promise<{ body: string; widthSeconds?: number }> {
+  async query(query: HistoryQuery, cutoff: number, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number }> {
     const r = await this.call({ op: 'query', id: this.nextId++, query, cutoff, pretty });
-    return { body: r.body ?? '[]', widthSeconds: r.widthSeconds };
+    return { body: r.body ? toBuffer(r.body) : Buffer.from('[]'), widthSeconds: r.widthSeconds };
   }
 
   exportStream(format: ExportFormat, every: number | undefined, cutoff: number): Readable {
@@ -108,7 +109,7 @@ export class HistoryReaderPool {
             (r) => {
               busy = false;
               if (r.done) finished = true;
-              if (r.body) this.push(r.body);
+              if (r.body) this.push(toBuffer(r.body));
               if (r.done) this.push(null);
             },
             (err: Error) => this.destroy(err),
@@ -132,3 +133,5 @@ export class HistoryReaderPool {
     await w?.terminate();
   }
 }
+
+const toBuffer = (u8: Uint8Array): Buffer => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);

@@ -17,16 +17,22 @@ const noMemory = new MemoryWindow(1);
 const cursors = new Map<number, ReturnType<typeof exportCursor>>();
 
 /** Export text handed over per message: a few pages, so a message is neither tiny nor huge. */
-const CHUNK_CHARS = 256 * 1024;
+const CHUNK_CHARS = 128 * 1024;
+const encoder = new TextEncoder();
+
+/** Text as UTF-8 bytes in a buffer of their own, handed over without a copy (transferred). */
+function bytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
 
 port.on('message', (msg: ReaderRequest) => {
-  const reply = (r: ReaderReply) => port.postMessage(r);
+  const reply = (r: ReaderReply) => port.postMessage(r, r.body ? [r.body.buffer as ArrayBuffer] : []);
   try {
     switch (msg.op) {
       case 'query': {
         const result = queryHistory({ memory: noMemory, durable: store, cutoff: msg.cutoff }, msg.query);
         const body = msg.pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows);
-        reply({ id: msg.id, ok: true, body, widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined });
+        reply({ id: msg.id, ok: true, body: bytes(body), widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined });
         return;
       }
       case 'export-open':
@@ -47,7 +53,7 @@ port.on('message', (msg: ReaderRequest) => {
           chunk += next;
         }
         if (done) cursors.delete(msg.id);
-        reply({ id: msg.id, ok: true, body: chunk, done });
+        reply({ id: msg.id, ok: true, body: chunk ? bytes(chunk) : undefined, done });
         return;
       }
       case 'export-close':

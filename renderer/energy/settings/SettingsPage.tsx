@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { GroupForm, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
-import { HomeKitPairing, TestButton, testAlert, testGateway, testWeather } from './Tools.js';
+import { HomeKitPairing, rescanInverters, TestButton, testAlert, testGateway, testWeather } from './Tools.js';
 import { humanize } from './schema.js';
 import { useSettings } from './use-settings.js';
 
@@ -22,7 +22,12 @@ export function SettingsPage() {
     setRestartRequired(r.restartRequired);
   };
   const tools: Record<string, (draft: Obj) => React.ReactNode> = {
-    gateway: (g) => <TestButton label="Test connection" disabled={locked} run={() => testGateway(String(g.host ?? ''), Number(g.port) || undefined)} />,
+    gateway: (g) => (
+      <>
+        <TestButton label="Test connection" disabled={locked} run={() => testGateway(String(g.host ?? ''), Number(g.port) || undefined)} />
+        <TestButton label="Find inverters again" disabled={locked} run={rescanInverters} />
+      </>
+    ),
     weather: (w) => <TestButton label="Test weather" disabled={locked} run={() => testWeather({ location: w.location, latitude: w.latitude, longitude: w.longitude })} />,
     alerts: () => <TestButton label="Send a test alert" disabled={locked} run={testAlert} />,
     homekit: () => <HomeKitPairing locked={locked} />,

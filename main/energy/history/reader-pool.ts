@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
 import type { ExportFormat } from './export.js';
@@ -28,7 +30,10 @@ export interface ReaderReply {
 export function startWorker(name: string, base: string, workerData: unknown): Worker {
   if (!base.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, base), { workerData });
   const url = new URL(`./${name}.ts`, base).href;
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`;
+  // Resolved here, from this file, so the worker finds tsx whatever the working directory.
+  // (its ESM build: the package's `import` entry next to the CommonJS one require.resolve finds).
+  const tsx = pathToFileURL(createRequire(base).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
 

@@ -130,6 +130,26 @@ describe('a gateway whose absent unit ids never answer', () => {
     expect(r.queued).toBeGreaterThan(0);
     expect(r.queued).toBeLessThanOrEqual(7);
   });
+
+  it('ignores a damaged memory file and finds the inverter again; the rescan route is behind the passcode', async () => {
+    const gw = await startGatewaySimulator({ firmware: 'V2.9', absentUnits: 'silent', inverters: INVERTER_ON_5 });
+    sim = gw;
+    const dataDir = tempDir();
+    fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'energy', 'gateway-memory.json'), '{"version":1,"gateways":{"x":{"firmware":"V9"}}}');
+    const { service } = await startService(dataDir, gw);
+    const found = await waitForState(service, (s) => s.inverters.length > 0, 20_000);
+    expect(found.inverters.map((i) => i.unitId)).toEqual([5]);
+
+    const set = await fetch(`${service.url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: '2468' }) });
+    expect(set.status).toBe(200);
+    const token = ((await set.json()) as { token: string }).token;
+    const post = (headers: Record<string, string>) => fetch(`${service.url}/api/gateway/rescan`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: `Bearer ${token}` })).status).toBe(202);
+    const bad = await fetch(`${service.url}/api/gateway/rescan`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"all":true}' });
+    expect(bad.status).toBe(400);
+  });
 });
 
 describe('a firmware that answers 0x02 for any reserved address (strict map)', () => {

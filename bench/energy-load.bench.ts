@@ -111,30 +111,34 @@ ok = figure('poll jitter p99 during heavy reads', heavy.jitterP99, 'ms', { max: 
 ok = figure('event-loop delay p99 during heavy reads', heavy.lagP99, 'ms', { max: 50 }) && ok;
 ok = figure('connection drops during heavy reads', disconnects, 'drops', { max: 0 }) && ok;
 
-// --- export cost per row: JSON vs CSV (same run, medians of 3) ---
+// --- export cost per row: JSON vs CSV (same run, medians of 5 server side, 3 end to end) ---
 // Server side: the export cursor alone (read pages + format + UTF-8), in this process. End to end:
 // through HTTP to a client process (JSON has ~1.8x the bytes of CSV, so it also measures transfer).
 {
   const store = new DurableStore(path.join(dataDir, 'energy', 'history.db'), { readonly: true });
   const enc = new TextEncoder();
+  // CPU time (not wall time): less sensitive to the machine's other load.
   const cursorMs = (format: 'csv' | 'json') => {
-    const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const c = exportCursor({ durable: store, cutoff: 0, format });
     for (let x = c.next(); x !== null; x = c.next()) enc.encode(x);
-    return performance.now() - t0;
+    const c1 = process.cpuUsage(c0);
+    return (c1.user + c1.system) / 1000;
   };
   const server = { csv: [] as number[], json: [] as number[] };
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     server.csv.push(cursorMs('csv'));
     server.json.push(cursorMs('json'));
   }
   store.close();
   const csv = pct(server.csv, 50);
-  console.log(`baseline: CSV export (server side) ${round((csv / ROWS) * 1000)} µs per row (${round(csv)} ms for ${ROWS} rows)`);
-  ok = figure('JSON export per row / CSV export per row (server side)', pct(server.json, 50) / csv, 'x', { max: 1.05 }) && ok;
+  console.log(`baseline: CSV export (server side, CPU time) ${round((csv / ROWS) * 1000)} µs per row (${round(csv)} ms for ${ROWS} rows)`);
+  console.log(`server side: JSON / CSV per row ${round(pct(server.json, 50) / csv)}x (runs CSV ${server.csv.map(round).join(', ')} ms; JSON ${server.json.map(round).join(', ')} ms)`);
   const runs = await runClient(service.url, ['csv', 'json', 'csv', 'json', 'csv', 'json'].map((f) => `/api/history/export?format=${f}`));
   const med = (f: string) => pct(runs.filter((r) => r.path.endsWith(f)).map((r) => r.ms), 50);
-  console.log(`end to end over HTTP: CSV ${round((med('csv') / ROWS) * 1000)} µs per row, JSON ${round((med('json') / ROWS) * 1000)} µs per row (${round(med('json') / med('csv'))}x)`);
+  console.log(`end to end over HTTP: CSV ${round((med('csv') / ROWS) * 1000)} µs per row, JSON ${round((med('json') / ROWS) * 1000)} µs per row`);
+  // 5 % allowance: run-to-run noise on a shared machine is larger than that.
+  ok = figure('JSON export per row / CSV export per row (end to end, median of 3)', med('json') / med('csv'), 'x', { max: 1.05 }) && ok;
 }
 await service.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -163,6 +167,7 @@ for (let i = 0; i < 3; i++) {
 console.log(`baseline: bare Node process (tsx loaded, a 1 s timer) ${round(pct(bare, 50) * 100) / 100} % of a core (runs: ${bare.map((x) => round(x * 100) / 100).join(', ')})`);
 console.log(`  services runs: ${both.map((x) => round(x * 100) / 100).join(', ')} % of a core`);
 ok = figure('idle CPU of both services at 1 s polls (median of 3)', pct(both, 50), '% of a core', { max: 0.45 }) && ok;
+console.log(`  services minus the bare process: ${round(Math.max(0, pct(both, 50) - pct(bare, 50)) * 100) / 100} % of a core`);
 
 await sim.close();
 process.exit(ok ? 0 : 1);

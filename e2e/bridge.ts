@@ -78,6 +78,14 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };
   const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...opts.deps?.(sim) });
   await service.start();
+  // The legacy import runs in the background after the port opens: pages should see the seed.
+  if (opts.seedHistory) {
+    for (let i = 0; i < 600; i++) {
+      const stats = (await (await fetch(`${service.url}/api/history/stats`)).json()) as { legacyImport?: Array<{ status: string }> };
+      if (!stats.legacyImport?.some((r) => r.status === 'running')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   let simUp = true;
   return {
     get url() {

@@ -10,7 +10,7 @@ import { createLogger } from './core/logger.js';
 import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
-import { startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
+import { parseSimulatorMode, startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
 import { startRecordingsDemo } from './recordings/index.js';
 import { demoInsightSettings } from './energy/demo-insight.js';
 import { startFakeWeather } from './energy/weather/fake-server.js';
@@ -23,7 +23,10 @@ const simStart = new Date();
 simStart.setHours(9, 30, 0, 0);
 const simulatedNow = () => simStart.getTime() + (Date.now() - realStart) * speed;
 
-const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow });
+// `npm run demo -- --gateway=silent,strict`: absent unit ids never answer, reserved addresses answer 0x02.
+const gatewayFlag = process.argv.find((a) => a.startsWith('--gateway='))?.slice('--gateway='.length) ?? process.env.DEMO_GATEWAY;
+const gatewayMode = parseSimulatorMode(gatewayFlag);
+const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, ...gatewayMode });
 // Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
 const weather = await startFakeWeather();
 fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
@@ -77,6 +80,6 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Cost today         tariff in Settings › Tariff; 30-day bars on Trends
   Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
-  Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x)
+  Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
 Press Ctrl+C to stop.
 `);

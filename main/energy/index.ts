@@ -12,6 +12,8 @@ import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
+import { createGatewayMemory } from './gateway/gateway-memory.js';
+import { registerGatewayRoutes } from './gateway/gateway-routes.js';
 import type { Values } from './gateway/block-reader.js';
 import { applyReading, emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
 import { registerLiveRoutes } from './live-routes.js';
@@ -98,6 +100,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       retryDelayMs: s.polling.retryDelayMs,
       timeoutMs: s.gateway.timeoutMs,
       inverterUnits: { from: s.gateway.inverterUnitFrom, to: s.gateway.inverterUnitTo },
+      probeTimeoutMs: s.gateway.probeTimeoutMs,
     };
   };
 
@@ -190,7 +193,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           const next = { ...st.get(), connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } };
           st.set(contribute(features, next, clock.now(), logger));
         },
-      });
+      }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
 
       app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts } });
       await app.register(helmet, {
@@ -210,6 +213,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       registerHistoryRoutes(app, hist);
       const poll = poller;
       registerSecurityRoutes(app, gate, logger);
+      registerGatewayRoutes(app, { gate: gate.requireSession, poller: poll });
       registerSettingsRoutes(app, {
         settings: store,
         security: gate,
@@ -236,6 +240,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
       poller.start();
       logger.info({ url }, 'energy bridge listening');
+      // After the port opens, in the background (a worker): progress shows in /api/history/stats.
+      void hist.importLegacy();
     },
 
     async stop() {

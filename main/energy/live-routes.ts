@@ -6,8 +6,9 @@ import type { LiveStateStore } from './live-state.js';
 import { withoutGatewayHost } from './public-state.js';
 import type { Snapshot } from './snapshot-schema.js';
 
-const prettyQuery = z.object({ pretty: presenceFlag }).strict();
-const noQuery = z.object({}).strict();
+// Unknown parameter names are ignored (cache busters such as `_=1700000000`); bad values of known ones are a 400.
+const prettyQuery = z.object({ pretty: presenceFlag });
+const noQuery = z.object({});
 
 /** Sends JSON, indented when `pretty` is set. */
 export function sendJson(reply: import('fastify').FastifyReply, body: unknown, pretty: boolean) {

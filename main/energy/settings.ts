@@ -36,6 +36,13 @@ export const gatewaySettings = z
     inverterUnitFrom: z.number().int().min(1).max(246).default(1).meta({ ...live, description: 'First Modbus unit id probed for inverters.' }),
     inverterUnitTo: z.number().int().min(1).max(246).default(8).meta({ ...live, description: 'Last Modbus unit id probed for inverters.' }),
     timeoutMs: z.number().int().min(200).max(10_000).default(1000).meta({ ...live, description: 'Reply timeout per Modbus request.' }),
+    probeTimeoutMs: z
+      .number()
+      .int()
+      .min(50)
+      .max(5000)
+      .default(250)
+      .meta({ ...live, description: 'Reply timeout of a probe for an inverter on a unit id that may have no device (many gateways never answer those).' }),
   })
   .strict()
   .refine((g) => g.inverterUnitFrom <= g.inverterUnitTo, { message: 'inverterUnitFrom must not exceed inverterUnitTo', path: ['inverterUnitTo'] });

@@ -1,5 +1,7 @@
-import ModbusModule from 'modbus-serial';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { ModbusException, type ReadFn } from './block-reader.js';
+import type { Table } from './registers.js';
 
 /** One TCP connection to a gateway: the narrow interface the poller and the gateway test use. */
 export interface GatewayConnection {
@@ -23,59 +25,157 @@ export type ConnectionFactory = (opts: ConnectionOptions) => GatewayConnection;
 
 /** Errors that mean the link itself is unusable (as opposed to a Modbus exception reply). */
 export class TransportError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+    /** True when the request simply got no reply in time (the socket is still open). */
+    readonly timedOut = false,
+  ) {
     super(message);
     this.name = 'TransportError';
   }
 }
 
-// modbus-serial is CommonJS: its class is module.exports (and also .default).
-const ModbusRTU = ModbusModule.default;
+/** A reply frame is at most 7 (MBAP) + 2 + 250 bytes; anything larger is not Modbus. */
+const MAX_FRAME = 260;
+/** A timer that fires later than this was held up by our own process, not by the gateway. */
+const LAG_TOLERANCE_MS = 25;
 
-/** modbus-serial over TCP, requests strictly one at a time. */
+/**
+ * Calls `onExpire` once `ms` of our own attention have passed. When the timer fires late (the event
+ * loop was busy with our own work, e.g. a heavy history query), the lost time is granted again, and
+ * the final check waits one more loop turn so a reply already sitting in the socket is read first:
+ * a late reply caused by this process never counts as a gateway timeout.
+ */
+export function lagAwareTimeout(ms: number, onExpire: () => void): () => void {
+  let due = performance.now() + ms;
+  let timer: NodeJS.Timeout | null = null;
+  let immediate: NodeJS.Immediate | null = null;
+  const check = () => {
+    timer = null;
+    const now = performance.now();
+    const late = now - due;
+    if (late > LAG_TOLERANCE_MS) {
+      due = now + Math.min(late, ms);
+      timer = setTimeout(check, due - now);
+      return;
+    }
+    immediate = setImmediate(onExpire);
+  };
+  timer = setTimeout(check, ms);
+  return () => {
+    if (timer) clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+    timer = null;
+    immediate = null;
+  };
+}
+
+interface Pending {
+  tid: number;
+  unit: number;
+  fc: number;
+  words: number;
+  resolve(data: number[]): void;
+  reject(err: Error): void;
+  cancelTimer(): void;
+}
+
+/**
+ * A small Modbus TCP client (function codes 0x03 and 0x04) over `net`, requests strictly one at a
+ * time. Every reply is bounded (frame size, byte count, transaction id, unit and function checked);
+ * a reply for a request already given up on is ignored. A read may pass its own, shorter timeout
+ * (probes of unit ids that may have no device); a timeout never closes the socket by itself.
+ */
 export const createModbusConnection: ConnectionFactory = (opts) => {
-  const client = new ModbusRTU();
-  let requests = 0;
+  let socket: net.Socket | null = null;
   let open = false;
+  let requests = 0;
+  let tid = 0;
+  let current: Pending | null = null;
   let queue: Promise<unknown> = Promise.resolve();
-  // Reads waiting on the socket; closing rejects them so nobody awaits a destroyed link forever.
-  const pending = new Set<(err: Error) => void>();
+  let buf: Buffer = Buffer.alloc(0);
 
-  /** Settles with the request, or rejects on close or after a guard past the reply timeout. */
-  const guarded = <T>(p: Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        pending.delete(fail);
-        reject(err);
-      };
-      const timer = setTimeout(() => fail(new TransportError('no reply from gateway')), opts.timeoutMs + 500);
-      pending.add(fail);
-      p.then(
-        (v) => {
-          clearTimeout(timer);
-          pending.delete(fail);
-          resolve(v);
-        },
-        (e) => fail(e as Error),
-      );
+  const failCurrent = (err: Error) => {
+    const p = current;
+    current = null;
+    if (p) {
+      p.cancelTimer();
+      p.reject(err);
+    }
+  };
+
+  const shutdown = (reason: string) => {
+    open = false;
+    buf = Buffer.alloc(0);
+    failCurrent(new TransportError(reason));
+    socket?.destroy();
+  };
+
+  const onData = (chunk: Buffer) => {
+    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+    while (buf.length >= 7) {
+      const protocol = buf.readUInt16BE(2);
+      const length = buf.readUInt16BE(4);
+      if (protocol !== 0 || length < 2 || 6 + length > MAX_FRAME) return shutdown('gateway sent a malformed Modbus frame');
+      if (buf.length < 6 + length) break;
+      const frame = buf.subarray(0, 6 + length);
+      buf = buf.subarray(6 + length);
+      handleFrame(frame);
+    }
+    if (buf.length > MAX_FRAME) shutdown('gateway sent an oversized Modbus frame');
+  };
+
+  const handleFrame = (frame: Buffer) => {
+    const p = current;
+    // A late reply to a request we already gave up on (or noise): ignore it.
+    if (!p || frame.readUInt16BE(0) !== p.tid || frame.readUInt8(6) !== p.unit) return;
+    const fc = frame.readUInt8(7);
+    if (fc === (p.fc | 0x80) && frame.length >= 9) {
+      current = null;
+      p.cancelTimer();
+      p.reject(new ModbusException(frame.readUInt8(8)));
+      return;
+    }
+    if (fc !== p.fc || frame.length < 9 || frame.readUInt8(8) !== 2 * p.words || frame.length !== 9 + 2 * p.words) {
+      current = null;
+      p.cancelTimer();
+      p.reject(new TransportError('gateway reply does not match the request'));
+      return;
+    }
+    const data = new Array<number>(p.words);
+    for (let i = 0; i < p.words; i++) data[i] = frame.readUInt16BE(9 + 2 * i);
+    current = null;
+    p.cancelTimer();
+    p.resolve(data);
+  };
+
+  const send = (table: Table, unit: number, address: number, words: number, timeoutMs: number): Promise<number[]> =>
+    new Promise<number[]>((resolve, reject) => {
+      if (!open || !socket) return reject(new TransportError('not connected'));
+      requests++;
+      tid = (tid + 1) & 0xffff;
+      const fc = table === 'input' ? 0x04 : 0x03;
+      const req = Buffer.alloc(12);
+      req.writeUInt16BE(tid, 0);
+      req.writeUInt16BE(0, 2);
+      req.writeUInt16BE(6, 4);
+      req.writeUInt8(unit, 6);
+      req.writeUInt8(fc, 7);
+      req.writeUInt16BE(address, 8);
+      req.writeUInt16BE(words, 10);
+      const pending: Pending = { tid, unit, fc, words, resolve, reject, cancelTimer: () => undefined };
+      pending.cancelTimer = lagAwareTimeout(timeoutMs, () => {
+        if (current !== pending) return;
+        current = null;
+        reject(new TransportError(`request timed out: no reply from unit ${unit} within ${timeoutMs} ms`, undefined, true));
+      });
+      current = pending;
+      socket.write(req);
     });
 
-  const read: ReadFn = (table, unit, address, words) => {
-    const run = async () => {
-      if (!open) throw new TransportError('not connected');
-      requests++;
-      client.setID(unit);
-      try {
-        const res = await guarded(table === 'input' ? client.readInputRegisters(address, words) : client.readHoldingRegisters(address, words));
-        return res.data;
-      } catch (err) {
-        const e = err as { modbusCode?: number; message?: string; errno?: string };
-        if (typeof e.modbusCode === 'number') throw new ModbusException(e.modbusCode);
-        if (err instanceof TransportError) throw err;
-        throw new TransportError(e.message ?? 'Modbus transport error', err);
-      }
-    };
+  const read: ReadFn = (table, unit, address, words, readOpts) => {
+    const run = () => send(table, unit, address, words, readOpts?.timeoutMs ?? opts.timeoutMs);
     const p = queue.then(run, run);
     queue = p.catch(() => undefined);
     return p;
@@ -83,41 +183,44 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
 
   return {
     get isOpen() {
-      return open && client.isOpen;
+      return open;
     },
     get requests() {
       return requests;
     },
     read,
-    async connect() {
+    connect() {
       const connectTimeout = opts.connectTimeoutMs ?? Math.max(opts.timeoutMs, 2000);
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          client.connectTCP(opts.host, { port: opts.port }),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new TransportError(`connect to ${opts.host}:${opts.port} timed out`)), connectTimeout);
-          }),
-        ]);
-      } catch (err) {
-        client.destroy(() => undefined);
-        throw err instanceof TransportError ? err : new TransportError(`connect to ${opts.host}:${opts.port} failed: ${(err as Error).message}`, err);
-      } finally {
-        clearTimeout(timer);
-      }
-      client.setTimeout(opts.timeoutMs);
-      open = true;
-      client.on('close', () => {
-        open = false;
+      return new Promise<void>((resolve, reject) => {
+        const s = net.connect({ host: opts.host, port: opts.port });
+        socket = s;
+        const timer = setTimeout(() => {
+          s.destroy();
+          reject(new TransportError(`connect to ${opts.host}:${opts.port} timed out`));
+        }, connectTimeout);
+        s.once('connect', () => {
+          clearTimeout(timer);
+          s.setNoDelay(true);
+          s.setKeepAlive(true, 30_000);
+          open = true;
+          resolve();
+        });
+        s.on('data', onData);
+        s.on('error', (err) => {
+          clearTimeout(timer);
+          if (!open) reject(new TransportError(`connect to ${opts.host}:${opts.port} failed: ${err.message}`, err));
+          shutdown(`gateway connection error: ${err.message}`);
+        });
+        s.on('close', () => {
+          clearTimeout(timer);
+          if (!open) reject(new TransportError(`connect to ${opts.host}:${opts.port} closed`));
+          shutdown('gateway closed the connection');
+        });
       });
     },
     async close() {
-      open = false;
-      for (const fail of [...pending]) fail(new TransportError('connection closed'));
-      await new Promise<void>((resolve) => {
-        client.destroy(() => resolve());
-        setTimeout(resolve, 200).unref();
-      });
+      shutdown('connection closed');
+      socket = null;
     },
   };
 };

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../core/sqlite.js';
 import { bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
 import { MinuteCache } from './minute-cache.js';
@@ -25,8 +26,18 @@ export class DurableStore {
   private readonly stmts;
   private readonly minuteCache = new MinuteCache((lo, hi) => (this.stmts.minutes.all(lo, hi) as unknown[][]).map(bucketFromSql));
 
-  constructor(readonly file: string) {
-    this.db = openDatabase(file, historyMigrations);
+  /**
+   * `readonly`: a second, read-only connection to a database another connection writes (the history
+   * reader worker). WAL lets it read while the poller inserts; it never migrates or writes.
+   */
+  constructor(
+    readonly file: string,
+    opts: { readonly?: boolean } = {},
+  ) {
+    if (opts.readonly) {
+      this.db = new Database(file, { readonly: true, fileMustExist: true });
+      this.db.pragma('busy_timeout = 5000');
+    } else this.db = openDatabase(file, historyMigrations);
     const db = this.db;
     this.stmts = {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
@@ -59,6 +70,11 @@ export class DurableStore {
       for (const s of samples) n += this.stmts.insert.run(s).changes;
       return n;
     })();
+  }
+
+  /** Forget cached rollup minutes (rows were added out of order by another connection). */
+  resetCache(): void {
+    this.minuteCache.reset();
   }
 
   /** Deletes samples older than `cutoff` and keeps the rollup exact; returns how many went. */

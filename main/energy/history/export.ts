@@ -23,16 +23,18 @@ export function csvHeader(every: number | undefined): string {
 
 
 /**
- * The whole retained durable series as a stream of CSV or JSON (a bare array, like GET /api/history).
- * It reads keyset pages of the table only when the consumer asks for more (Readable backpressure),
- * so memory stays flat whatever the size, and the database connection is free between pages for
- * the poller's inserts and the retention prune.
+ * The whole retained durable series as CSV or JSON text (a bare array, like GET /api/history),
+ * one keyset page of the table per `next()` call; null once everything was returned. Memory stays
+ * flat whatever the size. Used in the history reader worker (off the poller's event loop) and, for
+ * callers without one, by `exportStream`.
  */
-export function exportStream(opts: ExportOptions): Readable {
+export function exportCursor(opts: ExportOptions): { next(): string | null } {
   const pageSize = opts.pageSize ?? 2048;
   const fields = SAMPLE_FIELDS;
   const bucketer = opts.every === undefined ? null : new Bucketer(opts.every * 1000);
   const rowKeys = bucketer ? DOWNSAMPLED_COLUMNS : ['t', ...fields];
+  // JSON: each row is `{"k0":v0,"k1":v1,...}`; the key text is built once, not per row.
+  const keyText = rowKeys.map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
   let after = opts.cutoff - 1;
   let started = false;
   let wroteRow = false;
@@ -45,51 +47,61 @@ export function exportStream(opts: ExportOptions): Readable {
       for (let i = 0; i < values.length; i++) line += ',' + formatNumber(values[i]);
       return line + '\n';
     }
-    let obj = (wroteRow ? ',{"' : '{"') + rowKeys[0] + '":' + formatNumber(values[0]);
-    for (let i = 1; i < values.length; i++) obj += ',"' + rowKeys[i] + '":' + (values[i] === null ? 'null' : formatNumber(values[i]));
+    let obj = wroteRow ? ',' : '';
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      obj += keyText[i]! + (v === null || v === undefined ? 'null' : formatNumber(v));
+    }
     wroteRow = true;
     return obj + '}';
   };
 
   const downsampled = (row: Record<string, unknown>) => formatRow(DOWNSAMPLED_COLUMNS.map((k) => row[k]));
 
-  const nextChunk = (): string => {
-    let out = '';
-    if (!started) {
-      started = true;
-      out += opts.format === 'csv' ? csvHeader(opts.every) : '[';
-    }
-    const page = opts.durable.pageAfter(after, pageSize);
-    for (const values of page) {
-      if (!bucketer) {
-        out += formatRow(values);
-        continue;
+  return {
+    next() {
+      if (done) return null;
+      let out = '';
+      if (!started) {
+        started = true;
+        out += opts.format === 'csv' ? csvHeader(opts.every) : '[';
       }
-      const sample = { t: values[0] } as HistorySample;
-      fields.forEach((f, i) => (sample[f] = values[i + 1] as number | null));
-      const closed = bucketer.push(sample);
-      if (closed) out += downsampled(closed);
-    }
-    if (page.length) after = page[page.length - 1]![0] as number;
-    if (page.length < pageSize) {
-      const last = bucketer?.flush();
-      if (last) out += downsampled(last);
-      if (opts.format === 'json') out += ']';
-      done = true;
-    }
-    return out;
+      const page = opts.durable.pageAfter(after, pageSize);
+      for (const values of page) {
+        if (!bucketer) {
+          out += formatRow(values);
+          continue;
+        }
+        const sample = { t: values[0] } as HistorySample;
+        fields.forEach((f, i) => (sample[f] = values[i + 1] as number | null));
+        const closed = bucketer.push(sample);
+        if (closed) out += downsampled(closed);
+      }
+      if (page.length) after = page[page.length - 1]![0] as number;
+      if (page.length < pageSize) {
+        const last = bucketer?.flush();
+        if (last) out += downsampled(last);
+        if (opts.format === 'json') out += ']';
+        done = true;
+      }
+      return out;
+    },
   };
+}
 
+/** The export as a Readable in this thread (pulls a page when the consumer asks for more). */
+export function exportStream(opts: ExportOptions): Readable {
+  const cursor = exportCursor(opts);
   return new Readable({
     highWaterMark: 64 * 1024,
     read() {
       try {
         for (;;) {
-          if (done) {
+          const chunk = cursor.next();
+          if (chunk === null) {
             this.push(null);
             return;
           }
-          const chunk = nextChunk();
           if (chunk && !this.push(chunk)) return;
         }
       } catch (err) {

@@ -60,6 +60,7 @@ export async function openTestHistory(opts: Partial<Omit<HistoryOptions, 'retent
   };
   let history = make();
   history.start();
+  await history.importLegacy();
   let app = serve(history);
   await app.ready();
   return {
@@ -87,6 +88,7 @@ export async function openTestHistory(opts: Partial<Omit<HistoryOptions, 'retent
       history.stop();
       history = make();
       history.start();
+      await history.importLegacy();
       app = serve(history);
     },
     async close() {

@@ -1,14 +1,18 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
 import type { Clock, Timer } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { HistoryStats } from '../snapshot.js';
 import { MAX_ROWS } from './downsample.js';
 import { DurableStore } from './durable-store.js';
 import { exportFileName, exportStream, type ExportFormat } from './export.js';
-import { importLegacyFiles, type LegacyImportReport } from './legacy-import.js';
+import type { ImportMessage } from './import-worker.js';
+import type { LegacyImportReport } from './legacy-import.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory, type HistoryQuery, type HistoryResult } from './query.js';
+import { HistoryReaderPool, startWorker } from './reader-pool.js';
 import type { HistorySample } from './sample.js';
 
 export { sampleFromState, type HistorySample } from './sample.js';
@@ -40,7 +44,19 @@ export interface History {
   /** Count and span of everything retained, durable copy included. */
   stats(): HistoryStats;
   query(q: HistoryQuery): HistoryResult;
+  /**
+   * The same query answered off this thread (history reader worker, own read-only connection) as
+   * ready-to-send JSON text: heavy reads never hold up the poller or the event stream.
+   */
+  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number }>;
   exportStream(format: ExportFormat, every?: number): Readable;
+  /** The export produced off this thread (history reader worker). */
+  exportOffThread(format: ExportFormat, every?: number): Readable;
+  /**
+   * Imports the legacy files once, in a worker, in the background (call it after the port opens);
+   * progress shows in `legacyImports()`. Resolves with the final reports.
+   */
+  importLegacy(): Promise<LegacyImportReport[]>;
   exportFileName(format: ExportFormat): string;
   /** Deletes durable rows older than the retention window now; returns how many went. */
   prune(): number;
@@ -61,6 +77,8 @@ export function createHistory(opts: HistoryOptions): History {
   let lastRetention = 0;
   let timer: Timer | null = null;
   let reports: LegacyImportReport[] = [];
+  let pool: HistoryReaderPool | null = null;
+  let importer: Worker | null = null;
 
   const cutoff = () => clock.now() - retentionMs();
   const store = (): DurableStore => {
@@ -72,6 +90,7 @@ export function createHistory(opts: HistoryOptions): History {
     const d = store();
     const deleted = d.prune(cutoff());
     total -= deleted;
+    if (deleted) pool?.invalidate();
     if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };
@@ -81,12 +100,8 @@ export function createHistory(opts: HistoryOptions): History {
     start() {
       if (durable) return;
       durable = new DurableStore(file);
-      reports = importLegacyFiles({
-        files: opts.legacyFiles ?? [path.join(opts.dataDir, 'energy', 'history.json')],
-        durable,
-        cutoff: cutoff(),
-        logger,
-      });
+      pool = new HistoryReaderPool(file, logger);
+      reports = [];
       lastRetention = retentionMs();
       total = durable.count();
       prune();
@@ -104,8 +119,51 @@ export function createHistory(opts: HistoryOptions): History {
     stop() {
       if (timer) clock.clear(timer);
       timer = null;
+      void importer?.terminate();
+      importer = null;
+      void pool?.close();
+      pool = null;
       durable?.close();
       durable = null;
+    },
+
+    importLegacy() {
+      const files = [...new Set(opts.legacyFiles ?? [path.join(opts.dataDir, 'energy', 'history.json')])].filter((f) => fs.existsSync(f));
+      if (!durable || !files.length || importer) return Promise.resolve(reports);
+      const w = startWorker('import-worker', import.meta.url, { dbFile: file, files, cutoff: cutoff() });
+      importer = w;
+      const byFile = new Map<string, LegacyImportReport>(files.map((f) => [f, { file: f, status: 'running', progress: { done: 0, total: 0 } }]));
+      const publish = () => (reports = [...byFile.values()]);
+      publish();
+      return new Promise<LegacyImportReport[]>((resolve) => {
+        const finish = () => {
+          if (importer !== w) return resolve(reports);
+          importer = null;
+          if (durable) {
+            durable.resetCache();
+            total = durable.count();
+          }
+          pool?.invalidate();
+          resolve(reports);
+        };
+        w.on('message', (m: ImportMessage) => {
+          if (m.type === 'progress') {
+            byFile.set(m.file, { file: m.file, status: 'running', progress: { done: m.done, total: m.total } });
+            if (durable) total = durable.count();
+          } else if (m.type === 'report') {
+            byFile.set(m.report.file, m.report);
+            if (m.report.status === 'imported') logger.info(m.report, 'legacy history imported');
+            else logger.error(m.report, 'legacy history file not imported; fix or remove it and restart');
+          } else finish();
+          publish();
+        });
+        w.on('error', (err) => {
+          logger.error({ err }, 'legacy history import failed');
+          for (const f of files) if (byFile.get(f)?.status !== 'imported') byFile.set(f, { file: f, status: 'failed', error: err.message });
+          publish();
+        });
+        w.on('exit', finish);
+      });
     },
 
     append(sample) {
@@ -138,8 +196,18 @@ export function createHistory(opts: HistoryOptions): History {
       return queryHistory({ memory, durable: store(), cutoff: cutoff() }, q);
     },
 
+    queryJson(q, pretty) {
+      if (!pool) return Promise.reject(new Error('history not started'));
+      return pool.query(q, cutoff(), pretty);
+    },
+
     exportStream(format, every) {
       return exportStream({ durable: store(), cutoff: cutoff(), format, every });
+    },
+
+    exportOffThread(format, every) {
+      if (!pool) throw new Error('history not started');
+      return pool.exportStream(format, every, cutoff());
     },
 
     exportFileName(format) {

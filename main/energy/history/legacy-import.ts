@@ -6,7 +6,9 @@ import { parseTime, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 /** What happened to a legacy history file at start; shown on GET /api/history/stats. */
 export interface LegacyImportReport {
   file: string;
-  status: 'imported' | 'failed';
+  status: 'running' | 'imported' | 'failed';
+  /** While running: samples inserted so far and samples to insert (inside retention). */
+  progress?: { done: number; total: number };
   /** Samples added (new `t` inside retention). */
   imported?: number;
   /** Samples left out: older than the retention window or already stored. */

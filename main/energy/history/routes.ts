@@ -37,26 +37,29 @@ export const historyQuerySchema = z
     until: timeParam.optional(),
     every: wholeNumber(1, MAX_EVERY_SECONDS, 'a whole number of seconds').optional(),
     pretty: presenceFlag,
-  })
-  .strict();
+  });
 
 export const exportQuerySchema = z
   .object({
     format: z.enum(['csv', 'json']).default('csv'),
     every: wholeNumber(1, MAX_EVERY_SECONDS, 'a whole number of seconds').optional(),
-  })
-  .strict();
+  });
 
-const statsQuerySchema = z.object({ pretty: presenceFlag }).strict();
+const statsQuerySchema = z.object({ pretty: presenceFlag });
 
-/** GET /api/history, GET /api/history/stats, GET /api/history/export. */
+/**
+ * GET /api/history, GET /api/history/stats, GET /api/history/export. Unknown parameter names are
+ * ignored (browsers and proxies add cache busters such as `_=1700000000`); a bad value of a known
+ * parameter is a 400 naming it.
+ */
 export function registerHistoryRoutes(app: FastifyInstance, history: History): void {
   app.get('/api/history', async (req, reply) => {
     const { pretty, ...q } = parseInput(historyQuerySchema, req.query, 'query');
     if (q.since !== undefined && q.until !== undefined && q.since > q.until) throw invalid('since', 'must not be after until');
-    const result = history.query(q);
-    if (result.kind === 'downsampled') reply.header('x-history-bucket-seconds', String(result.widthSeconds));
-    return sendJson(reply, result.rows, pretty);
+    // Answered off this thread: a 7-day every=1 query must not hold up the poller.
+    const result = await history.queryJson(q, pretty);
+    if (result.widthSeconds !== undefined) reply.header('x-history-bucket-seconds', String(result.widthSeconds));
+    return reply.type('application/json; charset=utf-8').send(result.body);
   });
 
   app.get('/api/history/stats', async (req, reply) => {
@@ -67,7 +70,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: History): v
 
   app.get('/api/history/export', async (req, reply) => {
     const { format, every } = parseInput(exportQuerySchema, req.query, 'query');
-    const stream = history.exportStream(format, every);
+    const stream = history.exportOffThread(format, every);
     return reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${history.exportFileName(format)}"`)

@@ -16,8 +16,18 @@ afterEach(async () => {
 /** Moves the manual clock to the next poll and waits for that poll's reading to land. */
 async function nextPoll(harness: Harness, clock: ReturnType<typeof createManualClock>, ms: number) {
   const before = harness.service.state.get().lastUpdated;
+  // The poller publishes first and probes for inverters after: advance once its next poll is armed.
+  await until(() => harness.service.poller.waiting);
   clock.advance(ms);
   return waitForState(harness.service, (s) => s.lastUpdated !== null && s.lastUpdated !== before);
+}
+
+async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 describe('history through the running energy service', () => {
@@ -84,7 +94,14 @@ describe('history through the running energy service', () => {
     fs.writeFileSync(legacy, JSON.stringify([{ time: new Date(t).toISOString(), solar: 1500, grid: -200, soc: 55 }]));
     try {
       h = await startEnergyHarness({ deps: { clock }, env: { LEGACY_HISTORY_FILE: legacy } });
-      const stats = await (await fetch(`${h.service.url}/api/history/stats`)).json();
+      // The import runs after the port opens, in the background; stats show its progress.
+      let stats = await (await fetch(`${h.service.url}/api/history/stats`)).json();
+      expect(['running', 'imported']).toContain(stats.legacyImport?.[0]?.status);
+      const deadline = Date.now() + 10_000;
+      while (stats.legacyImport[0].status === 'running' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        stats = await (await fetch(`${h.service.url}/api/history/stats`)).json();
+      }
       expect(stats).toMatchObject({ count: 1, firstT: t, lastT: t, legacyImport: [{ file: legacy, status: 'imported', imported: 1 }] });
       expect(fs.existsSync(`${legacy}.imported`)).toBe(true);
     } finally {

@@ -37,6 +37,30 @@ export interface GatewaySimulatorOptions extends Partial<PlantOptions> {
   port?: number;
   /** A plant to serve (for example one kept across a simulated restart). */
   plantModel?: PlantModel;
+  /**
+   * What a unit id with no device behind it does: `exception` answers 0x0B (gateway target failed
+   * to respond, the default), `silent` drops the request with no reply at all, as many gateways do.
+   */
+  absentUnits?: 'exception' | 'silent';
+  /**
+   * `lenient` (default): reserved addresses inside a firmware's range read as 0. `strict`: only the
+   * addresses of registers the firmware defines answer; a read covering any other address, even
+   * one between two defined registers, answers 0x02, as some firmwares do.
+   */
+  reservedAddresses?: 'lenient' | 'strict';
+}
+
+export type SimulatorMode = Pick<GatewaySimulatorOptions, 'absentUnits' | 'reservedAddresses'>;
+
+/** Parses a demo/bench flag such as `silent,strict` into simulator options (unknown words throw). */
+export function parseSimulatorMode(text: string | undefined): SimulatorMode {
+  const mode: SimulatorMode = {};
+  for (const word of (text ?? '').split(',').map((w) => w.trim()).filter(Boolean)) {
+    if (word === 'silent') mode.absentUnits = 'silent';
+    else if (word === 'strict') mode.reservedAddresses = 'strict';
+    else throw new Error(`unknown simulator mode "${word}" (use silent, strict or both: silent,strict)`);
+  }
+  return mode;
 }
 
 function rangesUpTo(fw: Firmware, table: Record<string, Array<[number, number]>>): Array<[number, number]> {
@@ -49,6 +73,19 @@ function covered(ranges: Array<[number, number]>, address: number, words: number
     if (!ranges.some(([lo, hi]) => a >= lo && a <= hi)) return false;
   }
   return true;
+}
+
+/** Address ranges holding exactly the given registers (adjacent registers form one range). */
+function definedRanges(defs: readonly RegisterDef[]): Array<[number, number]> {
+  const sorted = [...defs].sort((a, b) => a.address - b.address);
+  const out: Array<[number, number]> = [];
+  for (const d of sorted) {
+    const last = out[out.length - 1];
+    const end = d.address + d.words - 1;
+    if (last && d.address <= last[1] + 1) last[1] = Math.max(last[1], end);
+    else out.push([d.address, end]);
+  }
+  return out;
 }
 
 function wordMap(defs: readonly RegisterDef[], values: Record<string, number | string>): Map<number, number> {
@@ -65,6 +102,10 @@ function wordMap(defs: readonly RegisterDef[], values: Record<string, number | s
 export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}): Promise<GatewaySimulator> {
   const plant = opts.plantModel ?? new PlantModel({ now: opts.now ?? Date.now, ...opts });
   const state = { firmware: opts.firmware ?? ('V2.9' as Firmware) };
+  const strict = opts.reservedAddresses === 'strict';
+  const strictRanges = (table: 'input' | 'holding', fw: Firmware) =>
+    definedRanges(PLANT_REGISTERS.filter((r) => r.table === table && FIRMWARE_VERSIONS.indexOf(r.since) <= FIRMWARE_VERSIONS.indexOf(fw)));
+  const strictInverter = definedRanges([...INVERTER_IDENTITY, ...INVERTER_REGISTERS]);
   const plantDefs = PLANT_REGISTERS;
   const inverterDefs = [...INVERTER_IDENTITY, ...INVERTER_REGISTERS];
   let cacheAt = -1;
@@ -87,12 +128,14 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
       let ranges: Array<[number, number]>;
       let map: Map<number, number> | undefined;
       if (unit === PLANT_UNIT) {
-        ranges = table === 'input' ? rangesUpTo(state.firmware, PLANT_INPUT_RANGES) : rangesUpTo(state.firmware, PLANT_HOLDING_RANGES);
+        if (strict) ranges = strictRanges(table, state.firmware);
+        else ranges = table === 'input' ? rangesUpTo(state.firmware, PLANT_INPUT_RANGES) : rangesUpTo(state.firmware, PLANT_HOLDING_RANGES);
         map = plantWords;
       } else {
         map = inverterWords.get(unit);
-        if (!map) return null; // no device at this unit id: gateway target failed to respond
-        ranges = table === 'input' ? INVERTER_INPUT_RANGES : [];
+        // No device at this unit id: 0x0B (gateway target failed to respond), or no reply at all.
+        if (!map) return opts.absentUnits === 'silent' ? 'silent' : null;
+        ranges = table === 'input' ? (strict ? strictInverter : INVERTER_INPUT_RANGES) : [];
       }
       if (!covered(ranges, address, words)) return { exception: 0x02 };
       return Array.from({ length: words }, (_, i) => map!.get(address + i) ?? 0);

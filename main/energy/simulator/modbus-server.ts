@@ -5,7 +5,11 @@ import net from 'node:net';
  * for the gateway simulator. Written on `net` rather than modbus-serial's ServerTCP because tests
  * need to drop sockets, stop answering and route per unit id exactly as the real gateway does.
  */
-export type RegisterSource = (unit: number, table: 'input' | 'holding', address: number, words: number) => number[] | { exception: number } | null;
+/**
+ * Answers one read: the registers, an exception, `null` for "no device at this unit id" (exception
+ * 0x0B, as some gateways answer) or `'silent'` to send no reply at all (as many gateways do).
+ */
+export type RegisterSource = (unit: number, table: 'input' | 'holding', address: number, words: number) => number[] | { exception: number } | null | 'silent';
 
 export interface Faults {
   /** Stop answering requests (connections stay open). */
@@ -66,6 +70,7 @@ export async function startModbusServer(opts: { host?: string; port?: number; so
       const address = frame.readUInt16BE(8);
       const words = frame.readUInt16BE(10);
       const result = words < 1 || words > 125 ? { exception: 0x03 } : opts.source(unit, fc === 0x04 ? 'input' : 'holding', address, words);
+      if (result === 'silent') return;
       if (result === null) pdu = Buffer.from([fc | 0x80, 0x0b]);
       else if (!Array.isArray(result)) pdu = Buffer.from([fc | 0x80, result.exception]);
       else {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { GroupForm, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
-import { HomeKitPairing, TestButton, testGateway, testWeather } from './Tools.js';
+import { HomeKitPairing, rescanInverters, TestButton, testGateway, testWeather } from './Tools.js';
 import { insightEditors } from './InsightEditors.js';
 import { humanize } from './schema.js';
 import { useSettings } from './use-settings.js';
@@ -23,7 +23,12 @@ export function SettingsPage() {
     setRestartRequired(r.restartRequired);
   };
   const tools: Record<string, (draft: Obj) => React.ReactNode> = {
-    gateway: (g) => <TestButton label="Test connection" disabled={locked} run={() => testGateway(String(g.host ?? ''), Number(g.port) || undefined)} />,
+    gateway: (g) => (
+      <>
+        <TestButton label="Test connection" disabled={locked} run={() => testGateway(String(g.host ?? ''), Number(g.port) || undefined)} />
+        <TestButton label="Find inverters again" disabled={locked} run={rescanInverters} />
+      </>
+    ),
     weather: (w) => <TestButton label="Test weather" disabled={locked} run={() => testWeather(w)} />,
     homekit: () => <HomeKitPairing locked={locked} />,
   };

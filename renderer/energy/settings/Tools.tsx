@@ -45,6 +45,13 @@ export async function testGateway(host: string, port: number | undefined): Promi
   return `Gateway answered in ${r.ms ?? '?'} ms${r.model ? `: ${r.model}` : ''}${r.firmware ? `, firmware ${r.firmware}` : ''}${r.soc !== undefined && r.soc !== null ? `, battery ${r.soc}%` : ''}.`;
 }
 
+/** Re-checks which unit ids hold inverters; the bridge probes them between polls, in the background. */
+export async function rescanInverters(): Promise<string> {
+  const r = await api.post<{ queued: number; inverterUnits: number[] }>('/api/gateway/rescan', {});
+  const now = r.inverterUnits.length ? `Inverters on unit ${r.inverterUnits.join(', ')}.` : 'No inverter found yet.';
+  return `${now} Checking ${r.queued} more unit id${r.queued === 1 ? '' : 's'} in the background; new inverters appear on the dashboard when found.`;
+}
+
 /** Probes the weather service with the place or coordinates being edited (not yet saved). */
 export async function testWeather(w: Record<string, unknown>): Promise<string> {
   const lat = typeof w.latitude === 'number' ? w.latitude : null;

@@ -1,0 +1,69 @@
+/**
+ * The history reader worker: answers history queries and produces exports on a thread of its own,
+ * with its own read-only SQLite connection (WAL), so a 7-day `every=1` query or a full export never
+ * holds up the event loop that runs the poller and the event stream. See reader-pool.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { DurableStore } from './durable-store.js';
+import { exportCursor } from './export.js';
+import { MemoryWindow } from './memory-window.js';
+import { queryHistory } from './query.js';
+import type { ReaderReply, ReaderRequest } from './reader-pool.js';
+
+const port = parentPort!;
+const store = new DurableStore((workerData as { file: string }).file, { readonly: true });
+// The durable copy holds every sample (the memory window is only its newest part).
+const noMemory = new MemoryWindow(1);
+const cursors = new Map<number, ReturnType<typeof exportCursor>>();
+
+/** Export text handed over per message: a few pages, so a message is neither tiny nor huge. */
+const CHUNK_CHARS = 128 * 1024;
+const encoder = new TextEncoder();
+
+/** Text as UTF-8 bytes in a buffer of their own, handed over without a copy (transferred). */
+function bytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+port.on('message', (msg: ReaderRequest) => {
+  const reply = (r: ReaderReply) => port.postMessage(r, r.body ? [r.body.buffer as ArrayBuffer] : []);
+  try {
+    switch (msg.op) {
+      case 'query': {
+        const result = queryHistory({ memory: noMemory, durable: store, cutoff: msg.cutoff }, msg.query);
+        const body = msg.pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows);
+        reply({ id: msg.id, ok: true, body: bytes(body), widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined });
+        return;
+      }
+      case 'export-open':
+        cursors.set(msg.id, exportCursor({ durable: store, cutoff: msg.cutoff, format: msg.format, every: msg.every }));
+        reply({ id: msg.id, ok: true });
+        return;
+      case 'export-next': {
+        const cursor = cursors.get(msg.id);
+        if (!cursor) throw new Error('export not open');
+        let chunk = '';
+        let done = false;
+        while (chunk.length < CHUNK_CHARS) {
+          const next = cursor.next();
+          if (next === null) {
+            done = true;
+            break;
+          }
+          chunk += next;
+        }
+        if (done) cursors.delete(msg.id);
+        reply({ id: msg.id, ok: true, body: chunk ? bytes(chunk) : undefined, done });
+        return;
+      }
+      case 'export-close':
+        cursors.delete(msg.id);
+        return;
+      case 'invalidate':
+        store.resetCache();
+        return;
+    }
+  } catch (err) {
+    if ('id' in msg) reply({ id: msg.id, ok: false, error: (err as Error).message });
+  }
+});

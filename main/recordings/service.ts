@@ -27,6 +27,10 @@ import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
 import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
+import { createBoxDeleter } from './cloud/box-delete.js';
+import type { CloudTimings } from './cloud/cloud-client.js';
+import { testCloudAccount } from './cloud/cloud-test.js';
+import { createMediaServerIntegration } from './mediaserver/media-server.js';
 import { registerRecordingsUi } from './web-ui.js';
 
 export interface RecordingDeps {
@@ -42,6 +46,8 @@ export interface RecordingDeps {
   seams?: IntegrationSeams;
   /** Free bytes on a folder's filesystem (statfs by default). */
   freeSpace?: FreeSpaceProbe;
+  /** Cloud-delete waits (the spec's 2 pings x 10 s by default; tests shorten them). */
+  cloudTimings?: Partial<CloudTimings>;
 }
 
 export interface RecordingService {
@@ -105,18 +111,29 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks: deps.hooks, freeSpace: deps.freeSpace });
-        disposer.add(() => engine.stop());
-        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
+        // The media server (refresh, discovery, token) and the cloud delete, from the settings; deps override.
+        const mediaServer = createMediaServerIntegration({ settings, fetch: fetchFn, gdm: config.gdm, clock, logger, stopSignal: stopController.signal });
+        const boxDeleter = createBoxDeleter({ settings, recordings, guard, fetch: fetchFn, clock, logger, timings: deps.cloudTimings });
+        const hooks: SyncHooks = { mediaServer, afterRefresh: boxDeleter.afterRefresh, ...deps.hooks };
+        const seams: IntegrationSeams = {
+          discoverMediaServer: mediaServer.discover,
+          detectMediaServerToken: mediaServer.detectToken,
+          cloudTest: () => testCloudAccount({ settings, fetch: fetchFn, logger, timings: deps.cloudTimings, signal: stopController.signal }),
+          deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal),
+          ...deps.seams,
+        };
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace });
+        disposer.add(() => engine.stop());
+        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
         const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
-          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: deps.seams ?? {}, stopSignal: stopController.signal,
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
         };
         // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
         app.get('/healthz', async () => {

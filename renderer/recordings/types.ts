@@ -82,6 +82,8 @@ export interface Capabilities {
   ad_scan: boolean;
   discover_media_server: boolean;
   cloud_test: boolean;
+  detect_media_server_token?: boolean;
+  delete_from_box?: boolean;
 }
 
 export interface SettingsView {

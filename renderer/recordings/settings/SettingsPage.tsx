@@ -97,7 +97,18 @@ export function SettingsPage() {
         />
       )}
       {caps?.discover_media_server && (
-        <SettingsCard title="Media server" id="media-server" defs={MEDIA_SERVER} view={view} actions={<CheckButton label="Discover" path="/api/discover-media-server" />} />
+        <SettingsCard
+          title="Media server"
+          id="media-server"
+          defs={MEDIA_SERVER}
+          view={view}
+          actions={
+            <>
+              <CheckButton label="Discover" path="/api/discover-media-server" />
+              {caps.detect_media_server_token && <CheckButton label="Detect token" path="/api/media-server/detect-token" />}
+            </>
+          }
+        />
       )}
       {caps?.cloud_test && <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />}
       <p className="muted small">Times are shown in {view.tz} (the service’s TZ).</p>

@@ -85,8 +85,14 @@ export function createBoxDeleter(deps: BoxDeleterDeps): BoxDeleter {
     async afterRefresh(downloaded, refresh, signal) {
       const settings = deps.settings.get();
       const out = { box_deleted: 0, box_delete_failed: 0, box_delete_kept: 0 } as Required<Pick<SyncSummary, 'box_deleted' | 'box_delete_failed' | 'box_delete_kept'>> & Pick<SyncSummary, 'box_delete_error'>;
+      /** A failure that is not about one recording (sign-in, channel, a sleeping box) stops the rest of this run's deletes. */
+      let accountDown: string | null = null;
       for (const { boxId, show } of downloaded) {
         if (signal.aborted || !show.delete_after_download) continue;
+        if (accountDown) {
+          out.box_delete_failed++;
+          continue;
+        }
         const row = deps.recordings.get(boxId);
         if (!row) continue;
         const why = keepReason(row, show, settings, refresh);
@@ -105,7 +111,9 @@ export function createBoxDeleter(deps: BoxDeleterDeps): BoxDeleter {
           out.box_deleted++;
         } catch (err) {
           out.box_delete_failed++;
-          out.box_delete_error ??= `${boxId} at stage ${(err as CloudError).stage}: ${(err as Error).message}`;
+          const stage = (err as CloudError).stage;
+          out.box_delete_error ??= `${boxId} at stage ${stage}: ${(err as Error).message}`;
+          if (stage === 'auth' || stage === 'ws' || stage === 'handshake') accountDown = stage;
         } finally {
           release();
         }

@@ -264,3 +264,22 @@ describe('what keeps the box copy, and each failure stage of a delete', () => {
     allSecretsAbsent(s);
   });
 });
+
+describe('a box asleep during the automatic deletes', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup(3, 730000001);
+  });
+  afterAll(async () => s.cleanup());
+
+  it('the run records the handshake failure, keeps every row and does not ping again for each recording', async () => {
+    s.cloud.behaviour.sleepPings = 99;
+    const run = await s.h.syncAndWait();
+    expect(run.status).toBe('ok');
+    expect(run.summary).toMatchObject({ downloaded: 3, media_server_refresh: 'ok', box_deleted: 0, box_delete_failed: 3 });
+    expect(run.summary.box_delete_error).toMatch(/^73000000\d at stage handshake: .*retry shortly/);
+    expect(s.cloud.received.filter((m) => (m.message as { type: string }).type === 'ARE_YOU_ALIVE')).toHaveLength(2);
+    for (const row of (await rowsOf(s.h)).values()) expect(row).toMatchObject({ status: 'done', purged_at: null });
+    allSecretsAbsent(s);
+  });
+});

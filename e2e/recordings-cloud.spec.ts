@@ -41,6 +41,8 @@ test.describe('media server and cloud', () => {
       expect(run.status).toBe(202);
       await rec.service.engine.current()?.done;
       expect(plex.refreshes).toEqual(['2']);
+      await page.goto('/history');
+      await expect(page.getByText('library refreshed')).toBeVisible();
 
       await page.goto('/');
       const row = page.locator('[data-box-id="700000002"]');

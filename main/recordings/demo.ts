@@ -93,6 +93,7 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
     await box.stop();
     throw err;
   }
+  opts.logger.info({ media_server: plex.url, cloud: cloud.apiUrl }, 'recordings demo: fake media server and box cloud on loopback; "2 Broke Girls" episodes are deleted from the box after download');
   return {
     url: service.url,
     async stop() {

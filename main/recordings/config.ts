@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { repoRoot } from '../core/paths.js';
 import { SSDP_MULTICAST_ADDRESS, SSDP_PORT, type SsdpTarget } from './box/ssdp.js';
+import { GDM_MULTICAST_ADDRESS, GDM_PORT, type GdmTarget } from './mediaserver/gdm.js';
 
 export interface RecordingConfig {
   /** HTTP port (`PORT`, default 8124; 0 picks a free one). */
@@ -23,6 +24,8 @@ export interface RecordingConfig {
   env: Record<string, string | undefined>;
   /** Where SSDP M-SEARCH goes: the multicast group on `SSDP_INTERFACE` in production. */
   ssdp: SsdpTarget;
+  /** Where the media-server (GDM) search goes: its multicast group on `SSDP_INTERFACE` in production. */
+  gdm: GdmTarget;
   /** Folder of the built web UI (`dist/renderer` by default); the recordings pages are served at `/`. */
   staticDir?: string;
 }
@@ -51,6 +54,7 @@ export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
       multicastInterface: iface || undefined,
       windowMs: 3000,
     },
+    gdm: { bindAddress: iface || '0.0.0.0', address: GDM_MULTICAST_ADDRESS, port: GDM_PORT, multicastInterface: iface || undefined, windowMs: 3000 },
     staticDir: env.RECORDINGS_UI_DIR || undefined,
   };
 }

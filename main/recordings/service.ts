@@ -29,6 +29,10 @@ import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
 import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
+import { createBoxDeleter } from './cloud/box-delete.js';
+import type { CloudTimings } from './cloud/cloud-client.js';
+import { testCloudAccount } from './cloud/cloud-test.js';
+import { createMediaServerIntegration } from './mediaserver/media-server.js';
 import { registerRecordingsUi } from './web-ui.js';
 
 export interface RecordingDeps {
@@ -48,6 +52,8 @@ export interface RecordingDeps {
   adTools?: AdTools;
   /** Test seams of ad removal (a short scan timeout, a pause inside the swap). */
   adRemoval?: Pick<AdRemovalDeps, 'scanTimeout' | 'betweenRenames'>;
+  /** Cloud-delete waits (the spec's 2 pings x 10 s by default; tests shorten them). */
+  cloudTimings?: Partial<CloudTimings>;
 }
 
 export interface RecordingService {
@@ -111,6 +117,11 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
+        const stopController = new AbortController();
+        disposer.add(() => stopController.abort());
+        // The media server (refresh, discovery, token) and the cloud delete, from the settings; deps override.
+        const mediaServer = createMediaServerIntegration({ settings, fetch: fetchFn, gdm: config.gdm, clock, logger, stopSignal: stopController.signal });
+        const boxDeleter = createBoxDeleter({ settings, recordings, guard, fetch: fetchFn, clock, logger, timings: deps.cloudTimings });
         const adRemoval = createAdRemoval({
           db, recordings, shows, settings, progress, clock, logger, tools: deps.adTools ?? defaultAdTools,
           configDir: config.configDir, bundledDetectorIni: config.bundledDetectorIni, ...deps.adRemoval,
@@ -118,7 +129,10 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         adRemoval.recoverAtStart();
         disposer.add(() => adRemoval.stop());
         const hooks: SyncHooks = {
+          mediaServer,
+          afterRefresh: boxDeleter.afterRefresh,
           ...deps.hooks,
+          // Ad removal first; later steps see the row with its ad status (box delete needs it).
           async afterDone(row, show, signal) {
             await adRemoval.afterDone(row, show, signal);
             await deps.hooks?.afterDone?.(recordings.get(row.box_id) ?? row, show, signal);
@@ -128,18 +142,24 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
             deps.hooks?.housekeeping?.();
           },
         };
+        const seams: IntegrationSeams = {
+          adScan: adRemoval.scan,
+          discoverMediaServer: mediaServer.discover,
+          detectMediaServerToken: mediaServer.detectToken,
+          cloudTest: () => testCloudAccount({ settings, fetch: fetchFn, logger, timings: deps.cloudTimings, signal: stopController.signal }),
+          deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal),
+          ...deps.seams,
+        };
         const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
-        const stopController = new AbortController();
-        disposer.add(() => stopController.abort());
 
         const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
-          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams: { adScan: adRemoval.scan, ...deps.seams }, stopSignal: stopController.signal,
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
         };
         // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
         app.get('/healthz', async () => {

@@ -59,6 +59,12 @@ export interface SyncSummary {
   boxes?: number;
   error?: string;
   note?: string;
+  media_server_refresh?: 'ok' | 'failed' | 'not_configured';
+  media_server_error?: string;
+  box_deleted?: number;
+  box_delete_failed?: number;
+  box_delete_error?: string;
+  box_delete_kept?: number;
 }
 
 export interface SyncRun {
@@ -82,6 +88,8 @@ export interface Capabilities {
   ad_scan: boolean;
   discover_media_server: boolean;
   cloud_test: boolean;
+  detect_media_server_token?: boolean;
+  delete_from_box?: boolean;
 }
 
 export interface SettingsView {

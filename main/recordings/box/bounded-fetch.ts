@@ -12,6 +12,8 @@ export interface BoundedResponse {
   status: number;
   ok: boolean;
   text: string;
+  /** The response headers (the cloud's session cookie). */
+  headers: Headers;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function fetchBounded(
       }
     }
     const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks, total));
-    return { status: res.status, ok: res.ok, text };
+    return { status: res.status, ok: res.ok, text, headers: res.headers };
   } catch (err) {
     if (scope.signal.aborted && !(err instanceof ResponseTooLargeError)) {
       const reason: unknown = scope.signal.reason;

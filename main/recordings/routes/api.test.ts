@@ -91,8 +91,9 @@ describe('recording sync HTTP API', () => {
     expect(view.settings).toMatchObject({ media_root: h.mediaRoot, sync_cron: '*/30 * * * *', ad_removal_enabled: false, ad_original_retention_days: 7, media_server_prefs_path: '/media-server-preferences.xml' });
     expect(view.sources).toMatchObject({ media_root: 'env', sync_cron: 'default' });
     expect(view.tz).toBe('Australia/Sydney');
-    // Only features wired into this service are offered by the pages (ad removal is built in; here also a cloud test seam).
-    expect(view.capabilities).toEqual({ ad_scan: true, discover_media_server: false, cloud_test: true });
+    // Only features wired into this service are offered by the pages (ad removal, the media server and
+    // cloud integrations are part of every service).
+    expect(view.capabilities).toEqual({ ad_scan: true, discover_media_server: true, cloud_test: true, detect_media_server_token: true, delete_from_box: true });
     expect(view.detector_config.source).toBe('bundled');
 
     const saved = await h.api.patch('/api/settings', { cloud_pin: '4321', media_server_token: 'tok-abc', ad_removal_enabled: true });
@@ -156,7 +157,6 @@ describe('recording sync HTTP API', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: { code: 'internal', message: 'cloud exploded at stage handshake' } });
     expect(JSON.stringify(res.body)).not.toMatch(/\bat .*\.ts/);
-    expect((await h.api.post('/api/discover-media-server')).status).toBe(501);
   });
 
   it('answers the manual ad scan with 404 for unknown ids', async () => {

@@ -11,6 +11,8 @@ const ROUTES: Array<{ method: 'POST' | 'PATCH' | 'DELETE'; url: string; body: 'n
   { method: 'POST', url: '/api/discover-media-server', body: 'none' },
   { method: 'POST', url: '/api/cloud-test', body: 'none' },
   { method: 'POST', url: '/api/recordings/903106335/ad-scan', body: 'none' },
+  { method: 'POST', url: '/api/recordings/903106335/delete-from-box', body: 'none' },
+  { method: 'POST', url: '/api/media-server/detect-token', body: 'none' },
   { method: 'DELETE', url: '/api/shows/SHOW', body: 'none' },
   { method: 'POST', url: '/api/discover-box', body: 'discover' },
   { method: 'POST', url: '/api/shows', body: 'show' },

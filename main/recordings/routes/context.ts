@@ -19,8 +19,13 @@ import type { RecordingRow } from '../store/recordings-store.js';
 export interface IntegrationSeams {
   /** Ad scan of one downloaded recording (detect or cut per the show's mode); runs under the guard. */
   adScan?(row: RecordingRow, signal: AbortSignal): Promise<void>;
-  discoverMediaServer?(): Promise<unknown>;
+  /** GDM search on the LAN (no body) or the sections of a chosen server (`{ url, token? }`); validates its body. */
+  discoverMediaServer?(body: unknown): Promise<unknown>;
+  /** Reads the media server's token from its preferences file and stores it (never echoed in clear). */
+  detectMediaServerToken?(body: unknown): Promise<unknown>;
   cloudTest?(): Promise<unknown>;
+  /** Deletes one recording from the box through the vendor cloud; the row becomes a tombstone. */
+  deleteFromBox?(row: RecordingRow, signal: AbortSignal): Promise<unknown>;
 }
 
 /** What the route modules share. */

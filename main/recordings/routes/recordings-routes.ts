@@ -63,4 +63,14 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
       .finally(release);
     return reply.status(202).send({ accepted: box_id });
   });
+
+  /** Manual delete from the box through the cloud: 200 with the tombstone time, 502 naming the failed stage. */
+  app.post('/api/recordings/:box_id/delete-from-box', { config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (req) => {
+    const { box_id } = parseInput(boxIdParams, req.params, 'params');
+    requireNoBody(req.body);
+    const row = ctx.recordings.get(box_id);
+    if (!row) throw notFound(`No recording ${box_id}`);
+    if (!ctx.seams.deleteFromBox) throw new AppError(501, 'not_available', 'Deleting from the box is not available in this version');
+    return ctx.seams.deleteFromBox(row, ctx.stopSignal);
+  });
 }

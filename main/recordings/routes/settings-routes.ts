@@ -11,6 +11,8 @@ export function capabilities(ctx: RouteContext) {
     ad_scan: Boolean(ctx.seams.adScan),
     discover_media_server: Boolean(ctx.seams.discoverMediaServer),
     cloud_test: Boolean(ctx.seams.cloudTest),
+    detect_media_server_token: Boolean(ctx.seams.detectMediaServerToken),
+    delete_from_box: Boolean(ctx.seams.deleteFromBox),
   };
 }
 

@@ -92,6 +92,8 @@ export interface RecordingsStore {
   /** Another row (other box id) already claiming this file path. */
   pathOwner(filePath: string): string | undefined;
   count(): number;
+  /** The box deleted this recording (cloud delete acknowledged): the row becomes a tombstone. */
+  markDeletedFromBox(boxId: string, now: number): void;
 }
 
 export function createRecordingsStore(db: Db): RecordingsStore {
@@ -128,6 +130,7 @@ export function createRecordingsStore(db: Db): RecordingsStore {
     moves.forEach((m, i) => moveStmt.run(m.to, now, `\u0000rekey-${i}`));
   });
   const noteStmt = db.prepare('UPDATE recordings SET error = ?, updated_at = ? WHERE box_id = ?');
+  const deletedStmt = db.prepare('UPDATE recordings SET purged_at = @now, deleted_from_box_at = @now, updated_at = @now WHERE box_id = @boxId');
   const purgeStmt = db.prepare('DELETE FROM recordings WHERE purged_at IS NOT NULL AND purged_at < ?');
   let listCache: ListedRow[] | null = null;
   let version = 0;
@@ -184,6 +187,9 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       rekeyAll(moves, now);
       version++;
       listCache = null;
+    },
+    markDeletedFromBox(boxId, now) {
+      if (deletedStmt.run({ boxId, now }).changes) refreshCached(boxId);
     },
     noteError(boxId, error, now) {
       if (noteStmt.run(error, now, boxId).changes) refreshCached(boxId);

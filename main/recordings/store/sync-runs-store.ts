@@ -21,6 +21,14 @@ export interface SyncSummary {
   partials_removed?: number;
   /** Why a run did nothing, for the user (e.g. no followed shows). */
   note?: string;
+  /** The media-server library refresh after a run that downloaded something, and why it failed. */
+  media_server_refresh?: 'ok' | 'failed' | 'not_configured';
+  media_server_error?: string;
+  /** Box copies deleted through the cloud after download, failed deletes (first error with its stage), and copies kept by the gates. */
+  box_deleted?: number;
+  box_delete_failed?: number;
+  box_delete_error?: string;
+  box_delete_kept?: number;
 }
 
 export interface SyncRun {

@@ -22,8 +22,13 @@ import type { FlightGuard } from './single-flight.js';
 export interface SyncHooks {
   /** Runs inline after a download is classified `done`, under the item's single-flight guard (ad removal, box delete). */
   afterDone?(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
-  /** After a run that downloaded something: refresh the media server's library. */
-  mediaServer?: { refreshLibrary(): Promise<void> };
+  /** After a run that downloaded something: refresh the media server's library (`not_configured` when none is set). */
+  mediaServer?: { refreshLibrary(signal?: AbortSignal): Promise<'ok' | 'not_configured' | void> };
+  /**
+   * After the refresh step, with this run's downloads and the refresh outcome (null: no refresh ran):
+   * box deletion of what may go. Returns counters for the summary.
+   */
+  afterRefresh?(downloaded: ReadonlyArray<{ boxId: string; show: Show }>, refresh: SyncSummary['media_server_refresh'] | null, signal: AbortSignal): Promise<Partial<SyncSummary> | void>;
   /** Sync housekeeping (ad removal: `.orig` files past their retention). */
   housekeeping?(): void;
 }
@@ -121,6 +126,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
       const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
       let next = 0;
+      const downloaded: Array<{ boxId: string; show: Show }> = [];
       const worker = async () => {
         while (next < work.length && !signal.aborted) {
           const w = work[next++]!;
@@ -132,6 +138,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           try {
             const { outcome, row, noSpace } = await processItem(deps, ctx, w);
             summary[outcome]++;
+            if (outcome === 'downloaded' && row) downloaded.push({ boxId: row.box_id, show: w.show });
             if (noSpace) {
               summary.no_space = (summary.no_space ?? 0) + 1;
               summary.space_error ??= noSpace;
@@ -150,7 +157,19 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await Promise.all(Array.from({ length: Math.max(1, settings.download_concurrency) }, worker));
 
       if (summary.downloaded > 0 && deps.hooks?.mediaServer && !signal.aborted) {
-        await deps.hooks.mediaServer.refreshLibrary().catch((err: unknown) => log.warn({ err }, 'media server refresh failed'));
+        try {
+          summary.media_server_refresh = (await deps.hooks.mediaServer.refreshLibrary(signal)) ?? 'ok';
+        } catch (err) {
+          summary.media_server_refresh = 'failed';
+          summary.media_server_error = (err as Error).message;
+          log.warn({ error: summary.media_server_error }, 'media server refresh failed');
+        }
+      }
+      if (downloaded.length && deps.hooks?.afterRefresh && !signal.aborted) {
+        const counters = await deps.hooks.afterRefresh(downloaded, summary.media_server_refresh ?? null, signal).catch((err: unknown) => {
+          log.error({ err }, 'box deletion step failed');
+        });
+        if (counters) Object.assign(summary, counters);
       }
       if (signal.aborted) throw new Error('interrupted: the service stopped during this run');
       const purged = deps.recordings.purgeTombstones(deps.clock.now() - TOMBSTONE_RETENTION_MS);

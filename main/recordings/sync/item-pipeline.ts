@@ -61,6 +61,8 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   const { item, show, box } = w;
   const existing = deps.recordings.get(item.id);
   if (existing?.status === 'done') return { outcome: 'already_done' };
+  // Deleted from the box (a tombstone): never downloaded again, even while the box still lists it.
+  if (existing?.purged_at != null) return { outcome: 'already_done' };
 
   const parsed = parseEpisodeTitle(item.title);
   const base = {

@@ -32,6 +32,8 @@ export function testConfig(dir: string, ssdpPort: number, overrides: Partial<Rec
     tz: 'Australia/Sydney',
     env: { MEDIA_ROOT: path.join(dir, 'media') },
     ssdp: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: ssdpPort, windowMs: 250 },
+    // Loopback only; tests that discover a media server point this at the fake one.
+    gdm: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: 9, windowMs: 250 },
     ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { messageOf, rec } from '../api.js';
 import { episodeLabel, formatInZone } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { SyncNowButton } from '../SyncNow.js';
-import type { Recording, SyncRun, SyncState } from '../types.js';
+import type { Recording, SyncRun, SyncState, SyncSummary } from '../types.js';
 import { useLivePoll } from '../use-live.js';
 import { useServerSettings } from '../use-server.js';
 
@@ -134,7 +134,7 @@ export function HistoryPage() {
                     <td className="num">{run.summary?.downloaded ?? '—'}</td>
                     <td className="num">{run.summary?.failed ?? '—'}</td>
                     <td className="num">{run.summary?.skipped ?? '—'}</td>
-                    <td className="note small">{[run.summary?.error, run.summary?.note].filter(Boolean).join(' · ')}</td>
+                    <td className="note small">{[run.summary?.error, run.summary?.note, ...afterSyncNotes(run.summary)].filter(Boolean).join(' · ')}</td>
                   </tr>
                 ))}
               </tbody>
@@ -144,4 +144,16 @@ export function HistoryPage() {
       </Card>
     </>
   );
+}
+
+/** What happened after the downloads: the media-server refresh and the deletes from the box. */
+function afterSyncNotes(summary: SyncSummary | null): string[] {
+  if (!summary) return [];
+  const out: string[] = [];
+  if (summary.media_server_refresh === 'ok') out.push('library refreshed');
+  if (summary.media_server_refresh === 'failed') out.push(`library refresh failed: ${summary.media_server_error ?? 'unknown error'}`);
+  if (summary.box_deleted) out.push(`${summary.box_deleted} deleted from the box`);
+  if (summary.box_delete_kept) out.push(`${summary.box_delete_kept} kept on the box`);
+  if (summary.box_delete_failed) out.push(`${summary.box_delete_failed} box deletes failed: ${summary.box_delete_error ?? ''}`);
+  return out;
 }

@@ -17,7 +17,7 @@ export function HeaderCells() {
 }
 
 /** One recording: show, episode and title, size, status with its error or live progress, ads, time, actions. */
-export function RecordingCells({ r, tz, onRescan }: { r: Recording; tz: string | undefined; onRescan?: (r: Recording) => void }) {
+export function RecordingCells({ r, tz, onRescan, onDelete }: { r: Recording; tz: string | undefined; onRescan?: (r: Recording) => void; onDelete?: (r: Recording) => void }) {
   const tomb = isTombstone(r);
   const ep = episodeLabel(r);
   const name = `${r.show_title ?? ''} ${ep} ${r.box_title}`.trim();
@@ -63,6 +63,11 @@ export function RecordingCells({ r, tz, onRescan }: { r: Recording; tz: string |
         {onRescan && r.status === 'done' && r.file_path && !r.progress && (
           <button type="button" className="small-button" onClick={() => onRescan(r)} aria-label={`Re-scan ${name} for ads`}>
             Re-scan
+          </button>
+        )}
+        {onDelete && !tomb && r.status === 'done' && !r.progress && (
+          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete ${name} from the box`}>
+            Delete from box
           </button>
         )}
       </div>

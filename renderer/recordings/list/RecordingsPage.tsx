@@ -54,6 +54,21 @@ export function RecordingsPage() {
     [refresh],
   );
 
+  const deleteFromBox = useCallback(
+    async (r: Recording) => {
+      if (!window.confirm(`Delete “${r.box_title}” from the box? The downloaded file stays.`)) return;
+      setNotice({ kind: 'ok', text: `Deleting “${r.box_title}” from the box (this can take up to half a minute)…` });
+      try {
+        await rec.post(`/api/recordings/${encodeURIComponent(r.box_id)}/delete-from-box`);
+        setNotice({ kind: 'ok', text: `“${r.box_title}” was deleted from the box.` });
+        void refresh();
+      } catch (err) {
+        setNotice({ kind: 'error', text: messageOf(err) });
+      }
+    },
+    [refresh],
+  );
+
   const firstRun = view && view.sources.box_address === 'default' && rows && rows.length === 0;
   return (
     <>
@@ -138,7 +153,7 @@ export function RecordingsPage() {
             className={phone ? 'phone' : ''}
             header={phone ? undefined : <HeaderCells />}
             empty={<p className="muted empty">{rows.length ? 'No recording matches these filters.' : 'No recordings yet. Follow a show, then sync.'}</p>}
-            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} />}
+            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} onDelete={view?.capabilities?.delete_from_box ? (x) => void deleteFromBox(x) : undefined} />}
           />
         </>
       )}

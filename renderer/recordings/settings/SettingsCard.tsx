@@ -1,4 +1,4 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { Card } from '../../kit/Card.js';
 import { Field } from '../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../api.js';
@@ -39,6 +39,15 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
   const [status, setStatus] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const changed = defs.filter((d) => (d.kind === 'secret' ? values[d.key] !== '' : values[d.key] !== base[d.key]));
+  const editing = changed.length > 0;
+  // Values the server changed meanwhile (a discovery that filled a field in) show unless the user is
+  // editing; only a new server view resets the fields.
+  useEffect(() => {
+    if (editing) return;
+    const fresh = initialValues(defs, view);
+    setValues(fresh);
+    setBase(fresh);
+  }, [view]);
 
   const save = async () => {
     setSaving(true);

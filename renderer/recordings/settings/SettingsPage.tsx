@@ -32,7 +32,7 @@ const CLOUD: SettingDef[] = [
 ];
 
 /** A button that runs a check on the server and shows its answer (only offered when the feature exists). */
-function CheckButton({ label, path }: { label: string; path: string }) {
+function CheckButton({ label, path, onDone }: { label: string; path: string; /** After an answer: the check may have saved settings. */ onDone?: () => void }) {
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async () => {
@@ -45,6 +45,7 @@ function CheckButton({ label, path }: { label: string; path: string }) {
       setResult({ ok: false, text: messageOf(err) });
     } finally {
       setBusy(false);
+      onDone?.();
     }
   };
   return (
@@ -63,7 +64,7 @@ function CheckButton({ label, path }: { label: string; path: string }) {
 
 /** Every recording-sync setting the service acts on, grouped; each group saves on its own. */
 export function SettingsPage() {
-  const { view, error } = useServerSettings();
+  const { view, error, reload } = useServerSettings();
   if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
   const caps = view.capabilities;
   return (
@@ -97,7 +98,18 @@ export function SettingsPage() {
         />
       )}
       {caps?.discover_media_server && (
-        <SettingsCard title="Media server" id="media-server" defs={MEDIA_SERVER} view={view} actions={<CheckButton label="Discover" path="/api/discover-media-server" />} />
+        <SettingsCard
+          title="Media server"
+          id="media-server"
+          defs={MEDIA_SERVER}
+          view={view}
+          actions={
+            <>
+              <CheckButton label="Discover" path="/api/discover-media-server" onDone={() => void reload()} />
+              {caps.detect_media_server_token && <CheckButton label="Detect token" path="/api/media-server/detect-token" onDone={() => void reload()} />}
+            </>
+          }
+        />
       )}
       {caps?.cloud_test && <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />}
       <p className="muted small">Times are shown in {view.tz} (the service’s TZ).</p>

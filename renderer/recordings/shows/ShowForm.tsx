@@ -11,12 +11,13 @@ export interface ShowDraft {
   season_template: string;
   enabled: boolean;
   ad_mode: AdMode;
+  delete_after_download: boolean;
 }
 
-export const emptyDraft = (name = '', dest = ''): ShowDraft => ({ id: null, name, dest_folder: dest, season_template: 'Season {season}', enabled: true, ad_mode: 'off' });
-export const draftOf = (s: Show): ShowDraft => ({ id: s.id, name: s.name, dest_folder: s.dest_folder, season_template: s.season_template, enabled: s.enabled, ad_mode: s.ad_mode });
+export const emptyDraft = (name = '', dest = ''): ShowDraft => ({ id: null, name, dest_folder: dest, season_template: 'Season {season}', enabled: true, ad_mode: 'off', delete_after_download: false });
+export const draftOf = (s: Show): ShowDraft => ({ id: s.id, name: s.name, dest_folder: s.dest_folder, season_template: s.season_template, enabled: s.enabled, ad_mode: s.ad_mode, delete_after_download: s.delete_after_download });
 
-type FieldName = 'name' | 'dest_folder' | 'season_template' | 'ad_mode' | 'enabled';
+type FieldName = 'name' | 'dest_folder' | 'season_template' | 'ad_mode' | 'enabled' | 'delete_after_download';
 
 /** Follow a show or edit one: destination and season template with a live path preview; the server's message beside a refused field. */
 export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }: { draft: ShowDraft; mediaRoot: string; caps: Capabilities | undefined; onChange: (d: ShowDraft) => void; onSaved: (s: Show) => void; onCancel: () => void }) {
@@ -36,6 +37,7 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
     setGeneral(null);
     const body: Record<string, unknown> = { name: draft.name, dest_folder: draft.dest_folder, season_template: draft.season_template, enabled: draft.enabled };
     if (caps?.ad_scan) body.ad_mode = draft.ad_mode;
+    if (caps?.delete_from_box) body.delete_after_download = draft.delete_after_download;
     try {
       const res = draft.id === null ? await rec.post<{ show: Show }>('/api/shows', body) : await rec.patch<{ show: Show }>(`/api/shows/${draft.id}`, body);
       onSaved(res.show);
@@ -80,6 +82,16 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
       <Field label="Sync this show" checkbox error={errors.enabled}>
         {(p) => <input {...p} type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} />}
       </Field>
+      {caps?.delete_from_box && (
+        <Field
+          label="Delete from the box after download"
+          hint="Frees the box's disk once the episode is in the library: after the media server refreshed (when one is set) and, with ad removal, only when the cut verified or no breaks were found."
+          checkbox
+          error={errors.delete_after_download}
+        >
+          {(p) => <input {...p} type="checkbox" checked={draft.delete_after_download} onChange={(e) => set('delete_after_download', e.target.checked)} />}
+        </Field>
+      )}
       <p className="small muted" id="path-preview-label">
         Where episodes go (preview):
       </p>

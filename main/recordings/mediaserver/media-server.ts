@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { parseInput } from '../../core/validate.js';
+import type { FetchLike } from '../box/description.js';
+import { SECRET_MASK, type RecordingSettings } from '../settings.js';
+import { searchMediaServers, type FoundMediaServer, type GdmTarget } from './gdm.js';
+import { listSections, MediaServerError, refreshSection, type MediaServerSection } from './plex-client.js';
+import { readTokenFromPrefs, TokenDetectionError } from './prefs-token.js';
+
+export interface MediaServerDeps {
+  settings: RecordingSettings;
+  fetch: FetchLike;
+  /** Where GDM searches go (loopback in tests and the demo). */
+  gdm: GdmTarget;
+  clock: Clock;
+  logger: Logger;
+  /** Aborted when the service stops. */
+  stopSignal?: AbortSignal;
+}
+
+/** Body of `POST /api/discover-media-server`: none (LAN search), or a chosen server whose sections to list. */
+const discoverBody = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }).max(512).optional(),
+    token: z.string().min(1).max(512).optional(),
+  })
+  .strict();
+
+const upstream = (err: unknown): never => {
+  if (err instanceof MediaServerError) throw new AppError(502, err.unauthorized ? 'media_server_unauthorized' : 'media_server_failed', err.message);
+  throw err;
+};
+
+export interface MediaServerIntegration {
+  /** The sync hook: refresh the configured section; `not_configured` without a server URL. Throws on failure. */
+  refreshLibrary(signal?: AbortSignal): Promise<'ok' | 'not_configured'>;
+  discover(body: unknown): Promise<Record<string, unknown>>;
+  detectToken(body: unknown): Promise<Record<string, unknown>>;
+}
+
+export function createMediaServerIntegration(deps: MediaServerDeps): MediaServerIntegration {
+  const log = deps.logger.child({ component: 'media-server' });
+  const save = (patch: Record<string, string>) => deps.settings.patch(patch, deps.clock.now());
+
+  return {
+    async refreshLibrary(signal) {
+      const s = deps.settings.get();
+      if (!s.media_server_url) return 'not_configured';
+      await refreshSection(deps.fetch, { url: s.media_server_url, token: s.media_server_token, sectionId: s.media_server_section_id }, signal);
+      log.info({ section: s.media_server_section_id }, 'media server library refresh accepted');
+      return 'ok';
+    },
+
+    async discover(body) {
+      const input = parseInput(discoverBody, body ?? {}, 'body');
+      const s = deps.settings.get();
+      if (input.url) {
+        const sections = await listSections(deps.fetch, { url: input.url, token: input.token ?? s.media_server_token }, deps.stopSignal).catch(upstream);
+        return { server: { url: input.url }, sections, message: `${sections.length} librar${sections.length === 1 ? 'y' : 'ies'} on ${new URL(input.url).host}` };
+      }
+      const servers: FoundMediaServer[] = await searchMediaServers(deps.gdm, deps.stopSignal);
+      const notes: string[] = [servers.length ? `Found ${servers.map((x) => `${x.name} at ${x.url}`).join(', ')}` : 'No media server answered on the LAN'];
+      if (servers.length === 1 && !s.media_server_url) {
+        save({ media_server_url: servers[0]!.url });
+        notes.push('saved as the media server URL');
+      }
+      const now = deps.settings.get();
+      let sections: MediaServerSection[] | null = null;
+      let sections_error: string | undefined;
+      if (now.media_server_url && now.media_server_token) {
+        try {
+          sections = await listSections(deps.fetch, { url: now.media_server_url, token: now.media_server_token }, deps.stopSignal);
+          const shows = sections.filter((x) => x.type === 'show');
+          if (!now.media_server_section_id && shows.length === 1) {
+            save({ media_server_section_id: shows[0]!.id });
+            notes.push(`library "${shows[0]!.title}" (section ${shows[0]!.id}) saved as the section to refresh`);
+          } else notes.push(`${sections.length} librar${sections.length === 1 ? 'y' : 'ies'} on the configured server`);
+        } catch (err) {
+          sections_error = (err as Error).message;
+          notes.push(sections_error);
+        }
+      } else if (now.media_server_url) notes.push('set the token (or detect it) to list its libraries');
+      return { servers, sections, ...(sections_error ? { sections_error } : {}), message: notes.join('; ') };
+    },
+
+    async detectToken(body) {
+      parseInput(z.object({}).strict(), body ?? {}, 'body');
+      const file = deps.settings.get().media_server_prefs_path;
+      let token: string;
+      try {
+        token = readTokenFromPrefs(file);
+      } catch (err) {
+        if (err instanceof TokenDetectionError) throw new AppError(422, 'token_not_found', err.message);
+        throw err;
+      }
+      save({ media_server_token: token });
+      log.info({ path: file }, 'media server token detected and stored');
+      const s = deps.settings.get();
+      let verified: boolean | null = null;
+      let note = 'saved';
+      if (s.media_server_url) {
+        try {
+          await listSections(deps.fetch, { url: s.media_server_url, token: s.media_server_token }, deps.stopSignal);
+          verified = true;
+          note = 'saved; the media server accepts it';
+        } catch (err) {
+          verified = false;
+          note = `saved, but checking it failed: ${(err as Error).message}`;
+        }
+      }
+      return { detected: true, path: file, token: SECRET_MASK, verified, message: `Token found in ${file}: ${note}` };
+    },
+  };
+}

@@ -48,8 +48,9 @@ test.describe('recordings page', () => {
     await expect(recording).toHaveAttribute('data-status', 'skipped');
     await expect(recording.getByTestId('error')).toHaveText('currently recording');
     await expect(page.getByRole('progressbar')).toHaveCount(0);
-    // This service has no ad removal wired in (capabilities.ad_scan is false): no re-scan button that would answer 501.
-    await expect(page.getByRole('button', { name: /Re-scan/ })).toHaveCount(0);
+    // Ad removal is wired in (capabilities.ad_scan): each downloaded row offers a re-scan, the skipped one none.
+    await expect(page.getByRole('button', { name: /Re-scan/ })).toHaveCount(2);
+    await expect(recording.getByRole('button', { name: /Re-scan/ })).toHaveCount(0);
     // Filters: status and search.
     await page.getByLabel('Status').selectOption('skipped');
     await expect(page.locator('.rec-row')).toHaveCount(1);

@@ -4,10 +4,32 @@ import { GroupForm, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
 import { HomeKitPairing, TestButton, testGateway, testWeather } from './Tools.js';
 import { insightEditors } from './InsightEditors.js';
+import { listEditors } from './ListEditors.js';
+import { SectionNav } from './SectionNav.js';
 import { humanize } from './schema.js';
 import { useSettings } from './use-settings.js';
 
 type Obj = Record<string, unknown>;
+
+/** What a settings section gets: its group of the schema and the page's shared state. */
+export interface SectionProps {
+  group: string;
+  schema: import('./schema.js').JsonSchema;
+  root: import('./schema.js').JsonSchema;
+  value: unknown;
+  locked: boolean;
+  restartRequired: string[];
+  onSaved: (r: SaveResult) => void;
+  onLocked: () => void;
+}
+
+/**
+ * Sections drawn by their own component instead of the schema form (one line per section; a
+ * section keeps its id `settings-<group>` so the section links find it).
+ */
+export const sectionComponents: Record<string, (p: SectionProps) => React.ReactNode> = {};
+
+const editorsFor = (group: string) => ({ ...insightEditors[group], ...listEditors[group] });
 
 /** Every setting, grouped by area and rendered from the schema; the passcode gate on top. */
 export function SettingsPage() {
@@ -42,28 +64,12 @@ export function SettingsPage() {
           Settings are read-only until you unlock them with the passcode. Addresses and codes are hidden while locked.
         </Banner>
       )}
-      <nav aria-label="Settings areas" className="row small" style={{ marginBottom: '1rem' }}>
-        {Object.keys(schema.properties).map((k) => (
-          <a key={k} href={`#settings-${k}`}>
-            {humanize(k)}
-          </a>
-        ))}
-      </nav>
-      {Object.entries(schema.properties).map(([key, sub]) => (
-        <GroupForm
-          key={key}
-          group={key}
-          schema={sub}
-          root={schema}
-          value={settings[key]}
-          locked={locked}
-          restartRequired={restartRequired}
-          onSaved={saved}
-          onLocked={() => void reload()}
-          tools={tools[key]}
-          editors={insightEditors[key]}
-        />
-      ))}
+      <SectionNav groups={Object.keys(schema.properties)} />
+      {Object.entries(schema.properties).map(([key, sub]) => {
+        const common: SectionProps = { group: key, schema: sub, root: schema, value: settings[key], locked, restartRequired, onSaved: saved, onLocked: () => void reload() };
+        const Custom = sectionComponents[key];
+        return Custom ? <Custom key={key} {...common} /> : <GroupForm key={key} {...common} tools={tools[key]} editors={editorsFor(key)} />;
+      })}
     </>
   );
 }

@@ -62,7 +62,7 @@ const LABELS: Record<string, string> = {
   'tariff.dailySupplyCharge': 'Daily supply charge',
   'weather.refreshMinutes': 'Refresh every',
   'weather.forecastUrl': 'Forecast URL',
-  'weather.geocodingUrl': 'Place search URL',
+  'weather.geocodingUrl': 'Geocoding URL',
   'homekit.pin': 'HomeKit setup code',
   'homekit.port': 'HomeKit port',
   'smartHome.authToken': 'Access token',

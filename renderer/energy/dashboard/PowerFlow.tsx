@@ -56,7 +56,7 @@ export function PowerFlow({ power }: { power: Snapshot['power'] }) {
       <svg viewBox="0 0 400 260" role="img" aria-label={nodes.map((n) => `${n.label} ${n.verb.toLowerCase()} ${formatPower(n.watts)}`).join(', ')} style={{ width: '100%', maxHeight: 260 }}>
         <defs>
           {nodes.map((n) => (
-            <marker key={n.key} id={`arrow-${n.key}`} viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse">
+            <marker key={n.key} id={`arrow-${n.key}`} viewBox="0 0 10 10" refX="5" refY="5" markerWidth="14" markerHeight="14" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" fill={colorOf(n)} />
             </marker>
           ))}

@@ -6,28 +6,11 @@ import { HomeKitPairing, TestButton, testGateway, testWeather } from './Tools.js
 import { insightEditors } from './InsightEditors.js';
 import { listEditors } from './ListEditors.js';
 import { SectionNav } from './SectionNav.js';
+import { sectionComponents, type SectionProps } from './sections.js';
 import { humanize } from './schema.js';
 import { useSettings } from './use-settings.js';
 
 type Obj = Record<string, unknown>;
-
-/** What a settings section gets: its group of the schema and the page's shared state. */
-export interface SectionProps {
-  group: string;
-  schema: import('./schema.js').JsonSchema;
-  root: import('./schema.js').JsonSchema;
-  value: unknown;
-  locked: boolean;
-  restartRequired: string[];
-  onSaved: (r: SaveResult) => void;
-  onLocked: () => void;
-}
-
-/**
- * Sections drawn by their own component instead of the schema form (one line per section; a
- * section keeps its id `settings-<group>` so the section links find it).
- */
-export const sectionComponents: Record<string, (p: SectionProps) => React.ReactNode> = {};
 
 const editorsFor = (group: string) => ({ ...insightEditors[group], ...listEditors[group] });
 

@@ -40,6 +40,16 @@ test.describe('settings sections', () => {
     await page.goto('/');
     await expect(page.getByTestId('battery-soc')).toBeVisible();
     await expect(page.locator('#battery')).toContainText(/of 16\.0 kWh/);
+    // The ring and the line below it show the same figure.
+    const line = (await page.getByTestId('battery-soc').textContent())!.trim();
+    await expect(page.locator('#battery svg text')).toHaveText(line);
+    // Each node's label fits inside its circle.
+    await expect(page.locator('#flow svg g')).toHaveCount(4);
+    for (const g of await page.locator('#flow svg g').all()) {
+      const circle = (await g.locator('circle').boundingBox())!;
+      const label = (await g.locator('text').boundingBox())!;
+      expect(label.width).toBeLessThan(circle.width - 4);
+    }
   });
 
   test('a time-of-use window and a smart-load name are edited with real controls', async ({ page, bridge }) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../main/core/logger.js';
+import { seedDemoHistory } from '../main/energy/demo-past.js';
 import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
@@ -17,6 +18,8 @@ export interface BridgeOptions {
   simHost?: string;
   /** History written as a legacy file before start; the service imports it once. */
   seedHistory?: Array<Record<string, number | null>>;
+  /** A week of plant-model history written before start, as `npm run demo` does (to the service clock's now). */
+  demoPast?: boolean;
   /** Extra service dependencies (discovery's interface list and port). */
   deps?: (sim: GatewaySimulator) => Partial<EnergyDeps>;
 }
@@ -76,7 +79,12 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
   // Discovery always sees a loopback-only interface list here: no e2e run may sweep a real LAN.
   const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };
-  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...opts.deps?.(sim) });
+  const extra = opts.deps?.(sim) ?? {};
+  if (opts.demoPast) {
+    const until = extra.clock?.now() ?? Date.now();
+    seedDemoHistory({ dataDir, until, days: 7, stepMs: 60_000, logger, live: () => until });
+  }
+  const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...extra });
   await service.start();
   // The legacy import runs in the background after the port opens: pages should see the seed.
   if (opts.seedHistory) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeWeather } from '../main/energy/weather/fake-server.js';
-import { firstRunOnLoopbackLan, weekOfHistory } from './bridge.js';
+import { firstRunOnLoopbackLan } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -27,7 +27,8 @@ test.describe('screenshots', () => {
     tariff: { importRate: 0.3, feedInRate: 0.08, dailySupplyCharge: 1.1, windows: [{ name: 'Peak', start: '15:00', end: '21:00', importRate: 0.45 }] },
     alerts: [{ id: 'soc', name: 'Battery under 80 %', trigger: 'batterySoc', condition: 'atOrBelow', threshold: 80, settleSeconds: 0 }],
   };
-  test.use({ bridgeOptions: { configured: true, simHour: 11.5, seedHistory: weekOfHistory(), settings: insight } });
+  // The week before comes from the demo's seeding (the plant model), so Trends looks as in `npm run demo`.
+  test.use({ bridgeOptions: { configured: true, simHour: 11.5, demoPast: true, settings: insight } });
 
   for (const size of SIZES) {
     test(`dashboard, trends and settings (${size.name})`, async ({ page }) => {

@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createDemoClock } from './core/clock.js';
 import { createLogger } from './core/logger.js';
+import { seedDemoHistory } from './energy/demo-past.js';
 import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
@@ -17,25 +19,33 @@ import { startFakeWeather } from './energy/weather/fake-server.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'home-lan-bridge-demo-'));
-const speed = Number(process.env.DEMO_SPEED ?? 30);
-const realStart = Date.now();
+const speed = Number(process.env.DEMO_SPEED ?? 30) > 0 ? Number(process.env.DEMO_SPEED ?? 30) : 30;
+// The demo clock: today 09:30 running `speed` times real time (DEMO_SPEED=1: real time, from now).
+// The energy service runs on it too, so charts, ages and estimates agree with the clock the
+// dashboard shows (its "demo clock" badge reads GET /api/clock).
 const simStart = new Date();
-simStart.setHours(9, 30, 0, 0);
-const simulatedNow = () => simStart.getTime() + (Date.now() - realStart) * speed;
+if (speed !== 1) simStart.setHours(9, 30, 0, 0);
+const demoClock = createDemoClock({ start: simStart.getTime(), speed });
+const simulatedNow = () => demoClock.now();
+const realPollMs = Number(process.env.POLL_INTERVAL_MS ?? 2000) || 2000;
+const pollIntervalMs = Math.min(600_000, Math.max(1000, realPollMs * speed));
 
 // `npm run demo -- --gateway=silent,strict`: absent unit ids never answer, reserved addresses answer 0x02.
 const gatewayFlag = process.argv.find((a) => a.startsWith('--gateway='))?.slice('--gateway='.length) ?? process.env.DEMO_GATEWAY;
 const gatewayMode = parseSimulatorMode(gatewayFlag);
-const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, ...gatewayMode });
+// A past: a week of history from the same plant model, written before the service starts; the
+// simulator then serves that plant, carrying on from where the week ended.
+fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
+const past = seedDemoHistory({ dataDir, until: simStart.getTime(), days: 7, stepMs: pollIntervalMs, logger, live: simulatedNow });
+const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, plantModel: past.plant, ...gatewayMode });
 // Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
 const weather = await startFakeWeather();
-fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
-fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(demoInsightSettings({ gateway, weather, pollIntervalMs: Number(process.env.POLL_INTERVAL_MS ?? 2000) }), null, 2));
+fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(demoInsightSettings({ gateway, weather, pollIntervalMs }), null, 2));
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
   GATEWAY_PORT: String(gateway.port),
-  POLL_INTERVAL_MS: process.env.POLL_INTERVAL_MS ?? '2000',
+  POLL_INTERVAL_MS: String(pollIntervalMs),
 };
 // Discovery in the demo scans 127.0.0.0/24 for the simulator's port: never the real LAN.
 const services = composeServices({
@@ -44,6 +54,7 @@ const services = composeServices({
   logger,
   host: '127.0.0.1',
   recordings: false,
+  clock: demoClock,
   discovery: { interfaces: () => loopbackInterfaces(gateway.host), discoveryPort: gateway.port, discoveryIncludeInternal: true },
 });
 
@@ -81,5 +92,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
+  Demo clock         ${speed === 1 ? 'real time' : `starts at 09:30 and runs ${speed}x (a day in ${Math.round(1440 / speed)} min); the dashboard shows it`}
+  A past             ${past.samples} history samples over the last 7 days on Trends, and earlier sync runs
 Press Ctrl+C to stop.
 `);

@@ -4,6 +4,8 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): Timer;
   setInterval(fn: () => void, ms: number): Timer;
   clear(timer: Timer): void;
+  /** How fast this clock runs against real time; absent (1) for the system clock. */
+  readonly speed?: number;
 }
 
 export interface Timer {
@@ -19,6 +21,25 @@ export const systemClock: Clock = {
     clearInterval(t as NodeJS.Timeout);
   },
 };
+
+/**
+ * The demo's clock: it reads `start` at the moment it is made and then runs `speed` times faster
+ * than real time; its timers are scaled too (a 60 s interval fires every 2 s at 30x), so a service
+ * on it lives consistently in demo time (its intervals, ages and estimates all in demo time).
+ */
+export function createDemoClock(opts: { start: number; speed: number; realNow?: () => number }): Clock {
+  const real = opts.realNow ?? (() => Date.now());
+  const speed = opts.speed > 0 ? opts.speed : 1;
+  const realStart = real();
+  const scaled = (ms: number) => Math.max(0, ms / speed);
+  return {
+    speed,
+    now: () => Math.round(opts.start + (real() - realStart) * speed),
+    setTimeout: (fn, ms) => setTimeout(fn, scaled(ms)),
+    setInterval: (fn, ms) => setInterval(fn, Math.max(1, scaled(ms))),
+    clear: systemClock.clear,
+  };
+}
 
 /**
  * A manual clock for tests: time moves only when `advance` is called; due timers fire in order.

@@ -17,6 +17,7 @@ import { registerGatewayRoutes } from './gateway/gateway-routes.js';
 import type { Values } from './gateway/block-reader.js';
 import { applyReading, emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
 import { registerLiveRoutes } from './live-routes.js';
+import { registerClockRoute } from './clock-route.js';
 import { withoutGatewayHost } from './public-state.js';
 import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
 import { Poller, type PollerConfig } from './poller.js';
@@ -211,6 +212,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       });
       registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
+      registerClockRoute(app, clock);
       const poll = poller;
       registerSecurityRoutes(app, gate, logger);
       registerGatewayRoutes(app, { gate: gate.requireSession, poller: poll });

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { createBoxSimulator } from './box/simulator/box-simulator.js';
 import { demoLibrary } from './box/simulator/sample-library.js';
@@ -18,8 +20,13 @@ import { createRecordingService } from './service.js';
  * refreshes its TV library and the episodes of "2 Broke Girls" (delete after download) are deleted
  * from the box through the cloud.
  */
-export async function startRecordingsDemo(opts: { dataDir: string; port: number; logger: Logger }): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRecordingsDemo(opts: { dataDir: string; port: number; logger: Logger; past?: boolean }): Promise<{ url: string; stop(): Promise<void> }> {
   const library = demoLibrary();
+  // A past (first start only): the older episodes are on the box first and arrive in two earlier
+  // sync runs, dated three days and one day back; the rest appear afterwards for "Sync now".
+  const held = library.map((show) => show.items.splice(show.title === '2 Broke Girls' ? 2 : 1));
+  let offsetMs = 0;
+  const clock: Clock = { ...systemClock, now: () => Date.now() + offsetMs };
   const box = createBoxSimulator({ shows: library, maxPageSize: 25, rawAmpersands: true, friendlyName: 'Demo Fetch Box' });
   await box.start();
   const ssdp = createSsdpResponder({ locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken] });
@@ -56,7 +63,7 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
       ssdp: { bindAddress: '127.0.0.1', address: ssdp.address, port: ssdp.port, windowMs: 500 },
       gdm: { bindAddress: '127.0.0.1', address: plex.host, port: plex.gdmPort, windowMs: 500 },
     },
-    { logger: opts.logger },
+    { logger: opts.logger, clock },
   );
   try {
     await service.start();
@@ -85,6 +92,25 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
     await service.app.inject({ method: 'POST', url: '/api/discover-media-server', headers });
     await service.app.inject({ method: 'POST', url: '/api/media-server/detect-token', headers });
     await service.app.inject({ method: 'POST', url: '/api/discover-media-server', headers });
+    const runs = (await service.app.inject('/api/sync-runs')).json() as { runs: unknown[] };
+    if (opts.past !== false && runs.runs.length === 0) {
+      const fast = library.flatMap((show) => show.items);
+      const speeds = fast.map((it) => it.bytesPerSecond);
+      for (const it of fast) delete it.bytesPerSecond;
+      offsetMs = -3 * DAY_MS;
+      await syncAndWait(service.app, headers);
+      const broke = library.find((show) => show.title === '2 Broke Girls')!;
+      const next = held[library.indexOf(broke)]!.shift()!;
+      const nextSpeed = next.bytesPerSecond;
+      delete next.bytesPerSecond;
+      box.add(library.indexOf(broke), next);
+      offsetMs = -DAY_MS;
+      await syncAndWait(service.app, headers);
+      next.bytesPerSecond = nextSpeed;
+      fast.forEach((it, i) => (it.bytesPerSecond = speeds[i]));
+    }
+    offsetMs = 0;
+    library.forEach((_, i) => held[i]!.forEach((it) => box.add(i, it)));
   } catch (err) {
     await service.stop().catch(() => undefined);
     await cloud.stop();
@@ -104,4 +130,17 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
       await box.stop();
     },
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/** Starts a sync through the API and waits (bounded) until it has finished. */
+async function syncAndWait(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
+  await app.inject({ method: 'POST', url: '/api/sync', headers });
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const cur = (await app.inject('/api/sync')).json() as { running: unknown };
+    if (!cur.running) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

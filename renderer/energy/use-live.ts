@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, messageOf } from '../api.js';
+import { serverNow, useServerClock } from './server-clock.js';
 import type { LiveState, Snapshot } from './types.js';
 
 export interface Live {
@@ -64,9 +65,10 @@ export function useLive(): Live {
 
 /** Re-renders every `ms` so "… ago" labels stay current. */
 export function useNow(ms = 1000): number {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(serverNow());
+  useServerClock();
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
+    const t = setInterval(() => setNow(serverNow()), ms);
     return () => clearInterval(t);
   }, [ms]);
   return now;

@@ -10,6 +10,17 @@ function estimateText(b: Snapshot['battery']): string {
   return `${target} in ${formatDuration(e.minutesRemaining)}${e.etaIso ? ` (at ${formatTime(e.etaIso).slice(0, 5)})` : ''}`;
 }
 
+/**
+ * Energy stored, on the same capacity the page shows: the gateway's own figure is on its rated
+ * capacity, so with a capacity set in Settings (16 kWh against a rated 16.12) it is the state of
+ * charge of that capacity, and never more than it ("16.1 kWh of 16.0 kWh" cannot happen).
+ */
+export function storedKwh(b: Pick<Snapshot['battery'], 'soc' | 'capacityKwh' | 'energyRemainingKwh'>): number | null {
+  if (b.capacityKwh === null || b.capacityKwh === undefined) return b.energyRemainingKwh;
+  if (b.soc !== null && b.soc !== undefined) return (Math.min(100, Math.max(0, b.soc)) / 100) * b.capacityKwh;
+  return b.energyRemainingKwh === null ? null : Math.min(b.energyRemainingKwh, b.capacityKwh);
+}
+
 /** Battery ring with state of charge, reserve mark and the time-to-full/empty estimate. */
 export function BatteryGauge({ battery, power }: { battery: Snapshot['battery']; power: number | null }) {
   const soc = battery.soc ?? 0;
@@ -36,7 +47,7 @@ export function BatteryGauge({ battery, power }: { battery: Snapshot['battery'];
         />
         {battery.reserveSoc !== null && <circle cx={rx} cy={ry} r="5" fill="var(--warn-text)" stroke="var(--surface)" strokeWidth="2" />}
         <text x="64" y="70" textAnchor="middle" fontSize="22" fontWeight="700" fill="var(--text)">
-          {battery.soc === null ? '—' : `${Math.round(soc)}%`}
+          {formatPercent(battery.soc)}
         </text>
       </svg>
       <div>
@@ -52,7 +63,7 @@ export function BatteryGauge({ battery, power }: { battery: Snapshot['battery'];
           <dd data-testid="battery-reserve">{formatPercent(battery.reserveSoc)}</dd>
           <dt>Stored</dt>
           <dd>
-            {formatKwh(battery.energyRemainingKwh, 1)} of {formatKwh(battery.capacityKwh, 1)}
+            {formatKwh(storedKwh(battery), 1)} of {formatKwh(battery.capacityKwh, 1)}
           </dd>
           {battery.estimate.status === 'ready' && battery.estimate.energyToGoKwh !== undefined && (
             <>

@@ -1,6 +1,7 @@
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
+import { DemoClockBadge } from '../DemoClock.js';
 import { useLive, useNow } from '../use-live.js';
 import { BatteryGauge } from './BatteryGauge.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
@@ -27,7 +28,7 @@ export function DashboardPage() {
   return (
     <div className={stale ? 'stale' : undefined} data-testid="dashboard" data-stale={stale ? 'true' : 'false'}>
       <h1>
-        Dashboard {snapshot.weather && <WeatherBadge weather={snapshot.weather} unit={snapshot.units.temperature} />}
+        Dashboard {snapshot.weather && <WeatherBadge weather={snapshot.weather} unit={snapshot.units.temperature} />} <DemoClockBadge now={now} />
       </h1>
       {notConfigured ? (
         <Banner kind="info" testId="setup-cta">

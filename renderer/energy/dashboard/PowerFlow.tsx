@@ -19,7 +19,7 @@ function nodesOf(p: Snapshot['power']): Node[] {
   const solar = p.solar ?? null;
   const solarOn = (solar ?? 0) >= 50;
   return [
-    { key: 'solar', label: 'Solar', watts: solar, dir: solarOn ? 'in' : 'idle', verb: solarOn ? 'Producing' : 'Idle', x: 200, y: 28 },
+    { key: 'solar', label: 'Solar', watts: solar, dir: solarOn ? 'in' : 'idle', verb: solarOn ? 'Producing' : 'Idle', x: 200, y: 34 },
     {
       key: 'grid',
       label: 'Grid',
@@ -38,8 +38,13 @@ function nodesOf(p: Snapshot['power']): Node[] {
       x: 352,
       y: 130,
     },
-    { key: 'home', label: 'Home', watts: p.home, dir: (p.home ?? 0) > 0 ? 'out' : 'idle', verb: 'Using', x: 200, y: 232 },
+    { key: 'home', label: 'Home', watts: p.home, dir: (p.home ?? 0) > 0 ? 'out' : 'idle', verb: 'Using', x: 200, y: 226 },
   ];
+}
+
+/** One colour per node and direction: the grid is green throughout while exporting, red while importing. */
+export function colorOf(n: Pick<Node, 'key' | 'dir'>): string {
+  return `var(--${n.key === 'grid' && n.dir === 'out' ? 'grid-export' : n.key})`;
 }
 
 /** The power balance at a glance: a diagram whose arrows show direction and width shows size, plus the numbers. */
@@ -51,20 +56,20 @@ export function PowerFlow({ power }: { power: Snapshot['power'] }) {
       <svg viewBox="0 0 400 260" role="img" aria-label={nodes.map((n) => `${n.label} ${n.verb.toLowerCase()} ${formatPower(n.watts)}`).join(', ')} style={{ width: '100%', maxHeight: 260 }}>
         <defs>
           {nodes.map((n) => (
-            <marker key={n.key} id={`arrow-${n.key}`} viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse">
-              <path d="M0,0 L10,5 L0,10 z" fill={`var(--${n.key === 'grid' && n.dir === 'out' ? 'grid-export' : n.key})`} />
+            <marker key={n.key} id={`arrow-${n.key}`} viewBox="0 0 10 10" refX="5" refY="5" markerWidth="14" markerHeight="14" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
+              <path d="M0,0 L10,5 L0,10 z" fill={colorOf(n)} />
             </marker>
           ))}
         </defs>
         {nodes.map((n) => {
           const width = n.dir === 'idle' ? 1.5 : 2 + (8 * Math.abs(n.watts ?? 0)) / max;
-          const color = n.dir === 'idle' ? 'var(--border)' : `var(--${n.key === 'grid' && n.dir === 'out' ? 'grid-export' : n.key})`;
+          const color = n.dir === 'idle' ? 'var(--border)' : colorOf(n);
           const [x1, y1, x2, y2] = n.dir === 'out' ? [HUB.x, HUB.y, n.x, n.y] : [n.x, n.y, HUB.x, HUB.y];
           // Stop short of the circles so the arrow head stays visible.
           const dx = x2 - x1;
           const dy = y2 - y1;
           const len = Math.hypot(dx, dy);
-          const pad = 30;
+          const pad = 36;
           return (
             <line
               key={n.key}
@@ -83,8 +88,8 @@ export function PowerFlow({ power }: { power: Snapshot['power'] }) {
         <circle cx={HUB.x} cy={HUB.y} r="8" fill="var(--muted)" />
         {nodes.map((n) => (
           <g key={n.key}>
-            <circle cx={n.x} cy={n.y} r="24" fill="var(--surface-2)" stroke={`var(--${n.key})`} strokeWidth="3" />
-            <text x={n.x} y={n.y + 4} textAnchor="middle" fontSize="11" fill="var(--text)" fontWeight="600">
+            <circle cx={n.x} cy={n.y} r="30" fill="var(--surface-2)" stroke={colorOf(n)} strokeWidth="3" />
+            <text x={n.x} y={n.y + 4} textAnchor="middle" fontSize="11" fill="var(--text)" fontWeight="600" textLength={n.label.length > 5 ? 46 : undefined} lengthAdjust="spacingAndGlyphs">
               {n.label}
             </text>
           </g>
@@ -100,7 +105,7 @@ export function PowerFlow({ power }: { power: Snapshot['power'] }) {
             <div className="flow-dir" data-testid={`direction-${n.key}`}>
               {n.verb}
             </div>
-            <div className="meter" aria-hidden="true" style={{ color: `var(--${n.key})` }}>
+            <div className="meter" aria-hidden="true" style={{ color: colorOf(n) }}>
               <span style={{ width: `${Math.min(100, (100 * Math.abs(n.watts ?? 0)) / max)}%` }} />
             </div>
           </div>

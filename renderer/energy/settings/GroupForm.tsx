@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
-import { applyRaws, changedMembers, schemaAt, setIn } from './form-values.js';
-import { fieldInfo, fieldMessage, humanize, type JsonSchema } from './schema.js';
+import { applyRaws, changedMembers, getIn, schemaAt, setIn } from './form-values.js';
+import { plainMessage } from './plain.js';
+import { fieldInfo, humanize, type JsonSchema } from './schema.js';
 import { SettingField, type FieldEditor } from './SettingField.js';
 
 export interface SaveResult {
@@ -33,23 +34,30 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
   const [status, setStatus] = useState<{ kind: 'ok' | 'error' | 'info'; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
 
+  // Another section's save hands every section a fresh copy of its values: only a real change to
+  // this section's values (its own save, a reset) replaces what is being edited here.
+  const valueKey = JSON.stringify(value ?? null);
   useEffect(() => {
     setDraft(value);
     setRaws({});
-  }, [value]);
+  }, [valueKey]);
 
   const info = fieldInfo(schema);
   const headingId = `settings-${group}`;
+  // Save is offered only when something differs from what the bridge has.
+  const edited = applyRaws(draft, raws, (p) => schemaAt(root, p));
+  const dirty = changedMembers(value, edited.value) !== undefined;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const { value: next, errors: local } = applyRaws(draft, raws, (p) => schemaAt(root, p));
+    const { value: next, errors: local } = edited;
     setErrors(local);
     if (Object.keys(local).length) return setStatus({ kind: 'error', text: 'Fix the fields marked below.' });
     const changed = changedMembers(value, next);
     if (changed === undefined) return setStatus({ kind: 'info', text: 'Nothing changed.' });
     setSaving(true);
     setStatus(null);
+    setErrors({});
     try {
       const r = await api.put<SaveResult>('/api/settings', { [group]: changed });
       const mine = r.restartRequired.filter((p) => p === group || p.startsWith(`${group}.`));
@@ -58,7 +66,8 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid' && err.field) {
         const control = controlFor(root, err.field);
-        setErrors({ [editors && Object.keys(editors).some((k) => err.field === k || err.field!.startsWith(`${k}.`)) ? err.field : control]: fieldMessage(err.message, err.field) });
+        const message = plainMessage(err.field, schemaAt(root, err.field), getIn({ [group]: next }, err.field.split('.')), err.message);
+        setErrors({ [editors && Object.keys(editors).some((k) => err.field === k || err.field!.startsWith(`${k}.`)) ? err.field : control]: message });
         setStatus({ kind: 'error', text: 'The bridge refused a value; see the message by the field.' });
       } else if (err instanceof ApiError && err.code === 'locked') {
         setStatus({ kind: 'error', text: 'Settings are locked. Unlock with the passcode to change them.' });
@@ -87,7 +96,10 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
 
   return (
     <form className="card" onSubmit={submit} aria-labelledby={headingId} data-testid={`settings-${group}`} noValidate>
-      <h2 id={headingId}>{humanize(group)}</h2>
+      <h2 id={headingId} tabIndex={-1}>
+        {humanize(group)}
+        {dirty && !saving && <span className="badge unsaved">unsaved changes</span>}
+      </h2>
       {schema.description && <p className="small muted">{schema.description}</p>}
       {info.kind === 'object' ? (
         Object.entries(info.schema.properties!).map(([k, sub]) => (
@@ -110,10 +122,15 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
         </Banner>
       )}
       <div className="row">
-        <button type="submit" className="primary" disabled={locked || saving}>
+        <button type="submit" className="primary" disabled={locked || saving || !dirty}>
           {saving ? 'Saving…' : `Save ${humanize(group).toLowerCase()}`}
         </button>
-        {tools?.((applyRaws(draft, raws, (p) => schemaAt(root, p)).value ?? {}) as Record<string, unknown>)}
+        {dirty && (
+          <button type="button" disabled={saving} onClick={() => { setDraft(value); setRaws({}); setErrors({}); setStatus(null); }}>
+            Undo changes
+          </button>
+        )}
+        {tools?.((edited.value ?? {}) as Record<string, unknown>)}
       </div>
     </form>
   );

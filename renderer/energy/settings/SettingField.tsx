@@ -1,5 +1,6 @@
 import { Field } from '../../kit/Field.js';
-import { fieldInfo, humanize, type JsonSchema } from './schema.js';
+import { labelOf, unitOf } from './plain.js';
+import { fieldInfo, type JsonSchema } from './schema.js';
 
 export interface FieldProps {
   name: string;
@@ -43,13 +44,14 @@ function Badges({ schema, restartPending }: { schema: JsonSchema; restartPending
 
 /** One setting, rendered from its schema node: checkbox, select, number, text, nested group or JSON. */
 export function SettingField(props: FieldProps) {
-  const { name, path, schema, value, disabled, onValue, onRaw } = props;
+  const { path, schema, value, disabled, onValue, onRaw } = props;
   const raw = props.raws[path];
   const error = props.errors[path];
   const restartPending = props.restartPending;
   const info = fieldInfo(schema);
   const s = info.schema;
-  const label = humanize(name);
+  const label = labelOf(path);
+  const unit = unitOf(path);
   const badge = <Badges schema={schema} restartPending={restartPending} />;
   const hint = s.description;
   const editor = props.editors?.[path];
@@ -98,14 +100,17 @@ export function SettingField(props: FieldProps) {
       return (
         <Field label={label} hint={[hint, info.nullable ? 'Leave blank for automatic.' : ''].filter(Boolean).join(' ') || undefined} error={error} badge={badge}>
           {(p) => (
-            <input
-              type="text"
-              inputMode="decimal"
-              value={raw ?? (value === null || value === undefined ? '' : String(value))}
-              disabled={disabled}
-              onChange={(e) => onRaw(path, e.target.value)}
-              {...p}
-            />
+            <span className="with-unit">
+              <input
+                type="text"
+                inputMode="decimal"
+                value={raw ?? (typeof value === 'number' ? String(Math.round((value / (unit?.factor ?? 1)) * 10_000) / 10_000) : value === null || value === undefined ? '' : String(value))}
+                disabled={disabled}
+                onChange={(e) => onRaw(path, e.target.value)}
+                {...p}
+              />
+              {unit && <span className="unit">{unit.symbol}</span>}
+            </span>
           )}
         </Field>
       );

@@ -4,10 +4,15 @@ import { GroupForm, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
 import { HomeKitPairing, rescanInverters, TestButton, testGateway, testWeather } from './Tools.js';
 import { insightEditors } from './InsightEditors.js';
+import { listEditors } from './ListEditors.js';
+import { SectionNav } from './SectionNav.js';
+import { sectionComponents, type SectionProps } from './sections.js';
 import { humanize } from './schema.js';
 import { useSettings } from './use-settings.js';
 
 type Obj = Record<string, unknown>;
+
+const editorsFor = (group: string) => ({ ...insightEditors[group], ...listEditors[group] });
 
 /** Every setting, grouped by area and rendered from the schema; the passcode gate on top. */
 export function SettingsPage() {
@@ -47,28 +52,12 @@ export function SettingsPage() {
           Settings are read-only until you unlock them with the passcode. Addresses and codes are hidden while locked.
         </Banner>
       )}
-      <nav aria-label="Settings areas" className="row small" style={{ marginBottom: '1rem' }}>
-        {Object.keys(schema.properties).map((k) => (
-          <a key={k} href={`#settings-${k}`}>
-            {humanize(k)}
-          </a>
-        ))}
-      </nav>
-      {Object.entries(schema.properties).map(([key, sub]) => (
-        <GroupForm
-          key={key}
-          group={key}
-          schema={sub}
-          root={schema}
-          value={settings[key]}
-          locked={locked}
-          restartRequired={restartRequired}
-          onSaved={saved}
-          onLocked={() => void reload()}
-          tools={tools[key]}
-          editors={insightEditors[key]}
-        />
-      ))}
+      <SectionNav groups={Object.keys(schema.properties)} />
+      {Object.entries(schema.properties).map(([key, sub]) => {
+        const common: SectionProps = { group: key, schema: sub, root: schema, value: settings[key], locked, restartRequired, onSaved: saved, onLocked: () => void reload() };
+        const Custom = sectionComponents[key];
+        return Custom ? <Custom key={key} {...common} /> : <GroupForm key={key} {...common} tools={tools[key]} editors={editorsFor(key)} />;
+      })}
     </>
   );
 }

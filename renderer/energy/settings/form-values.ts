@@ -1,3 +1,4 @@
+import { unitOf } from './plain.js';
 import { fieldInfo, type JsonSchema } from './schema.js';
 
 export type Obj = Record<string, unknown>;
@@ -27,7 +28,12 @@ export function applyRaws(draft: unknown, raws: Record<string, string>, schemaOf
     if (info.kind === 'integer' || info.kind === 'number') {
       const trimmed = text.trim();
       if (trimmed === '') v = info.nullable ? null : text;
-      else if (Number.isFinite(Number(trimmed))) v = Number(trimmed);
+      else if (Number.isFinite(Number(trimmed))) {
+        // Shown in the field's unit (seconds for a value stored in ms): back to the stored unit.
+        const factor = unitOf(path)?.factor ?? 1;
+        const stored = Number(trimmed) * factor;
+        v = factor !== 1 && Math.abs(stored - Math.round(stored)) < 1e-6 ? Math.round(stored) : stored;
+      }
     } else if (info.kind === 'json') {
       try {
         v = JSON.parse(text);
@@ -56,7 +62,17 @@ export function changedMembers(prev: unknown, next: unknown): unknown {
 export function schemaAt(root: JsonSchema, path: string): JsonSchema | undefined {
   let node: JsonSchema | undefined = root;
   for (const part of path.split('.')) {
-    node = node ? fieldInfo(node).schema.properties?.[part] : undefined;
+    if (!node) return undefined;
+    const s: JsonSchema = fieldInfo(node).schema;
+    // Named members first; then record entries (names by slot) and list items (windows, alerts).
+    node = s.properties?.[part] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined) ?? (/^\d+$/.test(part) ? s.items : undefined);
   }
   return node;
+}
+
+/** The value at a dotted path ("names.smartLoads.3" → the name of slot 3). */
+export function getIn(obj: unknown, parts: string[]): unknown {
+  let v = obj;
+  for (const p of parts) v = typeof v === 'object' && v !== null ? (v as Obj)[p] : undefined;
+  return v;
 }

@@ -10,6 +10,9 @@ export interface JsonSchema {
   maximum?: number;
   exclusiveMinimum?: number;
   pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
   description?: string;
   default?: unknown;
   applies?: 'live' | 'restart';

@@ -38,10 +38,11 @@ export function EssentialsStep({ value, set, errors, onBack, onSave, saving }: {
       </fieldset>
       <fieldset>
         <legend>Location</legend>
-        {text('location', 'Town or place', 'Used for the outdoor temperature.', 'text')}
         <Field label="Show the outdoor temperature" checkbox error={errors.weather}>
           {(p) => <input type="checkbox" checked={value.weather} onChange={(e) => set({ weather: e.target.checked })} {...p} />}
         </Field>
+        {/* The place is only used for the temperature, so it is asked only when that is on. */}
+        {value.weather && text('location', 'Town or place', 'Looked up once to find the local forecast.', 'text')}
       </fieldset>
       <div className="row">
         <button type="button" onClick={onBack}>

@@ -3,7 +3,7 @@ import { api, ApiError, messageOf } from '../../api.js';
 import { navigate } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { PasscodePanel } from '../settings/PasscodePanel.js';
-import { fieldMessage } from '../settings/schema.js';
+import { plainMessage } from '../settings/plain.js';
 import { useSettings } from '../settings/use-settings.js';
 import { EssentialsStep, type Essentials } from './EssentialsStep.js';
 import { GatewayStep } from './GatewayStep.js';
@@ -76,7 +76,7 @@ export function SetupPage() {
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid' && err.field) {
         const target = FIELD_OF[err.field];
-        const text = fieldMessage(err.message, err.field);
+        const text = plainMessage(err.field, undefined, undefined, err.message);
         if (target === 'host') setStep(1);
         if (target) setErrors({ [target]: text });
         else setStatus(err.message);

@@ -1,5 +1,5 @@
 import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { SERIES, type ChartPoint, type SeriesKey } from './chart-data.js';
+import { SERIES, timeTicks, type ChartPoint, type SeriesKey } from './chart-data.js';
 import { Readout } from './Readout.js';
 
 const axisTick = { fill: 'var(--muted)', fontSize: 12 };
@@ -21,7 +21,7 @@ export function PowerChart({ points, visible, domain }: { points: ChartPoint[]; 
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-          <XAxis dataKey="t" type="number" scale="time" domain={domain} tickFormatter={tickTime(domain[1] - domain[0])} tick={axisTick} stroke="var(--border)" minTickGap={40} />
+          <XAxis dataKey="t" type="number" scale="time" domain={domain} ticks={timeTicks(domain[0], domain[1])} interval="preserveStartEnd" tickFormatter={tickTime(domain[1] - domain[0])} tick={axisTick} stroke="var(--border)" minTickGap={24} allowDataOverflow />
           <YAxis tickFormatter={kw} tick={axisTick} stroke="var(--border)" width={58} unit="W" />
           <Tooltip content={<Readout visible={visible} />} isAnimationActive={false} />
           {SERIES.filter((s) => visible.has(s.key)).map((s) => (
@@ -43,7 +43,7 @@ export function SocChart({ points, domain }: { points: ChartPoint[]; domain: [nu
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-          <XAxis dataKey="t" type="number" scale="time" domain={domain} tickFormatter={tickTime(domain[1] - domain[0])} tick={axisTick} stroke="var(--border)" minTickGap={40} />
+          <XAxis dataKey="t" type="number" scale="time" domain={domain} ticks={timeTicks(domain[0], domain[1])} interval="preserveStartEnd" tickFormatter={tickTime(domain[1] - domain[0])} tick={axisTick} stroke="var(--border)" minTickGap={24} allowDataOverflow />
           <YAxis domain={[0, 100]} tick={axisTick} stroke="var(--border)" width={58} unit="%" />
           <Tooltip content={<Readout visible={new Set()} showSoc />} isAnimationActive={false} />
           <Area dataKey="soc" name="Battery" stroke="var(--soc)" fill="var(--soc)" fillOpacity={0.15} strokeWidth={1.8} isAnimationActive={false} connectNulls={false} />

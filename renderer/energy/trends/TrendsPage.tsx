@@ -7,6 +7,9 @@ import { hasBands, SERIES, toChartPoints, type HistoryRow, type SeriesKey } from
 import { PowerChart, SocChart } from './Charts.js';
 import { CustomRange } from './CustomRange.js';
 import { DailyBars } from './DailyBars.js';
+import { DemoClockBadge } from '../DemoClock.js';
+import { useNow } from '../use-live.js';
+import { serverNow, useServerClock } from '../server-clock.js';
 import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
 
 interface Stats {
@@ -18,8 +21,8 @@ interface Stats {
 /** Time series of power and state of charge over a chosen range, with export links. */
 export function TrendsPage() {
   const [range, setRange] = useState<RangeKey>('1h');
-  const [custom, setCustom] = useState(() => ({ from: Date.now() - 6 * 3_600_000, to: Date.now() }));
-  const [query, setQuery] = useState<HistoryQuery>(() => queryFor('1h', Date.now(), custom));
+  const [custom, setCustom] = useState(() => ({ from: serverNow() - 6 * 3_600_000, to: serverNow() }));
+  const [query, setQuery] = useState<HistoryQuery>(() => queryFor('1h', serverNow(), custom));
   const [rows, setRows] = useState<HistoryRow[] | null>(null);
   const [stats, setStats] = useState<Stats | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -40,20 +43,27 @@ export function TrendsPage() {
     void load(query);
   }, [load, query]);
 
+  // Ranges are measured on the bridge's clock (the demo's runs faster): re-aim once it is known.
+  const clock = useServerClock();
+  const now = useNow(10_000);
+  useEffect(() => {
+    if (clock && range !== 'custom') setQuery(queryFor(range, serverNow(), custom));
+  }, [clock]);
+
   // Relative ranges slide forward while the page is open.
   useEffect(() => {
     if (range === 'custom') return;
-    const t = setInterval(() => setQuery(queryFor(range, Date.now(), custom)), range === '1h' ? 15_000 : 120_000);
+    const t = setInterval(() => setQuery(queryFor(range, serverNow(), custom)), range === '1h' ? 15_000 : 120_000);
     return () => clearInterval(t);
   }, [range, custom]);
 
   const pick = (key: RangeKey) => {
     setRange(key);
-    if (key !== 'custom') setQuery(queryFor(key, Date.now(), custom));
+    if (key !== 'custom') setQuery(queryFor(key, serverNow(), custom));
   };
   const applyCustom = (from: number, to: number) => {
     setCustom({ from, to });
-    setQuery(queryFor('custom', Date.now(), { from, to }));
+    setQuery(queryFor('custom', serverNow(), { from, to }));
   };
 
   const points = useMemo(() => (rows ? toChartPoints(rows) : []), [rows]);
@@ -68,7 +78,9 @@ export function TrendsPage() {
 
   return (
     <>
-      <h1>Trends</h1>
+      <h1>
+        Trends <DemoClockBadge now={now} />
+      </h1>
       <div className="range-picker" role="group" aria-label="Time range">
         {RANGES.map((r) => (
           <button key={r.key} type="button" aria-pressed={range === r.key} onClick={() => pick(r.key)}>

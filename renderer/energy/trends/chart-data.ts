@@ -30,3 +30,35 @@ export function toChartPoints(rows: HistoryRow[]): ChartPoint[] {
 export function hasBands(rows: HistoryRow[]): boolean {
   return rows.some((r) => typeof r.solarMin === 'number');
 }
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const TICK_STEPS = [MIN, 2 * MIN, 5 * MIN, 10 * MIN, 15 * MIN, 30 * MIN, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY];
+
+/**
+ * X-axis ticks across the whole range (not only where samples are): round local times (every
+ * 10 min, hour, 6 h, midnight…) chosen so about `target` ticks fit between `from` and `to`.
+ */
+export function timeTicks(from: number, to: number, target = 8): number[] {
+  if (!(to > from)) return [];
+  const step = TICK_STEPS.find((s) => (to - from) / s <= target) ?? TICK_STEPS[TICK_STEPS.length - 1]!;
+  // Align to local time: whole days start at local midnight, shorter steps on the local clock.
+  const first = new Date(from);
+  if (step >= DAY) first.setHours(0, 0, 0, 0);
+  else {
+    const minutes = first.getHours() * 60 + first.getMinutes();
+    const stepMin = step / MIN;
+    first.setHours(0, Math.floor(minutes / stepMin) * stepMin, 0, 0);
+  }
+  const ticks: number[] = [];
+  for (let d = first; d.getTime() <= to; ) {
+    if (d.getTime() >= from) ticks.push(d.getTime());
+    const next = new Date(d);
+    // Day steps follow the calendar (a DST day is 23 or 25 hours), shorter steps the clock.
+    if (step >= DAY) next.setDate(next.getDate() + step / DAY);
+    else next.setTime(next.getTime() + step);
+    d = next;
+  }
+  return ticks;
+}

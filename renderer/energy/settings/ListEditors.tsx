@@ -1,0 +1,144 @@
+import { useId } from 'react';
+import type { EditorProps, FieldEditor } from './SettingField.js';
+
+type Obj = Record<string, unknown>;
+
+function Err({ errors, path }: { errors: Obj; path: string }) {
+  const e = errors[path];
+  return typeof e === 'string' ? (
+    <span className="error" role="alert">
+      {e}
+    </span>
+  ) : null;
+}
+
+/** Messages for a path and everything under it (a refused entry shows at the list). */
+function errorsUnder(errors: Obj, path: string): string[] {
+  return Object.entries(errors)
+    .filter(([k, v]) => (k === path || k.startsWith(`${path}.`)) && typeof v === 'string')
+    .map(([, v]) => v as string);
+}
+
+function ListErrors({ errors, path }: { errors: Obj; path: string }) {
+  const list = errorsUnder(errors, path);
+  return list.length ? (
+    <span className="error" role="alert">
+      {list.join(' ')}
+    </span>
+  ) : null;
+}
+
+/** A list of host names: one text box per entry, add and remove. */
+export function HostListEditor({ path, value, errors, disabled, set }: EditorProps) {
+  const list = (Array.isArray(value) ? value : []) as string[];
+  const id = useId();
+  return (
+    <fieldset disabled={disabled} data-testid="allowed-hosts">
+      <legend>Extra host names</legend>
+      <p className="small muted">Names such as pc.home.lan that this bridge also answers to. IP addresses, localhost and this computer&apos;s own name always work.</p>
+      {list.map((h, i) => (
+        <div key={i} className="row list-row">
+          <label htmlFor={`${id}-${i}`} className="sr-only">
+            Host name {i + 1}
+          </label>
+          <input id={`${id}-${i}`} type="text" value={h} placeholder="pc.home.lan" onChange={(e) => set(path, list.map((x, j) => (j === i ? e.target.value : x)))} />
+          <button type="button" aria-label={`Remove host name ${i + 1}`} onClick={() => set(path, list.filter((_, j) => j !== i))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <ListErrors errors={errors} path={path} />
+      <button type="button" disabled={list.length >= 32} onClick={() => set(path, [...list, ''])}>
+        Add host name
+      </button>
+    </fieldset>
+  );
+}
+
+const SLOTS = Array.from({ length: 24 }, (_, i) => String(i + 1));
+
+/** Smart-load names by slot (1 to 24): a slot picker and a name per row, add and remove. */
+export function SmartLoadNamesEditor({ path, value, errors, disabled, set }: EditorProps) {
+  const names = (typeof value === 'object' && value !== null ? value : {}) as Record<string, string>;
+  const rows = Object.entries(names).sort(([a], [b]) => Number(a) - Number(b));
+  const id = useId();
+  const put = (entries: Array<[string, string]>) => set(path, Object.fromEntries(entries));
+  const free = SLOTS.filter((s) => !(s in names));
+  return (
+    <fieldset disabled={disabled} data-testid="smart-load-names">
+      <legend>Smart-load names</legend>
+      <p className="small muted">Names shown for the gateway&apos;s smart-load ports (slots 1 to 24) on the dashboard and in HomeKit.</p>
+      {rows.map(([slot, name], i) => (
+        <div key={slot} className="row list-row" data-testid={`smart-load-${slot}`}>
+          <label htmlFor={`${id}-slot-${i}`}>Slot</label>
+          <select id={`${id}-slot-${i}`} value={slot} onChange={(e) => put(rows.map(([s, n]) => (s === slot ? [e.target.value, n] : [s, n])))}>
+            {[slot, ...free].sort((a, b) => Number(a) - Number(b)).map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={`${id}-name-${i}`}>Name</label>
+          <input id={`${id}-name-${i}`} type="text" maxLength={40} value={name} aria-label={`Name of smart load ${slot}`} onChange={(e) => put(rows.map(([s, n]) => (s === slot ? [s, e.target.value] : [s, n])))} />
+          <button type="button" aria-label={`Remove smart load ${slot}`} onClick={() => put(rows.filter(([s]) => s !== slot))}>
+            Remove
+          </button>
+          <Err errors={errors} path={`${path}.${slot}`} />
+        </div>
+      ))}
+      <Err errors={errors} path={path} />
+      <button type="button" disabled={free.length === 0} onClick={() => put([...rows, [free[0]!, `Load ${free[0]}`]])}>
+        Add smart-load name
+      </button>
+    </fieldset>
+  );
+}
+
+/** PV string names: inverter serial, string number (1 to 16) and a name per row, add and remove. */
+export function StringNamesEditor({ path, value, errors, disabled, set }: EditorProps) {
+  const bySerial = (typeof value === 'object' && value !== null ? value : {}) as Record<string, Record<string, string>>;
+  const rows: Array<[string, string, string]> = Object.entries(bySerial).flatMap(([serial, m]) => Object.entries(m).map(([n, name]) => [serial, n, name] as [string, string, string]));
+  const id = useId();
+  const put = (next: Array<[string, string, string]>) => {
+    const out: Record<string, Record<string, string>> = {};
+    for (const [serial, n, name] of next) (out[serial] ??= {})[n] = name;
+    set(path, out);
+  };
+  const update = (i: number, patch: Partial<{ serial: string; n: string; name: string }>) =>
+    put(rows.map((r, j) => (j === i ? [patch.serial ?? r[0], patch.n ?? r[1], patch.name ?? r[2]] : r)));
+  return (
+    <fieldset disabled={disabled} data-testid="string-names">
+      <legend>PV string names</legend>
+      <p className="small muted">Names for an inverter&apos;s PV strings (its serial number is on the Devices card).</p>
+      {rows.map(([serial, n, name], i) => (
+        <div key={i} className="row list-row">
+          <label htmlFor={`${id}-serial-${i}`}>Inverter serial</label>
+          <input id={`${id}-serial-${i}`} type="text" maxLength={64} value={serial} onChange={(e) => update(i, { serial: e.target.value })} />
+          <label htmlFor={`${id}-n-${i}`}>String</label>
+          <select id={`${id}-n-${i}`} value={n} onChange={(e) => update(i, { n: e.target.value })}>
+            {Array.from({ length: 16 }, (_, k) => String(k + 1)).map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={`${id}-name-${i}`}>Name</label>
+          <input id={`${id}-name-${i}`} type="text" maxLength={40} value={name} onChange={(e) => update(i, { name: e.target.value })} />
+          <button type="button" aria-label={`Remove string name ${i + 1}`} onClick={() => put(rows.filter((_, j) => j !== i))}>
+            Remove
+          </button>
+          <Err errors={errors} path={`${path}.${serial}.${n}`} />
+        </div>
+      ))}
+      <ListErrors errors={errors} path={path} />
+      <button type="button" onClick={() => put([...rows, [rows[rows.length - 1]?.[0] ?? '', String(Math.min(16, Number(rows[rows.length - 1]?.[1] ?? 0) + 1)), 'String']])}>
+        Add string name
+      </button>
+    </fieldset>
+  );
+}
+
+export const listEditors: Record<string, Record<string, FieldEditor>> = {
+  general: { 'general.allowedHosts': HostListEditor },
+  names: { 'names.smartLoads': SmartLoadNamesEditor, 'names.strings': StringNamesEditor },
+};

@@ -27,7 +27,9 @@ const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNo
 // Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
 const weather = await startFakeWeather();
 fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
-fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(demoInsightSettings({ gateway, weather, pollIntervalMs: Number(process.env.POLL_INTERVAL_MS ?? 2000) }), null, 2));
+// HomeKit bridge published and advertised on loopback only (never the LAN).
+const homekit = { enabled: true, bind: ['127.0.0.1'], port: Number(process.env.HOMEKIT_PORT ?? 51827), ...(process.env.HOMEKIT_PIN ? { pin: process.env.HOMEKIT_PIN } : {}) };
+fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs: Number(process.env.POLL_INTERVAL_MS ?? 2000) }), homekit }, null, 2));
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
@@ -68,6 +70,7 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(1);
 }
+const hk = (await services.energy.app.inject({ method: 'GET', url: '/api/homehub/pairing' })).json() as { running: boolean; port: number | null; pinCode: string; error: string | null };
 console.log(`
 Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/
@@ -77,6 +80,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Cost today         tariff in Settings › Tariff; 30-day bars on Trends
   Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
+  HomeKit bridge     ${hk.running ? `127.0.0.1:${hk.port} (loopback only), setup code ${hk.pinCode}` : `not running: ${hk.error}`}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x)
 Press Ctrl+C to stop.
 `);

@@ -299,6 +299,11 @@ function homekitSeeds(env: NodeJS.ProcessEnv, int: (v?: string) => number | unde
   const pin = str(env.HOMEKIT_PIN);
   const bind = str(env.HOMEKIT_BIND)?.split(',').map((b) => b.trim()).filter(Boolean);
   if (port === undefined && pin === undefined && bind === undefined) return {};
+  if (env.HOMEKIT_PORT !== undefined && env.HOMEKIT_PORT.trim() !== '' && (port === undefined || port < 1024 || port > 65535)) throw new Error(`HOMEKIT_PORT: must be a port number 1024-65535, got "${env.HOMEKIT_PORT}"`);
+  if (pin !== undefined) {
+    const checked = homekitSettings.shape.pin.safeParse(pin);
+    if (!checked.success) throw new Error(`HOMEKIT_PIN: ${checked.error.issues[0]!.message} (got "${pin.replace(/\d/g, '*')}")`);
+  }
   return { enabled: true, ...(port !== undefined ? { port } : {}), ...(pin !== undefined ? { pin } : {}), ...(bind ? { bind } : {}) };
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import type { LiveStateStore } from '../live-state.js';
 import type { EnergySettings } from '../settings.js';
 import { alertAccessory, batteryAccessory, powerAccessories, type BridgedAccessory, type Readings } from './accessories.js';
-import { bindProblem, narrowServerBind } from './bind.js';
+import { bindProblem, loopbackOnly, narrowServerBind } from './bind.js';
 import { loadIdentity, newIdentity, saveIdentity, type BridgeIdentity } from './identity.js';
 import { setupUri } from './setup-uri.js';
 import { useHapStorage } from './storage.js';
@@ -115,7 +115,7 @@ export class HomekitBridge {
       this.lastError = null;
       this.update();
       this.unsubscribe = this.opts.state.subscribe(() => this.update());
-      log.info({ port: this.listeningPort, bind: s.bind.length ? s.bind : 'all interfaces', username: id, pin: maskPin(s.pin), paired: this.paired }, 'HomeKit bridge published');
+      log.info({ port: this.listeningPort, bind: s.bind.length ? s.bind : 'all interfaces', loopbackOnly: loopbackOnly(s.bind), username: id, pin: maskPin(s.pin), paired: this.paired }, 'HomeKit bridge published');
     } catch (err) {
       this.lastError = (err as Error).message;
       log.error({ err: this.lastError, port: s.port }, 'HomeKit bridge could not start');

@@ -79,8 +79,12 @@ test.describe('settings', () => {
     // Finding inverters again runs in the background and answers at once.
     await gateway.getByRole('button', { name: 'Find inverters again' }).click();
     await expect(gateway.getByText(/in the background; new inverters appear on the dashboard/)).toBeVisible();
-    // Not-yet-built tools answer "not available yet" rather than failing.
-    await page.getByTestId('settings-homekit').getByRole('button', { name: 'Show pairing code' }).click();
-    await expect(page.getByTestId('settings-homekit').getByText(/Not available yet|Setup code|\d{3}-\d{2}-\d{3}/).first()).toBeVisible();
+    // HomeKit pairing: the code, the QR, a how-to, and (HomeKit off here) how to turn it on.
+    const homekit = page.getByTestId('settings-homekit');
+    await homekit.getByRole('button', { name: 'Show pairing code' }).click();
+    await expect(homekit.getByTestId('homekit-pin')).toHaveText(/^\d{3}-\d{2}-\d{3}$/);
+    await expect(homekit.getByRole('img', { name: /HomeKit pairing QR code/ })).toBeVisible();
+    await expect(homekit.getByTestId('homekit-howto')).toContainText('Add Accessory');
+    await expect(homekit.getByTestId('homekit-state')).toContainText('HomeKit is off');
   });
 });

@@ -40,7 +40,9 @@ const past = seedDemoHistory({ dataDir, until: simStart.getTime(), days: 7, step
 const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, plantModel: past.plant, ...gatewayMode });
 // Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
 const weather = await startFakeWeather();
-fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(demoInsightSettings({ gateway, weather, pollIntervalMs }), null, 2));
+// HomeKit bridge published and advertised on loopback only (never the LAN).
+const homekit = { enabled: true, bind: ['127.0.0.1'], port: Number(process.env.HOMEKIT_PORT ?? 51827), ...(process.env.HOMEKIT_PIN ? { pin: process.env.HOMEKIT_PIN } : {}) };
+fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs }), homekit }, null, 2));
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
@@ -82,6 +84,7 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(1);
 }
+const hk = (await services.energy.app.inject({ method: 'GET', url: '/api/homehub/pairing' })).json() as { running: boolean; port: number | null; pinCode: string; error: string | null };
 console.log(`
 Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Energy dashboard   ${services.energy.url}/
@@ -91,6 +94,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Cost today         tariff in Settings › Tariff; 30-day bars on Trends
   Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
+  HomeKit bridge     ${hk.running ? `127.0.0.1:${hk.port} (loopback only), setup code ${hk.pinCode}` : `not running: ${hk.error}`}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
   Demo clock         ${speed === 1 ? 'real time' : `starts at 09:30 and runs ${speed}x (a day in ${Math.round(1440 / speed)} min); the dashboard shows it`}
   A past             ${past.samples} history samples over the last 7 days on Trends, and earlier sync runs

@@ -61,7 +61,7 @@ describe('settings API', () => {
       tariff: { importRate: 0, feedInRate: 0, windows: [] },
       alerts: [],
       weather: { enabled: false, forecastUrl: 'https://api.open-meteo.com/v1/forecast' },
-      homekit: { enabled: false, bridgeName: 'Energy Bridge', port: 51826 },
+      homekit: { enabled: false, bridgeName: 'Energy Bridge', port: 51827, bind: [] },
       smartHome: { enabled: true, tokenSet: true },
     });
     expect(body.homekit.pin).toMatch(/^\d{3}-\d{2}-\d{3}$/);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isHostName, splitHostList } from '../core/host-check.js';
 import { findOverlap } from './tariff/windows.js';
@@ -176,6 +177,7 @@ export const alertSettings = z
     settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, description: 'How long the condition must hold before the alert fires (and, unless clearSeconds is set, clears).' }),
     clearSeconds: z.number().int().min(0).max(86_400).nullable().default(null).meta({ ...live, description: 'How long the condition must be gone before the alert clears; blank uses settleSeconds.' }),
     webhookUrl: httpUrlOrBlank.meta({ ...live, secret: 'locked', description: 'POSTed JSON when the alert fires or clears; blank for none.' }),
+    homekit: z.boolean().default(false).meta({ ...live, description: 'Show this rule in the Home app as a contact sensor (open while the alert is active).' }),
   })
   .strict()
   .superRefine((a, ctx) => {
@@ -195,6 +197,9 @@ export const weatherSettings = z
     geocodingUrl: httpUrl.default('https://geocoding-api.open-meteo.com/v1/search').meta({ ...live, description: 'Geocoding API base URL.' }),
   })
   .strict();
+
+/** The bridge's default port: one above homebridge's usual 51826. */
+export const HOMEKIT_DEFAULT_PORT = 51827;
 
 /** HomeKit rejects trivial setup codes. */
 const TRIVIAL_PINS = new Set(['000-00-000', '111-11-111', '222-22-222', '333-33-333', '444-44-444', '555-55-555', '666-66-666', '777-77-777', '888-88-888', '999-99-999', '123-45-678', '876-54-321']);
@@ -217,7 +222,18 @@ export const homekitSettings = z
       .default(randomHomekitPin)
       .meta({ ...restart, secret: 'locked', generated: true, description: 'Pairing code XXX-XX-XXX; generated on first start.' }),
     bridgeName: z.string().trim().min(1).max(64).default('Energy Bridge').meta(restart),
-    port: z.number().int().min(1024).max(65535).default(51826).meta({ ...restart, description: 'TCP port of the HomeKit bridge.' }),
+    port: z
+      .number()
+      .int()
+      .min(1024)
+      .max(65535)
+      .default(HOMEKIT_DEFAULT_PORT)
+      .meta({ ...restart, description: 'TCP port of the HomeKit bridge (not 51826, which homebridge usually holds). Seeded from HOMEKIT_PORT.' }),
+    bind: z
+      .array(z.string().trim().min(1).max(64).refine((v) => isIP(v) !== 0 || /^[A-Za-z0-9._-]+$/.test(v), 'must be an IP address or an interface name'))
+      .max(8)
+      .default([])
+      .meta({ ...restart, description: 'Addresses or interfaces the bridge binds and advertises on; empty for all. Seeded from HOMEKIT_BIND (comma-separated).' }),
   })
   .strict();
 
@@ -279,8 +295,23 @@ export function energySeedsFromEnv(env: NodeJS.ProcessEnv): EnergySettings {
       ...(str(env.WEATHER_FORECAST_URL) ? { forecastUrl: str(env.WEATHER_FORECAST_URL) } : {}),
       ...(str(env.WEATHER_GEOCODING_URL) ? { geocodingUrl: str(env.WEATHER_GEOCODING_URL) } : {}),
     },
+    homekit: homekitSeeds(env, int, str),
     smartHome: str(env.SMART_HOME_AUTH_TOKEN) ? { enabled: true, authToken: str(env.SMART_HOME_AUTH_TOKEN) } : {},
   });
+}
+
+/** HOMEKIT_PORT, HOMEKIT_PIN and HOMEKIT_BIND seed the bridge (and any of them enables it). */
+function homekitSeeds(env: NodeJS.ProcessEnv, int: (v?: string) => number | undefined, str: (v?: string) => string | undefined) {
+  const port = int(env.HOMEKIT_PORT);
+  const pin = str(env.HOMEKIT_PIN);
+  const bind = str(env.HOMEKIT_BIND)?.split(',').map((b) => b.trim()).filter(Boolean);
+  if (port === undefined && pin === undefined && bind === undefined) return {};
+  if (env.HOMEKIT_PORT !== undefined && env.HOMEKIT_PORT.trim() !== '' && (port === undefined || port < 1024 || port > 65535)) throw new Error(`HOMEKIT_PORT: must be a port number 1024-65535, got "${env.HOMEKIT_PORT}"`);
+  if (pin !== undefined) {
+    const checked = homekitSettings.shape.pin.safeParse(pin);
+    if (!checked.success) throw new Error(`HOMEKIT_PIN: ${checked.error.issues[0]!.message} (got "${pin.replace(/\d/g, '*')}")`);
+  }
+  return { enabled: true, ...(port !== undefined ? { port } : {}), ...(pin !== undefined ? { pin } : {}), ...(bind ? { bind } : {}) };
 }
 
 export type Applies = 'live' | 'restart';

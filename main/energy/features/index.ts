@@ -1,5 +1,7 @@
 import { createAlertsFeature } from '../alerts/feature.js';
 import { createDailyFeature } from '../daily/feature.js';
+import { createHomekitFeature } from '../homekit/feature.js';
+import { createSmartHomeFeature } from '../smarthome/feature.js';
 import { createTariffFeature } from '../tariff/feature.js';
 import { createWeatherFeature } from '../weather/feature.js';
 import type { FeatureFactory } from './feature.js';
@@ -10,4 +12,6 @@ export const energyFeatures: readonly FeatureFactory[] = [
   createAlertsFeature,
   createWeatherFeature,
   createDailyFeature,
+  createHomekitFeature,
+  createSmartHomeFeature,
 ];

@@ -201,6 +201,9 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
               <label className="small">
                 <input type="checkbox" checked={r.enabled !== false} onChange={(e) => update(i, { enabled: e.target.checked })} /> Enabled
               </label>
+              <label className="small" title="A contact sensor in the Home app, open while the alert is active (needs HomeKit on)">
+                <input type="checkbox" checked={r.homekit === true} onChange={(e) => update(i, { homekit: e.target.checked })} /> Show in the Home app
+              </label>
             </div>
             <div className="row small">
               {st?.active && <span className="badge restart">active</span>}

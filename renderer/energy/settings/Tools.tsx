@@ -64,34 +64,3 @@ export async function testWeather(w: Record<string, unknown>): Promise<string> {
   const temp = r.outdoorTemp === null || r.outdoorTemp === undefined ? 'no temperature' : `${r.outdoorTemp} °${r.unit === 'fahrenheit' ? 'F' : 'C'}`;
   return `Weather answered: ${temp} at ${r.location ?? location}${r.detail ? `, ${r.detail}` : ''}.`;
 }
-
-/** HomeKit pairing: the setup code and QR code to scan in the Home app. */
-export function HomeKitPairing({ locked }: { locked: boolean }) {
-  const [pairing, setPairing] = useState<{ setupUri: string; pinCode: string; qrSvg: string } | null>(null);
-  const [result, setResult] = useState<Result>(null);
-  const load = async () => {
-    setResult(null);
-    try {
-      setPairing(await api.get('/api/homehub/pairing'));
-    } catch (err) {
-      setResult({ kind: err instanceof ApiError && err.notAvailable ? 'info' : 'error', text: messageOf(err) });
-    }
-  };
-  return (
-    <div data-testid="homekit-pairing">
-      <button type="button" onClick={() => void load()} disabled={locked}>
-        Show pairing code
-      </button>
-      {result && <Banner kind={result.kind}>{result.text}</Banner>}
-      {pairing && (
-        <div className="row qr">
-          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={`HomeKit pairing QR code, setup code ${pairing.pinCode}`} />
-          <div>
-            <div className="stat-value">{pairing.pinCode}</div>
-            <div className="small muted">Scan with the Home app, or enter the code. {pairing.setupUri}</div>
-          </div>
-        </div>
-      )}
-    </div>
-  );
-}

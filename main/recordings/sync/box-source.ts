@@ -51,20 +51,7 @@ export interface BoxSourceDeps {
  */
 export async function resolveBoxes(deps: BoxSourceDeps, boxAddress: string, signal?: AbortSignal): Promise<BoxInfo[]> {
   const addresses = boxAddresses(boxAddress);
-  if (addresses.length) {
-    const boxes: BoxInfo[] = [];
-    const errors: string[] = [];
-    for (const address of addresses) {
-      const url = descriptionUrlFor(address);
-      try {
-        boxes.push(await fetchBoxDescription(deps.fetch, url, 5000, signal));
-      } catch (err) {
-        errors.push(boxUnreachable(hostOf(url), err));
-      }
-    }
-    if (!boxes.length) throw new BoxLookupError('box_unreachable', errors.join('; '));
-    return boxes;
-  }
+  if (addresses.length) return (await configuredBoxes(deps, addresses, signal)).boxes;
   const found = await discoverBoxes({ target: deps.ssdp, fetch: deps.fetch, logger: deps.logger, signal });
   if (!found.boxes.length && !signal?.aborted) throw new BoxLookupError('box_not_found', noBoxFound(found.skipped));
   return found.boxes;
@@ -82,6 +69,23 @@ export function boxAddresses(setting: string): string[] {
   return setting.split(/[\s,]+/).filter(Boolean);
 }
 
+/** The boxes `box_address` names; each one that cannot be reached is a message; none reachable throws. */
+async function configuredBoxes(deps: BoxSourceDeps, addresses: string[], signal?: AbortSignal): Promise<{ boxes: BoxInfo[]; unreachable: string[] }> {
+  const boxes: BoxInfo[] = [];
+  const unreachable: string[] = [];
+  for (const address of addresses) {
+    const url = descriptionUrlFor(address);
+    try {
+      boxes.push(await fetchBoxDescription(deps.fetch, url, 5000, signal));
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      unreachable.push(boxUnreachable(hostOf(url), err));
+    }
+  }
+  if (!boxes.length) throw new BoxLookupError('box_unreachable', unreachable.join('; '));
+  return { boxes, unreachable };
+}
+
 /**
  * The boxes a sync talks to. With `box_address` set, the box(es) it names; one that cannot be
  * reached is an error of its own while the others still sync. Blank: SSDP; exactly one box
@@ -95,21 +99,7 @@ export async function chooseSyncBoxes(
   signal?: AbortSignal,
 ): Promise<{ boxes: BoxInfo[]; unreachable: string[]; pin: string | null }> {
   const addresses = boxAddresses(boxAddress);
-  if (addresses.length) {
-    const boxes: BoxInfo[] = [];
-    const unreachable: string[] = [];
-    for (const address of addresses) {
-      const url = descriptionUrlFor(address);
-      try {
-        boxes.push(await fetchBoxDescription(deps.fetch, url, 5000, signal));
-      } catch (err) {
-        if (signal?.aborted) throw err;
-        unreachable.push(boxUnreachable(hostOf(url), err));
-      }
-    }
-    if (!boxes.length) throw new BoxLookupError('box_unreachable', unreachable.join('; '));
-    return { boxes, unreachable, pin: null };
-  }
+  if (addresses.length) return { ...(await configuredBoxes(deps, addresses, signal)), pin: null };
   const found = await discoverBoxes({ target: deps.ssdp, fetch: deps.fetch, logger: deps.logger, signal });
   if (found.boxes.length === 0) throw new BoxLookupError('box_not_found', noBoxFound(found.skipped));
   if (found.boxes.length > 1) {

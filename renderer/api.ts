@@ -15,10 +15,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-  /** The route is not part of this build yet (a later issue adds it). */
-  get notAvailable(): boolean {
-    return this.status === 404;
-  }
 }
 
 export const session = {
@@ -83,7 +79,6 @@ export const api = {
 /** A message a person can act on, for any thrown value. */
 export function messageOf(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.notAvailable) return 'Not available yet in this version.';
     return err.message;
   }
   return err instanceof Error ? err.message : String(err);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, messageOf } from '../../api.js';
+import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 
 /** GET /api/homehub/pairing (and the reset's answer). */
@@ -35,7 +35,7 @@ export function HomeKitPairing({ locked }: { locked: boolean }) {
       setPairing(await call());
       if (done) setResult({ kind: 'ok', text: done });
     } catch (err) {
-      setResult({ kind: err instanceof ApiError && err.notAvailable ? 'info' : 'error', text: messageOf(err) });
+      setResult({ kind: 'error', text: messageOf(err) });
     } finally {
       setBusy(false);
     }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { api, ApiError, messageOf } from '../../api.js';
+import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 
 type Result = { kind: 'ok' | 'error' | 'info'; text: string } | null;
 
-/** A button that calls a test endpoint and shows what came back; a 404 says "not available yet". */
+/** A button that calls a test endpoint and shows what came back (or the server's error). */
 export function TestButton({ label, run, disabled }: { label: string; run: () => Promise<string>; disabled?: boolean }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result>(null);
@@ -14,7 +14,7 @@ export function TestButton({ label, run, disabled }: { label: string; run: () =>
     try {
       setResult({ kind: 'ok', text: await run() });
     } catch (err) {
-      setResult({ kind: err instanceof ApiError && err.notAvailable ? 'info' : 'error', text: messageOf(err) });
+      setResult({ kind: 'error', text: messageOf(err) });
     } finally {
       setBusy(false);
     }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -9,13 +10,24 @@ import { createEnergyService, type EnergyService } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
 import { waitForState } from '../testing/harness.js';
 import { parseSetupUri } from './setup-uri.js';
-import { findCharacteristic, HAP_TYPES as H, HapController, PairingError, TLV_ERROR, type HapSession } from './testing/hap-controller.js';
+import type { PairingData } from 'hap-controller/lib/protocol/pairing-protocol.js';
+import { characteristicFromUuid } from 'hap-controller/lib/model/characteristic.js';
+import { serviceFromUuid } from 'hap-controller/lib/model/service.js';
 
 /**
- * A HomeKit controller (Pair Setup / Pair Verify / encrypted sessions over IP) against the bridge
- * bound to 127.0.0.1, fed by the gateway simulator. hap-nodejs keeps one store per process, so the
- * whole file shares one data folder, like one installation living through restarts.
+ * An independent HomeKit controller from npm (hap-controller's IP transport: Pair Setup, Pair Verify,
+ * encrypted sessions) against the bridge bound to 127.0.0.1, fed by the gateway simulator. Only the
+ * IP client is loaded (not the package index, which pulls the BLE stack), and it is pointed straight
+ * at 127.0.0.1 and the bridge's port: no mDNS or Bluetooth discovery. hap-nodejs keeps one store per
+ * process, so the whole file shares one data folder, like one installation living through restarts.
  */
+const load = createRequire(import.meta.url);
+const HttpClient = (load('hap-controller/lib/transport/ip/http-client.js') as typeof import('hap-controller/lib/transport/ip/http-client.js')).default;
+type HttpClient = InstanceType<typeof HttpClient>;
+const HomekitControllerError = (load('hap-controller/lib/model/error.js') as typeof import('hap-controller/lib/model/error.js')).default;
+/** TLV error codes of Pair Setup / Pair Verify (HAP spec table 5-5). */
+const TLV_ERROR = { authentication: 2, unavailable: 6 } as const;
+
 const PIN = '031-45-154';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-homekit-'));
 let sim: GatewaySimulator;
@@ -53,11 +65,69 @@ function setPlant(soc: number, pv: number, load: number, grid: number) {
   sim.plant.flows = { pvNative: pv, pvThirdParty: 0, load, smart: 0, ev: 0, battery: pv + grid - load, grid };
 }
 
-async function readValue(session: HapSession, accessory: string, serviceType: string, charType: string): Promise<unknown> {
-  const c = findCharacteristic(await session.accessories(), accessory, serviceType, charType);
-  const [r] = await session.read([c]);
-  return r!.value ?? { status: r!.status };
+const clients: HttpClient[] = [];
+/** A controller pointed straight at the bridge on loopback (optionally with saved pairing data). */
+function phone(pairing?: PairingData): HttpClient {
+  const c = new HttpClient(pairing?.AccessoryPairingID ?? 'energy-bridge', '127.0.0.1', port, pairing);
+  clients.push(c);
+  return c;
 }
+
+/** Pairing data as a controller would persist it (a JSON round trip, nothing shared in memory). */
+const saved = (c: HttpClient): PairingData => JSON.parse(JSON.stringify(c.getLongTermData())) as PairingData;
+
+/** Reads a characteristic found by accessory name and the library's own service/characteristic names. */
+async function readValue(client: HttpClient, accessory: string, serviceName: string, charName: string): Promise<unknown> {
+  const { accessories } = await client.getAccessories();
+  for (const a of accessories) {
+    const info = a.services.find((sv) => serviceFromUuid(sv.type) === 'public.hap.service.accessory-information');
+    if (info?.characteristics.find((c) => characteristicFromUuid(c.type!) === 'public.hap.characteristic.name')?.value !== accessory) continue;
+    const c = a.services.find((sv) => serviceFromUuid(sv.type) === serviceName)?.characteristics.find((ch) => characteristicFromUuid(ch.type!) === charName);
+    if (!c) continue;
+    const { characteristics } = await client.getCharacteristics([`${a.aid}.${c.iid}`]);
+    const r = characteristics[0]!;
+    return r.value ?? { status: r.status };
+  }
+  throw new Error(`no ${charName} on a ${serviceName} service of "${accessory}"`);
+}
+
+/** The TLV error code the accessory answered with, or the error itself if it was not one. */
+async function refusal(p: Promise<unknown>): Promise<unknown> {
+  const err = await p.then(
+    () => new Error('expected a refusal, got success'),
+    (e: unknown) => e,
+  );
+  return err instanceof HomekitControllerError ? err.statusCode : err;
+}
+
+/** A controller key pair the bridge has never seen, in the library's pairing-data form. */
+function strangerPairing(accessory: PairingData): PairingData {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('ed25519');
+  const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
+  const pub = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  return {
+    AccessoryPairingID: accessory.AccessoryPairingID,
+    AccessoryLTPK: accessory.AccessoryLTPK,
+    iOSDevicePairingID: Buffer.from(crypto.randomUUID().toUpperCase()).toString('hex'),
+    iOSDeviceLTSK: Buffer.concat([seed, pub]).toString('hex'),
+    iOSDeviceLTPK: pub.toString('hex'),
+  };
+}
+
+const S = {
+  battery: 'public.hap.service.battery',
+  humidity: 'public.hap.service.sensor.humidity',
+  light: 'public.hap.service.sensor.light',
+  contact: 'public.hap.service.sensor.contact',
+} as const;
+const C = {
+  batteryLevel: 'public.hap.characteristic.battery-level',
+  chargingState: 'public.hap.characteristic.charging-state',
+  humidity: 'public.hap.characteristic.relative-humidity.current',
+  lux: 'public.hap.characteristic.light-level.current',
+  fault: 'public.hap.characteristic.status-fault',
+  contact: 'public.hap.characteristic.contact-state',
+} as const;
 
 /** Polls a read until it matches (values land on the next poll). */
 async function until(read: () => Promise<unknown>, want: unknown, timeoutMs = 15_000): Promise<unknown> {
@@ -83,14 +153,14 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
   await service?.stop();
   await sim?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('HomeKit bridge over IP (loopback)', () => {
-  const phone = () => new HapController('127.0.0.1', port);
-  let controller: HapController;
+describe('HomeKit bridge over IP (loopback), paired by hap-controller', () => {
+  let controller: HttpClient;
 
   it('advertises on the loopback interface only', () => {
     const require = createRequire(import.meta.url);
@@ -112,49 +182,37 @@ describe('HomeKit bridge over IP (loopback)', () => {
   });
 
   it('refuses a wrong setup code', async () => {
-    const err = await phone().pair('123-45-679').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PairingError);
-    expect((err as PairingError).tlvError).toBe(TLV_ERROR.authentication);
+    expect(await refusal(phone().pairSetup('123-45-679'))).toBe(TLV_ERROR.authentication);
+    expect((await pairing()).paired).toBe(false);
   });
 
   it('pairs with the PIN and reads the battery level and solar power the simulator serves', async () => {
     controller = phone();
-    await controller.pair(PIN);
+    await controller.pairSetup(PIN);
+    expect(controller.getLongTermData()).not.toBeNull();
     expect((await pairing()).paired).toBe(true);
-    const session = await controller.session();
-    try {
-      expect(await readValue(session, 'Home battery', H.battery, H.batteryLevel)).toBe(64);
-      expect(await readValue(session, 'Home battery', H.humiditySensor, H.relativeHumidity)).toBe(64);
-      expect(await readValue(session, 'Home battery', H.battery, H.chargingState)).toBe(1); // charging: 3120 - 1400 - 500 = 1220 W in
-      expect(await readValue(session, 'Solar power', H.lightSensor, H.ambientLight)).toBe(3120);
-      expect(await readValue(session, 'Grid export', H.lightSensor, H.ambientLight)).toBe(500);
-      expect(await readValue(session, 'Battery charging', H.lightSensor, H.ambientLight)).toBe(1220);
-      expect(await readValue(session, 'Solar power', H.lightSensor, H.statusFault)).toBe(0);
-    } finally {
-      session.close();
-    }
+    expect(await readValue(controller, 'Home battery', S.battery, C.batteryLevel)).toBe(64);
+    expect(await readValue(controller, 'Home battery', S.humidity, C.humidity)).toBe(64);
+    expect(await readValue(controller, 'Home battery', S.battery, C.chargingState)).toBe(1); // charging: 3120 - 1400 - 500 = 1220 W in
+    expect(await readValue(controller, 'Solar power', S.light, C.lux)).toBe(3120);
+    expect(await readValue(controller, 'Grid export', S.light, C.lux)).toBe(500);
+    expect(await readValue(controller, 'Battery charging', S.light, C.lux)).toBe(1220);
+    expect(await readValue(controller, 'Solar power', S.light, C.fault)).toBe(0);
   });
 
   it('sees new values after a poll', async () => {
     setPlant(71.6, 4400, 2000, -300);
-    const session = await controller.session();
-    try {
-      expect(await until(() => readValue(session, 'Solar power', H.lightSensor, H.ambientLight), 4400)).toBe(4400);
-      expect(await readValue(session, 'Home battery', H.battery, H.batteryLevel)).toBe(72);
-      expect(await readValue(session, 'Home power', H.lightSensor, H.ambientLight)).toBe(2000);
-    } finally {
-      session.close();
-    }
+    expect(await until(() => readValue(controller, 'Solar power', S.light, C.lux), 4400)).toBe(4400);
+    expect(await readValue(controller, 'Home battery', S.battery, C.batteryLevel)).toBe(72);
+    expect(await readValue(controller, 'Home power', S.light, C.lux)).toBe(2000);
   });
 
   it('a second controller without the pairing is refused (setup and verify)', async () => {
-    const stranger = phone();
-    const setup = await stranger.pair(PIN).catch((e: unknown) => e);
-    expect(setup).toBeInstanceOf(PairingError);
-    expect((setup as PairingError).tlvError).toBe(TLV_ERROR.unavailable);
-    const verify = await stranger.session().catch((e: unknown) => e);
-    expect(verify).toBeInstanceOf(PairingError);
-    expect((verify as PairingError).tlvError).toBe(TLV_ERROR.authentication);
+    // Pair Setup again with the right code: the bridge already has an admin, so it is unavailable.
+    expect(await refusal(phone().pairSetup(PIN))).toBe(TLV_ERROR.unavailable);
+    // Pair Verify with keys the bridge never saw (knowing the bridge's public identity is not enough).
+    const stranger = phone(strangerPairing(saved(controller)));
+    expect(await refusal(stranger.getAccessories())).toBe(TLV_ERROR.authentication);
   });
 
   it('shows an alert rule routed to the Home app as a contact sensor, open while active', async () => {
@@ -165,50 +223,41 @@ describe('HomeKit bridge over IP (loopback)', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     await waitForState(service, (st) => st.alerts.some((a) => a.id === 'high'));
-    const session = await controller.session();
-    try {
-      expect(await until(() => readValue(session, 'Battery high', H.contactSensor, H.contactState), 1)).toBe(1);
-    } finally {
-      session.close();
-    }
+    expect(await until(() => readValue(controller, 'Battery high', S.contact, C.contact).catch(() => undefined), 1)).toBe(1);
   });
 
-  it('is still paired after the service restarts', async () => {
+  it('is still paired after the service restarts (a new client from the saved pairing data)', async () => {
+    const keep = saved(controller);
+    await controller.close();
     await service.stop();
     service = await startService();
     expect((await pairing()).paired).toBe(true);
-    const session = await controller.session();
-    try {
-      expect(await until(() => readValue(session, 'Home battery', H.battery, H.batteryLevel), 72)).toBe(72);
-    } finally {
-      session.close();
-    }
+    controller = phone(keep);
+    expect(await until(() => readValue(controller, 'Home battery', S.battery, C.batteryLevel), 72)).toBe(72);
   });
 
   it('a disconnected gateway shows as a fault, with the last values kept (never zero)', async () => {
     await sim.close();
     await waitForState(service, (st) => !st.connected, 20_000);
-    const session = await controller.session();
-    try {
-      expect(await until(() => readValue(session, 'Solar power', H.lightSensor, H.statusFault), 1)).toBe(1);
-      expect(await readValue(session, 'Solar power', H.lightSensor, H.ambientLight)).toBe(4400);
-      expect(await readValue(session, 'Home battery', H.battery, H.batteryLevel)).toBe(72);
-    } finally {
-      session.close();
-    }
+    expect(await until(() => readValue(controller, 'Solar power', S.light, C.fault), 1)).toBe(1);
+    expect(await readValue(controller, 'Solar power', S.light, C.lux)).toBe(4400);
+    expect(await readValue(controller, 'Home battery', S.battery, C.batteryLevel)).toBe(72);
   });
 
   it('reset pairing forgets the controller and gives the bridge a new identity', async () => {
     const before = await pairing();
+    const old = saved(controller);
     const res = await service.app.inject({ method: 'POST', url: '/api/homehub/pairing/reset' });
     expect(res.statusCode).toBe(200);
     const after = res.json();
     expect(after.paired).toBe(false);
     expect(parseSetupUri(after.setupUri)!.setupId).not.toBe(parseSetupUri(before.setupUri)!.setupId);
-    const err = await controller.session().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
-    // and a new pairing with the same code works
-    await phone().pair(PIN);
+    await expect(phone(old).getAccessories()).rejects.toThrow();
+    // and a new pairing with the same code works, with a new accessory identity
+    const fresh = phone();
+    await fresh.pairSetup(PIN);
     expect((await pairing()).paired).toBe(true);
+    expect(fresh.getLongTermData()!.AccessoryPairingID).not.toBe(old.AccessoryPairingID);
+    expect(await readValue(fresh, 'Home battery', S.battery, C.batteryLevel)).toBe(72);
   });
 });

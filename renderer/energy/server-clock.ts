@@ -41,8 +41,13 @@ export function useServerClock(): ClockView | null {
   useEffect(() => {
     const update = () => setView(synced?.view ?? null);
     listeners.add(update);
+    // The clock may have been read between the first render and now (another component asked).
+    update();
     if (!synced) void syncServerClock();
-    const t = setInterval(() => void syncServerClock(), 5 * 60_000);
+    // Re-read every 5 minutes, and every few seconds until a first read succeeds.
+    const t = setInterval(() => {
+      if (!synced || Date.now() - synced.at > 5 * 60_000) void syncServerClock();
+    }, 3000);
     return () => {
       listeners.delete(update);
       clearInterval(t);

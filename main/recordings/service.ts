@@ -42,10 +42,10 @@ export interface RecordingDeps {
   fetch?: FetchLike;
   /** Streams media bodies from the box (a socket client reading into one reused buffer by default). */
   mediaGet?: MediaGet;
-  /** Media-server refresh and post-download steps (later issues); may be undefined. */
+  /** Replace the media-server refresh or add post-download steps (tests); the service wires its own. */
   hooks?: SyncHooks;
-  /** Ad scan, media-server discovery, cloud test (later issues); may be undefined. */
-  seams?: IntegrationSeams;
+  /** Replace any integration the routes call (tests); the service wires all of them. */
+  seams?: Partial<IntegrationSeams>;
   /** Free bytes on a folder's filesystem (statfs by default). */
   freeSpace?: FreeSpaceProbe;
   /** comskip, ffmpeg, ffprobe, nice and spawn for ad removal (names on PATH by default). */

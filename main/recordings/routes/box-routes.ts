@@ -62,25 +62,16 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
 
   /** No body: GDM search (one server found and none set: saved); `{ url, token? }`: that server's libraries. */
   app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
-    if (!ctx.seams.discoverMediaServer) {
-      requireNoBody(req.body);
-      throw new AppError(501, 'not_available', 'Media server discovery is not available in this version');
-    }
     return ctx.seams.discoverMediaServer(req.body);
   });
 
   /** Token detection from the media server's preferences file (`media_server_prefs_path`); the answer shows it masked. */
   app.post('/api/media-server/detect-token', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
-    if (!ctx.seams.detectMediaServerToken) {
-      requireNoBody(req.body);
-      throw new AppError(501, 'not_available', 'Media server token detection is not available in this version');
-    }
     return ctx.seams.detectMediaServerToken(req.body);
   });
 
   app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async (req) => {
     requireNoBody(req.body);
-    if (!ctx.seams.cloudTest) throw new AppError(501, 'not_available', 'The cloud channel is not available in this version');
     return ctx.seams.cloudTest();
   });
 }

@@ -15,17 +15,17 @@ import type { FlightGuard } from '../sync/single-flight.js';
 import type { Db } from '../../core/sqlite.js';
 import type { RecordingRow } from '../store/recordings-store.js';
 
-/** Seams for later issues: each is optional; its endpoint answers 501 `not_available` without it. */
+/** The integrations the routes call (built by the service; tests may replace any of them). */
 export interface IntegrationSeams {
   /** Ad scan of one downloaded recording (detect or cut per the show's mode); runs under the guard. */
-  adScan?(row: RecordingRow, signal: AbortSignal): Promise<void>;
+  adScan(row: RecordingRow, signal: AbortSignal): Promise<void>;
   /** GDM search on the LAN (no body) or the sections of a chosen server (`{ url, token? }`); validates its body. */
-  discoverMediaServer?(body: unknown): Promise<unknown>;
+  discoverMediaServer(body: unknown): Promise<unknown>;
   /** Reads the media server's token from its preferences file and stores it (never echoed in clear). */
-  detectMediaServerToken?(body: unknown): Promise<unknown>;
-  cloudTest?(): Promise<unknown>;
+  detectMediaServerToken(body: unknown): Promise<unknown>;
+  cloudTest(): Promise<unknown>;
   /** Deletes one recording from the box through the vendor cloud; the row becomes a tombstone. */
-  deleteFromBox?(row: RecordingRow, signal: AbortSignal): Promise<unknown>;
+  deleteFromBox(row: RecordingRow, signal: AbortSignal): Promise<unknown>;
 }
 
 /** What the route modules share. */

@@ -47,7 +47,6 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     requireNoBody(req.body);
     const row = ctx.recordings.get(box_id);
     if (!row) throw notFound(`No recording ${box_id}`);
-    if (!ctx.seams.adScan) throw new AppError(501, 'not_available', 'Ad removal is not available in this version');
     const busy = () => conflict('busy', `Recording ${box_id} is already being processed`, { owner: ctx.guard.owner(box_id) });
     if (ctx.guard.isBusy(box_id)) throw busy();
     if (row.status !== 'done' || !row.file_path) throw new AppError(409, 'not_downloaded', `Recording ${box_id} is not downloaded yet`);
@@ -70,7 +69,6 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     requireNoBody(req.body);
     const row = ctx.recordings.get(box_id);
     if (!row) throw notFound(`No recording ${box_id}`);
-    if (!ctx.seams.deleteFromBox) throw new AppError(501, 'not_available', 'Deleting from the box is not available in this version');
     return ctx.seams.deleteFromBox(row, ctx.stopSignal);
   });
 }

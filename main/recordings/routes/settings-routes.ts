@@ -3,8 +3,8 @@ import { checkMediaRoot } from '../sync/media-root.js';
 import type { RouteContext } from './context.js';
 
 /**
- * What this build of the service can do beyond the sync itself: the pages offer an action (re-scan,
- * media-server discovery, cloud test) only when its feature is wired in, never a button that answers 501.
+ * The integrations wired into this service beyond the sync itself (re-scan, media-server discovery
+ * and token, cloud test, delete from the box): the pages offer an action only when its flag is true.
  */
 export function capabilities(ctx: RouteContext) {
   return {

@@ -17,3 +17,17 @@ export function abortScope(parent: AbortSignal | undefined, timeoutMs: number): 
     },
   };
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts (a discovery's listening window). */
+export function waitOrAbort(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    if (signal?.aborted) done();
+    else signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import { waitOrAbort } from '../abort-scope.js';
 import type { Logger } from '../../core/logger.js';
 import { fetchBoxDescription, NotABoxError, type BoxInfo, type FetchLike } from './description.js';
 
@@ -81,16 +82,7 @@ export async function searchLocations(target: SsdpTarget, signal?: AbortSignal):
       const msg = Buffer.from(mSearch(st));
       await new Promise<void>((resolve, reject) => socket.send(msg, target.port, target.address, (err) => (err ? reject(err) : resolve())));
     }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const t = setTimeout(done, target.windowMs);
-      if (signal?.aborted) done();
-      else signal?.addEventListener('abort', done, { once: true });
-    });
+    await waitOrAbort(target.windowMs, signal);
   } finally {
     socket.close();
   }

@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import { waitOrAbort } from '../abort-scope.js';
 import { displayText } from '../box/description.js';
 
 export const GDM_MULTICAST_ADDRESS = '239.0.0.250';
@@ -80,16 +81,7 @@ export async function searchMediaServers(target: GdmTarget, signal?: AbortSignal
       if (target.multicastInterface) socket.setMulticastInterface(target.multicastInterface);
     }
     await new Promise<void>((resolve, reject) => socket.send(Buffer.from(GDM_SEARCH), target.port, target.address, (err) => (err ? reject(err) : resolve())));
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const t = setTimeout(done, target.windowMs);
-      if (signal?.aborted) done();
-      else signal?.addEventListener('abort', done, { once: true });
-    });
+    await waitOrAbort(target.windowMs, signal);
   } finally {
     socket.close();
   }

@@ -46,6 +46,19 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
   } catch {
     throw new ApiError(0, 'network', 'Cannot reach the energy bridge. Is it running?');
   }
+  try {
+    return await readJsonResponse<T>(res, method, url);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && err.code === 'locked') session.set(null);
+    throw err;
+  }
+}
+
+/**
+ * The JSON body of a response, or an `ApiError` from the services' error body
+ * (`{ error: { code, message, field } }`); both services' pages read answers this way.
+ */
+export async function readJsonResponse<T>(res: Response, method: string, url: string): Promise<T> {
   const text = await res.text();
   let data: unknown = null;
   try {
@@ -56,14 +69,15 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
   if (!res.ok) {
     const err = (data as { error?: Record<string, unknown> } | null)?.error ?? {};
     const retry = Number(res.headers.get('retry-after'));
-    if (res.status === 401 && err.code === 'locked') session.set(null);
+    const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
+    const fallback = res.status === 429 && retryAfter ? `Too many requests; try again in ${retryAfter} s` : `${method} ${url} failed (${res.status})`;
     throw new ApiError(
       res.status,
       typeof err.code === 'string' ? err.code : `http_${res.status}`,
-      typeof err.message === 'string' ? err.message : `${method} ${url} failed (${res.status})`,
+      typeof err.message === 'string' ? err.message : fallback,
       typeof err.field === 'string' ? err.field : null,
       err,
-      Number.isFinite(retry) && retry > 0 ? retry : null,
+      retryAfter,
     );
   }
   return data as T;
@@ -78,8 +92,5 @@ export const api = {
 
 /** A message a person can act on, for any thrown value. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) {
-    return err.message;
-  }
   return err instanceof Error ? err.message : String(err);
 }

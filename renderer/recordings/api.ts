@@ -1,19 +1,13 @@
 /**
  * The browser's client for the recording sync API (same origin). State-changing requests carry the
  * CSRF token from `GET /api/csrf-token` in `x-csrf-token` (the cookie goes along by itself); on a
- * 403 the cached token is dropped, a new one fetched and the request retried once.
+ * 403 the cached token is dropped, a new one fetched and the request retried once. Errors are the
+ * energy pages' `ApiError` (named `RecApiError` here), read from the same error body.
  */
-export class RecApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field: string | null = null,
-    readonly body: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+import { ApiError as RecApiError, readJsonResponse } from '../api.js';
+
+export { messageOf } from '../api.js';
+export { RecApiError };
 
 let token: Promise<string> | null = null;
 
@@ -57,26 +51,7 @@ async function request<T>(method: string, url: string, body?: unknown, retried =
     token = null;
     return request<T>(method, url, body, true);
   }
-  const text = await res.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = (data as { error?: Record<string, unknown> } | null)?.error ?? {};
-    const retry = res.headers.get('retry-after');
-    const fallback = res.status === 429 && retry ? `Too many requests; try again in ${retry} s` : `${method} ${url} failed (${res.status})`;
-    throw new RecApiError(
-      res.status,
-      typeof err.code === 'string' ? err.code : `http_${res.status}`,
-      typeof err.message === 'string' ? err.message : fallback,
-      typeof err.field === 'string' ? err.field : null,
-      err,
-    );
-  }
-  return data as T;
+  return readJsonResponse<T>(res, method, url);
 }
 
 export const rec = {
@@ -85,8 +60,3 @@ export const rec = {
   patch: <T>(url: string, body: unknown) => request<T>('PATCH', url, body),
   del: <T>(url: string) => request<T>('DELETE', url),
 };
-
-/** A message a person can act on, for any thrown value. */
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

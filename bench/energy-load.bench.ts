@@ -16,10 +16,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { silentLogger } from '../main/core/logger.js';
 import { DurableStore } from '../main/energy/history/durable-store.js';
 import { exportCursor } from '../main/energy/history/export.js';
-import { SAMPLE_FIELDS, type HistorySample } from '../main/energy/history/sample.js';
 import { createEnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { figure, round } from './report.js';
+import { writeSecondSamples } from '../main/energy/history/second-samples.js';
 
 const DAY = 86_400_000;
 const ROWS = 7 * 86_400;
@@ -49,23 +49,7 @@ function runClient(base: string, paths: string[]): Promise<Array<{ path: string;
 }
 
 // --- 7 days of 1 s samples ending a minute ago ---
-{
-  const store = new DurableStore(path.join(dataDir, 'energy', 'history.db'));
-  const first = Date.now() - 60_000 - (ROWS - 1) * 1000;
-  for (let from = 0; from < ROWS; from += 50_000) {
-    const batch: HistorySample[] = [];
-    for (let i = from; i < Math.min(ROWS, from + 50_000); i++) {
-      const t = first + i * 1000;
-      const s = { t } as HistorySample;
-      SAMPLE_FIELDS.forEach((f, j) => (s[f] = Math.round(Math.sin(t / 600_000 + j) * 400_000) / 100));
-      s.soc = (i % 1000) / 10;
-      batch.push(s);
-    }
-    store.insertMany(batch);
-  }
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
-}
+writeSecondSamples(dataDir, Date.now() - 60_000, ROWS);
 
 const service = createEnergyService(
   { dataDir, host: '127.0.0.1', port: 0, env: { GATEWAY_HOST: sim.host, GATEWAY_PORT: String(sim.port), POLL_INTERVAL_MS: '1000' } },

@@ -15,8 +15,7 @@ import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
 import { waitForState } from '../testing/harness.js';
-import { DurableStore } from './durable-store.js';
-import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
+import { writeSecondSamples } from './second-samples.js';
 
 const DAY = 86_400_000;
 const ROWS = 7 * 86_400;
@@ -30,24 +29,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Seven days of 1 s samples ending a minute ago (the retention window's worth). */
-function buildHistory(end: number): void {
-  const store = new DurableStore(path.join(dataDir, 'energy', 'history.db'));
-  const first = end - (ROWS - 1) * 1000;
-  for (let from = 0; from < ROWS; from += 50_000) {
-    const batch: HistorySample[] = [];
-    for (let i = from; i < Math.min(ROWS, from + 50_000); i++) {
-      const t = first + i * 1000;
-      const s = { t } as HistorySample;
-      SAMPLE_FIELDS.forEach((f, j) => (s[f] = Math.round(Math.sin(t / 600_000 + j) * 400_000) / 100));
-      s.soc = (i % 1000) / 10;
-      batch.push(s);
-    }
-    store.insertMany(batch);
-  }
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
-}
 
 /** Runs the requests one after another in a child process; resolves with status and body size of each. */
 function runClient(base: string, paths: string[]): Promise<Array<{ path: string; status: number; bytes: number }>> {
@@ -72,7 +53,7 @@ function runClient(base: string, paths: string[]): Promise<Array<{ path: string;
 describe('heavy history reads while polling at 1 s over real TCP', () => {
   it('never fail a poll and leave no gap over 2 s in the history', { timeout: 240_000 }, async () => {
     const now = Date.now();
-    buildHistory(now - 60_000);
+    writeSecondSamples(dataDir, now - 60_000, ROWS);
     sim = await startGatewaySimulator({ firmware: 'V2.9' });
     service = createEnergyService(
       { dataDir, host: '127.0.0.1', port: 0, env: { GATEWAY_HOST: sim.host, GATEWAY_PORT: String(sim.port), POLL_INTERVAL_MS: '1000' } },

@@ -5,21 +5,14 @@ import { applyRaws, changedMembers, getIn, schemaAt, setIn } from './form-values
 import { plainMessage } from './plain.js';
 import { fieldInfo, humanize, type JsonSchema } from './schema.js';
 import { SettingField, type FieldEditor } from './SettingField.js';
+import type { SectionProps } from './sections.js';
 
 export interface SaveResult {
   settings: Record<string, unknown>;
   restartRequired: string[];
 }
 
-interface Props {
-  group: string;
-  schema: JsonSchema;
-  root: JsonSchema;
-  value: unknown;
-  locked: boolean;
-  restartRequired: string[];
-  onSaved: (r: SaveResult) => void;
-  onLocked: () => void;
+interface Props extends SectionProps {
   /** Extra controls (test buttons) that see the values being edited. */
   tools?: (draft: Record<string, unknown>) => React.ReactNode;
   /** Purpose-built controls by field path; their errors are keyed by the server's full field path. */

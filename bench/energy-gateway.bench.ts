@@ -59,7 +59,9 @@ const fw: Firmware = 'V2.9';
 const plantRegs = PLANT_REGISTERS.filter((r) => FIRMWARE_VERSIONS.indexOf(r.since) <= FIRMWARE_VERSIONS.indexOf(fw));
 const naive = plantRegs.length + INVERTER_REGISTERS.length;
 console.log(`baseline: one request per register = ${naive} requests per poll (plant + one inverter)`);
-figure('dense map, requests per steady poll (plant + 1 inverter)', await steadyRequests({ firmware: fw }), 'requests', { max: 8 });
+const dense = await steadyRequests({ firmware: fw });
+figure('dense map, requests per steady poll (plant + 1 inverter)', dense, 'requests', { max: 8 });
+figure('dense map requests / one request per register', dense / naive, 'x');
 const minimal = minimalPlan(plantRegs) + minimalPlan(INVERTER_REGISTERS);
 const strict = await steadyRequests({ firmware: fw, reservedAddresses: 'strict' });
 figure(`strict map, requests per steady poll (minimal plan = ${minimal})`, strict, 'requests', { max: minimal });
@@ -103,6 +105,7 @@ figure(`strict map, requests per steady poll (minimal plan = ${minimal})`, stric
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`baseline (same run): inverter on unit 5 found after ${round(median(enumerations))} ms (probes of silent units 1..4 at the probe timeout)`);
   figure('start -> first published state, absent units silent', median(firsts), 'ms', { max: 2000 });
+  figure('first published state / enumeration of units 1..5 (medians)', median(firsts) / median(enumerations), 'x');
   await sim.close();
 }
 

@@ -36,7 +36,6 @@ const sample = (t: number): HistorySample => {
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const ratio = (a: number, b: number) => `${round(a / b)}x`;
 
 // --- build the 7-day table (through the same store, so the rollup is built by its trigger) ---
 {
@@ -103,7 +102,8 @@ async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: num
   const queryOnly = performance.now() - q;
   console.log(`rows ${ours.rows}, bucket ${ours.bucket} s; query alone (warm) ${round(queryOnly)} ms; first request ${round(ours.first)} ms (cold rollup cache)`);
   figure('every=60, 7 days', ours.ms, 'ms', { max: 150 });
-  console.log(`baseline plain SQL GROUP BY over raw rows: ${round(base60.ms)} ms (${base60.rows} rows); ours is ${ratio(ours.ms, base60.ms)} of it`);
+  figure(`baseline: plain SQL GROUP BY over raw rows (${base60.rows} rows)`, base60.ms, 'ms');
+  figure('every=60, 7 days / plain SQL GROUP BY', ours.ms / base60.ms, 'x');
 }
 
 // --- every=300 over the last 24 h ---
@@ -114,7 +114,8 @@ async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: num
   const ours = await timedGet(`/api/history?every=300&since=${since}`);
   console.log(`rows ${ours.rows}, bucket ${ours.bucket} s`);
   figure('every=300, 24 h', ours.ms, 'ms', { max: 30 });
-  console.log(`baseline plain SQL GROUP BY: ${round(base300.ms)} ms (${base300.rows} rows); ours is ${ratio(ours.ms, base300.ms)} of it`);
+  figure(`baseline: plain SQL GROUP BY (${base300.rows} rows)`, base300.ms, 'ms');
+  figure('every=300, 24 h / plain SQL GROUP BY', ours.ms / base300.ms, 'x');
 }
 
 // --- full CSV export through the route vs sqlite3 -csv ---
@@ -147,7 +148,7 @@ async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: num
   clearInterval(sampler);
   const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string };
   console.log(`${lines - 1} data rows, ${round(bytes / 1e6)} MB, ${disposition}`);
-  console.log(`sqlite3 -csv (baseline): ${round(sqliteMs)} ms; route (separate client process on loopback): ${round(ms)} ms; ratio ${ratio(ms, sqliteMs)}`);
+  console.log(`sqlite3 -csv (baseline): ${round(sqliteMs)} ms; route (separate client process on loopback): ${round(ms)} ms`);
   figure('export time / sqlite3 -csv time', ms / sqliteMs, 'x', { max: 2 });
   figure('export RSS growth (server process)', (peak - rss0) / 1e6, 'MB', { max: 50 });
   if (lines - 1 !== ROWS) throw new Error(`export wrote ${lines - 1} rows, expected ${ROWS}`);
@@ -183,7 +184,9 @@ async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: num
   const p99 = [...times].sort((a, b) => a - b)[Math.floor(N * 0.99)]!;
   const bareMean = bareTimes.reduce((a, b) => a + b, 0) / N;
   figure('insert per poll (mean)', mean, 'ms', { max: 0.5 });
-  console.log(`p99 ${round(p99)} ms; baseline bare INSERT into a plain table: ${round(bareMean * 1000)} us mean; ours is ${ratio(mean, bareMean)} of it`);
+  console.log(`p99 ${round(p99)} ms`);
+  figure('baseline: bare INSERT into a plain table (mean)', bareMean * 1000, 'µs');
+  figure('insert per poll / bare INSERT', mean / bareMean, 'x');
 }
 
 plain.close();

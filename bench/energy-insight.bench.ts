@@ -64,6 +64,7 @@ const sample = (t: number): PowerSample => {
   figure(`ledger: a week of 1 Hz polls (${week.length} samples)`, median(ledgerMs), 'ms');
   figure('baseline: bare power × time sum over the same samples', median(bareMs), 'ms');
   figure('ledger cost per poll', (median(ledgerMs) / week.length) * 1000, 'µs');
+  figure('ledger / bare sum (medians)', median(ledgerMs) / median(bareMs), 'x');
 }
 
 // 2. Start-up rebuild from a week of 5 s history.
@@ -96,5 +97,6 @@ const sample = (t: number): PowerSample => {
   }
   figure(`baseline: read a week of 5 s history back (${rows.length} rows)`, median(readMs), 'ms');
   figure('rebuild daily totals + today on start', median(rebuildMs), 'ms', { max: 3000 });
+  figure('rebuild / reading the week back (medians)', median(rebuildMs) / median(readMs), 'x');
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -153,6 +153,7 @@ let ok = true;
   const bare = await measure(['-e', 'setInterval(() => {}, 1000)'], env, 1000, sampleMs);
   ok = figure('headless idle CPU at 1 s poll (% of one core)', headless, '%', { max: 2 }) && ok;
   figure('baseline: bare node process with a 1 s timer', bare, '%');
+  figure('headless idle CPU - bare process', headless - bare, '%');
   await sim.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -6,9 +6,9 @@
  * folder and deleted afterwards (`ADCUT_BENCH_KEEP=1` keeps it for the next run). Median of several
  * rounds, alternating cut and remux; the page cache is warm for both.
  *
- * What to expect: the cut remultiplexes the kept part once (ffmpeg extracts each segment) and then
- * joins the segments by copying packets with shifted clocks (no second remux), so with 80 % kept it
- * costs about 0.8 remux + a sequential copy. Joining with ffmpeg's concat demuxer instead (a second
+ * What to expect: the cut remultiplexes the kept part once (ffmpeg extracts the segments, two at a
+ * time) and joins them, in order, by copying packets with shifted clocks (no second remux) while the
+ * next ones extract, so with 80 % kept it costs about 0.8 remux + the copy of the last segment. Joining with ffmpeg's concat demuxer instead (a second
  * remux) measured about 2 x; the one-pass concat demuxer with inpoint/outpoint on the original is
  * cheaper still but writes non-monotonic timestamps at every join (keyframe pre-roll), which
  * `cut.test.ts` rules out.

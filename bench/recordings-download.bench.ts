@@ -3,37 +3,50 @@
  * sync path (browse, HEAD probe, streamed download with 250 ms progress, classification) against
  * `curl` fetching the same URL in the same run. The simulator runs in a child process so neither
  * client shares an event loop with the server. Loopback only. Reports RSS growth of the service.
+ *
+ * The same process also runs the energy bridge (1 s poll against the gateway simulator) with an
+ * event-stream client in another process: the gaps between the events it receives while downloads
+ * run are set against the gaps in equally long idle spells in the same run, next to the event
+ * loop's delay (target p99 under 50 ms). Downloads run on the download thread, so neither waits.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import os from 'node:os';
 import readline from 'node:readline';
 import { silentLogger } from '../main/core/logger.js';
-import { createBoxSimulator } from '../main/recordings/box/simulator/box-simulator.js';
+import { createEnergyService } from '../main/energy/index.js';
+import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+import { startBoxInChild } from '../main/recordings/box/simulator/box-child.js';
 import { mediaHash } from '../main/recordings/box/simulator/media-bytes.js';
 import { createRecordingService } from '../main/recordings/service.js';
 import { ApiClient, tempDir, testConfig } from '../main/recordings/testing/harness.js';
-import { figure, median, round } from './report.js';
+import { figure, median, percentile, round } from './report.js';
 
 /** BENCH_DOWNLOAD_MIB and BENCH_ROUNDS shrink the run for a quick look; the published figures use the defaults. */
 const SIZE = Number(process.env.BENCH_DOWNLOAD_MIB ?? 2048) * 1024 * 1024;
 const ITEM = '903106335';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-async function serveChild(): Promise<void> {
-  const box = createBoxSimulator({ shows: [{ title: 'Bench Show', items: [{ id: ITEM, title: 'S1 E1 - Two Gigs - Mon 01 Jul', length: SIZE }] }] });
-  await box.start();
-  process.stdout.write(`${JSON.stringify({ description: box.descriptionUrl, media: box.mediaUrl(ITEM) })}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', () => void box.stop().then(() => process.exit(0)));
+/** An event-stream client in a process of its own: prints the arrival time (ms) of each event. */
+function startSseClient(url: string): { arrivals: number[]; stop(): void } {
+  const script = `require('http').get(${JSON.stringify(url)}, (res) => { let buf = ''; res.on('data', (c) => { buf += c; let i; while ((i = buf.indexOf('\\n\\n')) >= 0) { const frame = buf.slice(0, i); buf = buf.slice(i + 2); if (/^data: /m.test(frame)) process.stdout.write(Date.now() + '\\n'); } }); });`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const arrivals: number[] = [];
+  readline.createInterface({ input: child.stdout! }).on('line', (l) => arrivals.push(Number(l)));
+  return { arrivals, stop: () => child.kill() };
 }
 
-async function startChild(): Promise<{ child: ChildProcess; description: string; media: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve));
-  return { child, ...(JSON.parse(line) as { description: string; media: string }) };
+/** Gaps between consecutive events that both arrived within one of the spells [from, to]. */
+function gapsWithin(arrivals: number[], spells: Array<[number, number]>): number[] {
+  const gaps: number[] = [];
+  for (const [from, to] of spells) {
+    const inside = arrivals.filter((t) => t >= from && t <= to);
+    for (let i = 1; i < inside.length; i++) gaps.push(inside[i]! - inside[i - 1]!);
+  }
+  return gaps;
 }
 
 async function sha256(file: string): Promise<string> {
@@ -56,7 +69,34 @@ function curlOnce(url: string, out: string): number {
   return ms;
 }
 
-async function serviceOnce(description: string, verify = false): Promise<{ ms: number; rssGrowthMb: number; progressSeen: number; percents: number[]; maxLagMs: number; p99LagMs: number }> {
+/** The event loop's delay p99 and max (ms) while `during` runs. */
+async function loopDelay<T>(during: () => Promise<T>): Promise<{ result: T; p99: number; max: number }> {
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  try {
+    const result = await during();
+    return { result, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 };
+  } finally {
+    lag.disable();
+  }
+}
+
+const IDLE_SPELL_MS = 4000;
+
+interface Round {
+  ms: number;
+  rssGrowthMb: number;
+  progressSeen: number;
+  percents: number[];
+  maxLagMs: number;
+  p99LagMs: number;
+  idleP99LagMs: number;
+  /** Date.now() spans: an idle spell just before the download, and the download. */
+  idle: [number, number];
+  busy: [number, number];
+}
+
+async function serviceOnce(description: string, verify = false): Promise<Round> {
   const dir = tempDir('recordings-bench-');
   const service = createRecordingService(testConfig(dir, 1), { logger: silentLogger });
   await service.start();
@@ -65,6 +105,9 @@ async function serviceOnce(description: string, verify = false): Promise<{ ms: n
     await api.post('/api/shows', { name: 'bench show', dest_folder: 'Bench' });
     await api.patch('/api/settings', { box_address: description });
     flushDisk();
+    const idleFrom = Date.now();
+    const idle = await loopDelay(() => new Promise((r) => setTimeout(r, IDLE_SPELL_MS)));
+    const idleTo = Date.now();
     const rss0 = process.memoryUsage().rss;
     let peak = rss0;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
@@ -72,6 +115,7 @@ async function serviceOnce(description: string, verify = false): Promise<{ ms: n
     lag.enable();
     let progressSeen = 0;
     const percents: number[] = [];
+    const busyFrom = Date.now();
     const t0 = performance.now();
     const started = await api.post('/api/sync');
     const done = service.engine.current()!.done;
@@ -92,6 +136,7 @@ async function serviceOnce(description: string, verify = false): Promise<{ ms: n
         percents.push(Math.round(p.percent));
       }
     }
+    const busyTo = Date.now();
     clearInterval(sampler);
     lag.disable();
     const run = (await api.get(`/api/sync-runs/${started.body.run.id}`)).body.run;
@@ -104,7 +149,10 @@ async function serviceOnce(description: string, verify = false): Promise<{ ms: n
       if (got !== want) throw new Error('downloaded file differs from the source');
     }
     fs.rmSync(row.file_path);
-    return { ms, rssGrowthMb: (peak - rss0) / 1024 / 1024, progressSeen, percents, maxLagMs: lag.max / 1e6, p99LagMs: lag.percentile(99) / 1e6 };
+    return {
+      ms, rssGrowthMb: (peak - rss0) / 1024 / 1024, progressSeen, percents, maxLagMs: lag.max / 1e6, p99LagMs: lag.percentile(99) / 1e6,
+      idleP99LagMs: idle.p99, idle: [idleFrom, idleTo], busy: [busyFrom, busyTo],
+    };
   } finally {
     await service.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -112,15 +160,25 @@ async function serviceOnce(description: string, verify = false): Promise<{ ms: n
 }
 
 async function main(): Promise<void> {
-  const { child, description, media } = await startChild();
+  const box = await startBoxInChild([{ title: 'Bench Show', items: [{ id: ITEM, title: 'S1 E1 - Two Gigs - Mon 01 Jul', length: SIZE }] }]);
+  const media = box.mediaUrl(ITEM);
+  // The energy bridge in this same process, polling every second, watched from another process.
+  const gateway = await startGatewaySimulator({ firmware: 'V2.9' });
+  const energyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-energy-'));
+  const energy = createEnergyService(
+    { dataDir: energyDir, host: '127.0.0.1', port: 0, env: { GATEWAY_HOST: gateway.host, GATEWAY_PORT: String(gateway.port), POLL_INTERVAL_MS: '1000' } },
+    { logger: silentLogger },
+  );
+  await energy.start();
+  const sse = startSseClient(`${energy.url}/events`);
   const scratch = tempDir('recordings-bench-curl-');
   try {
     const curls: number[] = [];
-    const ours: Awaited<ReturnType<typeof serviceOnce>>[] = [];
+    const ours: Round[] = [];
     // Alternate which client goes first: the disk's writeback state favours whoever runs first.
     for (let i = 0; i < ROUNDS; i++) {
       if (i % 2 === 0) curls.push(curlOnce(media, path.join(scratch, 'curl.ts')));
-      ours.push(await serviceOnce(description, i === ROUNDS - 1));
+      ours.push(await serviceOnce(box.descriptionUrl, i === ROUNDS - 1));
       if (i % 2 === 1) curls.push(curlOnce(media, path.join(scratch, 'curl.ts')));
     }
     const mbps = (ms: number) => SIZE / 1024 / 1024 / (ms / 1000);
@@ -131,16 +189,33 @@ async function main(): Promise<void> {
     figure('service sync throughput (median; browse + HEAD + download + progress + classify)', mbps(median(oursMs)), 'MiB/s');
     figure('service / curl throughput (medians)', (median(curls) / median(oursMs)) * 100, '%', { min: 90 });
     figure(`service RSS growth during the ${mib} MiB download (median of peak - before)`, median(ours.map((o) => o.rssGrowthMb)), 'MiB', { max: 64 });
-    figure('service event-loop delay p99 during the download (median of runs)', median(ours.map((o) => o.p99LagMs)), 'ms', { max: 50 });
-    figure('service event-loop delay max during the download (median of runs)', median(ours.map((o) => o.maxLagMs)), 'ms');
+    const idleLag = median(ours.map((o) => o.idleP99LagMs));
+    const busyLag = median(ours.map((o) => o.p99LagMs));
+    figure('event-loop delay p99, idle spells before each download (median of runs)', idleLag, 'ms');
+    figure('event-loop delay p99 during the download (median of runs)', busyLag, 'ms', { max: 50 });
+    figure('event-loop delay p99 during the download - idle (medians)', busyLag - idleLag, 'ms');
+    figure('event-loop delay max during the download (median of runs)', median(ours.map((o) => o.maxLagMs)), 'ms');
+    const idleGaps = gapsWithin(sse.arrivals, ours.map((o) => o.idle));
+    const busyGaps = gapsWithin(sse.arrivals, ours.map((o) => o.busy));
+    console.log(`energy events (1 s poll) seen by a client in another process: ${idleGaps.length} gaps in idle spells, ${busyGaps.length} during downloads`);
+    if (idleGaps.length && busyGaps.length) {
+      const idleP99 = percentile(idleGaps, 99);
+      const busyP99 = percentile(busyGaps, 99);
+      figure('energy event gap p99, idle spells', idleP99, 'ms');
+      figure('energy event gap p99 during downloads', busyP99, 'ms');
+      figure('energy event gap p99 during downloads - idle', busyP99 - idleP99, 'ms', { max: 50 });
+    }
     console.log(`machine load average at the end: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     const last = ours.at(-1)!;
     console.log(`progress entries seen while polling GET /api/recordings (last run): ${last.progressSeen} (percents ${last.percents.join(', ')})`);
   } finally {
-    child.stdin!.end();
+    sse.stop();
+    await energy.stop();
+    await gateway.close();
+    await box.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
+    fs.rmSync(energyDir, { recursive: true, force: true });
   }
 }
 
-if (process.argv.includes('--serve')) void serveChild();
-else await main();
+await main();

@@ -47,7 +47,7 @@ test.describe('setup wizard', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('Reserve (%)').fill('150');
     await page.getByRole('button', { name: 'Save and finish' }).click();
-    await expect(page.getByLabel('Reserve (%)')).toHaveAccessibleDescription(/100/);
+    await expect(page.getByLabel('Reserve (%)')).toHaveAccessibleDescription(/Reserve level must be at most 100%\./);
     await expect(page).toHaveURL(/\/setup$/);
     expect(bridge.service.settings.get().gateway.host).toBe('');
   });

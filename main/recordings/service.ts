@@ -25,7 +25,8 @@ import { createRecordingsStore, type RecordingsStore } from './store/recordings-
 import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
-import { defaultMediaGet, type MediaGet } from './sync/media-get.js';
+import { createThreadDownloader, inProcessDownloader, type Downloader } from './sync/download-thread.js';
+import type { MediaGet } from './sync/media-get.js';
 import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
@@ -40,7 +41,10 @@ export interface RecordingDeps {
   clock?: Clock;
   /** HTTP client for the box (and later the cloud and media server). */
   fetch?: FetchLike;
-  /** Streams media bodies from the box (a socket client reading into one reused buffer by default). */
+  /**
+   * Streams media bodies from the box. Default: the socket client, on a download thread of its own;
+   * an injected client downloads in this thread, on the injected clock.
+   */
   mediaGet?: MediaGet;
   /** Replace the media-server refresh or add post-download steps (tests); the service wires its own. */
   hooks?: SyncHooks;
@@ -150,7 +154,14 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal),
           ...deps.seams,
         };
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, mediaGet: deps.mediaGet ?? defaultMediaGet, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace });
+        let download: Downloader;
+        if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, clock);
+        else {
+          const thread = createThreadDownloader(logger);
+          disposer.add(() => thread.close());
+          download = thread.download;
+        }
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 

@@ -12,7 +12,8 @@ import type { ImportMessage } from './import-worker.js';
 import type { LegacyImportReport } from './legacy-import.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory, type HistoryQuery, type HistoryResult } from './query.js';
-import { HistoryReaderPool, startWorker } from './reader-pool.js';
+import { startWorker } from '../../core/worker.js';
+import { HistoryReaderPool } from './reader-pool.js';
 import type { HistorySample } from './sample.js';
 
 export { sampleFromState, type HistorySample } from './sample.js';

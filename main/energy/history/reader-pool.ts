@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
+import { startWorker } from '../../core/worker.js';
 import type { ExportFormat } from './export.js';
 import type { HistoryQuery } from './query.js';
 
@@ -21,20 +20,6 @@ export interface ReaderReply {
   widthSeconds?: number;
   done?: boolean;
   error?: string;
-}
-
-/**
- * Starts a worker module that sits next to `base`: the built .js directly; in development and tests
- * (.ts sources) through a tiny bootstrap that registers tsx in the worker first.
- */
-export function startWorker(name: string, base: string, workerData: unknown): Worker {
-  if (!base.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, base), { workerData });
-  const url = new URL(`./${name}.ts`, base).href;
-  // Resolved here, from this file, so the worker finds tsx whatever the working directory.
-  // (its ESM build: the package's `import` entry next to the CommonJS one require.resolve finds).
-  const tsx = pathToFileURL(createRequire(base).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`;
-  return new Worker(boot, { eval: true, workerData });
 }
 
 /**

@@ -94,6 +94,23 @@ describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap
     expect(fs.readdirSync(path.dirname(file))).toEqual(['Show - S01E01 - Pilot.ts']);
   }, 60_000);
 
+  it('stops at a segment that fails to extract: the others stop too, the original stays, no work folder', async () => {
+    const file = copyOf(clip, 'segment-fails');
+    const hash = sha256File(file);
+    // An ffmpeg that fails on the second keep segment (it starts at the end of the first break).
+    const ffmpeg = path.join(dir, 'ffmpeg-fails-on-63.sh');
+    fs.writeFileSync(ffmpeg, '#!/bin/sh\ncase "$*" in *"-ss 63.000 "*) echo "disk read error" >&2; exit 1;; esac\nexec ffmpeg "$@"\n', { mode: 0o755 });
+    const segments: string[] = [];
+    const err = await withWorkDir(file, (workDir) =>
+      cutRecording({ tools: { ...defaultAdTools, ffmpeg }, file, source: file, breaks: BREAKS, workDir, onSegment: (i, n) => segments.push(`${i}/${n}`) }),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CutFailed);
+    expect((err as Error).message).toBe('extracting segment 2/3 failed: disk read error');
+    expect(segments.slice(0, 2)).toEqual(['1/3', '2/3']);
+    expect(sha256File(file)).toBe(hash);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['Show - S01E01 - Pilot.ts']);
+  }, 60_000);
+
   it('refuses to produce an empty output when the breaks cover everything', async () => {
     const file = copyOf(clip, 'all-ads');
     const hash = sha256File(file);

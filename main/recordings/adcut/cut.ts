@@ -3,7 +3,7 @@ import path from 'node:path';
 import { boundaryCount, keepSegments, totalSeconds, verifyToleranceSeconds, type Span } from './breaks.js';
 import { swapIntoPlace } from './swap.js';
 import { lastLine, probeDuration, probeTimeline, runTool, type AdTools } from './tools.js';
-import { openTsJoiner } from './ts-join.js';
+import { openTsJoiner, type JoinPart } from './ts-join.js';
 
 /** Any failure of the cut: the row becomes `cut_failed` and the original stays at its path. */
 export class CutFailed extends Error {}
@@ -53,47 +53,61 @@ export async function cutRecording(input: CutInput): Promise<CutResult> {
   // A stuck ffmpeg must not hold the recording forever: generous, proportional to the length.
   const timeoutMs = Math.max(10 * 60_000, duration! * 2000);
 
-  // Each segment is joined onto the output as soon as it is extracted and probed, while ffmpeg
-  // extracts the next one.
+  // Two segments are extracted (and probed) at a time, as each ffmpeg mostly waits on reads and
+  // writes; each is joined onto the output, in order, as soon as it is ready, while the next extract.
   const output = path.join(workDir, 'output.ts');
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  input.signal?.addEventListener('abort', onAbort, { once: true });
+  if (input.signal?.aborted) stop.abort();
+  const extract = async (i: number): Promise<JoinPart> => {
+    const seg = keep[i]!;
+    const out = path.join(workDir, `segment-${String(i).padStart(4, '0')}.ts`);
+    const r = await runTool(
+      tools,
+      tools.ffmpeg,
+      ['-nostdin', '-v', 'error', '-y', '-ss', s3(seg.start), '-i', input.source, '-t', s3(seg.end - seg.start),
+        '-map', '0:v', '-map', '0:a', '-map', '0:s?', '-c', 'copy', '-f', 'mpegts', out],
+      { timeoutMs, signal: stop.signal },
+    );
+    if (input.signal?.aborted) fail('interrupted: the service stopped');
+    if (r.code !== 0) fail(`extracting segment ${i + 1}/${keep.length} failed: ${r.timedOut ? 'timed out' : lastLine(r.stderr) || `exit ${r.code}`}`);
+    if (!fs.existsSync(out) || fs.statSync(out).size === 0) fail(`segment ${i + 1}/${keep.length} came out empty`);
+    const timeline = await probeTimeline(tools, out, stop.signal);
+    if (input.signal?.aborted) fail('interrupted: the service stopped');
+    if (!timeline) fail(`cannot read the timeline of segment ${i + 1}/${keep.length}`);
+    return { path: out, ...timeline! };
+  };
+  const extracting: Array<Promise<JoinPart>> = [];
+  const startNext = () => {
+    const i = extracting.length;
+    if (i >= keep.length || stop.signal.aborted) return;
+    input.onSegment?.(i + 1, keep.length);
+    const job = extract(i);
+    job.catch(() => undefined); // handled where it is awaited, in order (or settled on the way out)
+    extracting.push(job);
+  };
   const joiner = await openTsJoiner(output);
-  let joined: Promise<void> = Promise.resolve();
-  let joinError: Error | null = null;
   try {
+    startNext();
+    startNext();
     for (let i = 0; i < keep.length; i++) {
-      input.onSegment?.(i + 1, keep.length);
-      const seg = keep[i]!;
-      const out = path.join(workDir, `segment-${String(i).padStart(4, '0')}.ts`);
-      const r = await runTool(
-        tools,
-        tools.ffmpeg,
-        ['-nostdin', '-v', 'error', '-y', '-ss', s3(seg.start), '-i', input.source, '-t', s3(seg.end - seg.start),
-          '-map', '0:v', '-map', '0:a', '-map', '0:s?', '-c', 'copy', '-f', 'mpegts', out],
-        { timeoutMs, signal: input.signal },
-      );
-      if (input.signal?.aborted) fail('interrupted: the service stopped');
-      if (r.code !== 0) fail(`extracting segment ${i + 1}/${keep.length} failed: ${r.timedOut ? 'timed out' : lastLine(r.stderr) || `exit ${r.code}`}`);
-      if (!fs.existsSync(out) || fs.statSync(out).size === 0) fail(`segment ${i + 1}/${keep.length} came out empty`);
-      if (joinError) break;
-      const n = i + 1;
-      joined = joined.then(async () => {
-        if (joinError) return;
-        try {
-          const timeline = await probeTimeline(tools, out, input.signal);
-          if (!timeline) throw new Error(`cannot read the timeline of segment ${n}/${keep.length}`);
-          await joiner.append({ path: out, ...timeline }, input.signal);
-          fs.rmSync(out, { force: true }); // joined: free the space early
-        } catch (err) {
-          joinError = err as Error;
-        }
-      });
+      const part = await extracting[i]!;
+      startNext();
+      try {
+        await joiner.append(part, input.signal);
+      } catch (err) {
+        fail(`concatenating the segments failed: ${(err as Error).message}`);
+      }
+      fs.rmSync(part.path, { force: true }); // joined: free the space early
     }
   } finally {
-    await joined;
+    // On any failure the other extractions stop, and none still writes when the work dir goes.
+    stop.abort();
+    input.signal?.removeEventListener('abort', onAbort);
+    await Promise.allSettled(extracting);
     await joiner.close();
   }
-  if (input.signal?.aborted) fail('interrupted: the service stopped');
-  if (joinError) fail(`concatenating the segments failed: ${(joinError as Error).message}`);
 
   input.onVerify?.();
   const expectedSeconds = totalSeconds(keep);

@@ -8,12 +8,16 @@ export interface JoinPart {
 }
 
 const PACKET = 188;
-const CHUNK_PACKETS = 4096;
+const CHUNK_PACKETS = 8192;
 const WRAP = 2 ** 33;
 const TWO_30 = 2 ** 30;
 const TWO_25 = 2 ** 25;
 
 const wrap33 = (v: number) => ((v % WRAP) + WRAP) % WRAP;
+
+/** Stream ids whose PES packets carry no optional header (no PTS/DTS): program stream map, padding, private 2, ECM, EMM, directory, DSMCC, H.222.1 E. */
+const NO_PES_HEADER = new Uint8Array(256);
+for (const id of [0xbc, 0xbe, 0xbf, 0xf0, 0xf1, 0xff, 0xf2, 0xf8]) NO_PES_HEADER[id] = 1;
 
 /** Reads a 33-bit PTS/DTS field (5 bytes with marker bits). */
 function readTimestamp(b: Buffer, at: number): number {
@@ -46,7 +50,8 @@ export interface TsJoiner {
  */
 export async function openTsJoiner(output: string): Promise<TsJoiner> {
   const out = await fs.promises.open(output, 'w');
-  const lastCc = new Map<number, number>();
+  // The last continuity counter written per PID (-1: none yet).
+  const lastCc = new Int8Array(8192).fill(-1);
   const buf = Buffer.allocUnsafe(PACKET * CHUNK_PACKETS);
   let timeline = 0;
   let base: number | null = null;
@@ -90,18 +95,18 @@ export async function joinTsSegments(parts: readonly JoinPart[], output: string,
   }
 }
 
-function rewritePacket(b: Buffer, p: number, shift: number, lastCc: Map<number, number>): void {
+function rewritePacket(b: Buffer, p: number, shift: number, lastCc: Int8Array): void {
   if (b[p] !== 0x47) throw new Error('not an MPEG-TS stream (lost packet sync)');
   const pid = ((b[p + 1]! & 0x1f) << 8) | b[p + 2]!;
   if (pid === 0x1fff) return; // null packet
   const afc = (b[p + 3]! >> 4) & 3;
   const hasPayload = (afc & 1) !== 0;
-  const prev = lastCc.get(pid);
+  const prev = lastCc[pid]!;
   if (hasPayload) {
-    const cc = prev === undefined ? b[p + 3]! & 0x0f : (prev + 1) & 0x0f;
+    const cc = prev < 0 ? b[p + 3]! & 0x0f : (prev + 1) & 0x0f;
     b[p + 3] = (b[p + 3]! & 0xf0) | cc;
-    lastCc.set(pid, cc);
-  } else if (prev !== undefined) {
+    lastCc[pid] = cc;
+  } else if (prev >= 0) {
     b[p + 3] = (b[p + 3]! & 0xf0) | prev;
   }
   let payload = p + 4;
@@ -125,9 +130,7 @@ function rewritePacket(b: Buffer, p: number, shift: number, lastCc: Map<number, 
   const end = p + PACKET;
   if (!(b[p + 1]! & 0x40) || !hasPayload || payload + 14 > end) return;
   if (b[payload] !== 0 || b[payload + 1] !== 0 || b[payload + 2] !== 1) return;
-  const streamId = b[payload + 3]!;
-  // Streams without the optional PES header: program stream map, padding, private 2, ECM, EMM, directory, DSMCC, H.222.1 E.
-  if ([0xbc, 0xbe, 0xbf, 0xf0, 0xf1, 0xff, 0xf2, 0xf8].includes(streamId)) return;
+  if (NO_PES_HEADER[b[payload + 3]!]) return;
   const flags = b[payload + 7]! >> 6;
   if (flags & 2) writeTimestamp(b, payload + 9, wrap33(readTimestamp(b, payload + 9) + shift));
   if (flags === 3 && payload + 19 <= end) writeTimestamp(b, payload + 14, wrap33(readTimestamp(b, payload + 14) + shift));

@@ -167,8 +167,8 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     req.onTick?.(written, announcedSize);
 
     // Synchronous writes from the data handler: on a 2-core box they beat a write stream (thread-pool
-    // hops) by ~50% in throughput; each 64 KiB write to the page cache holds the loop for microseconds
-    // (the benchmark reports the loop's worst delay).
+    // hops) by ~50% in throughput. The service runs this on its download thread (download-thread.ts),
+    // so a write the kernel holds back while it flushes never holds up the service's event loop.
     let fd: number;
     try {
       fd = fs.openSync(req.partialPath, append ? 'a' : 'w');

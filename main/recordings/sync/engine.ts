@@ -15,7 +15,7 @@ import { removeStalePartials } from './housekeeping.js';
 import { reconcileIds } from './identity.js';
 import { processItem } from './item-pipeline.js';
 import { mediaRootProblem } from './media-root.js';
-import type { MediaGet } from './media-get.js';
+import type { Downloader } from './download-thread.js';
 import type { FlightGuard } from './single-flight.js';
 
 /** Later issues plug in here; every hook is optional and its failures never stop a sync. */
@@ -41,7 +41,7 @@ export interface SyncEngineDeps {
   progress: ProgressRegistry;
   guard: FlightGuard;
   fetch: FetchLike;
-  mediaGet: MediaGet;
+  download: Downloader;
   clock: Clock;
   logger: Logger;
   ssdp: SsdpTarget;

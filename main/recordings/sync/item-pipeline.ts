@@ -9,8 +9,8 @@ import { createRateMeter, downloadProgress, type ProgressRegistry } from '../pro
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { WorkItem } from './box-source.js';
 import { classifyDownload, type SummaryCounter } from './classify.js';
-import { downloadToPartial, probeContentLength } from './download.js';
-import type { MediaGet } from './media-get.js';
+import { probeContentLength } from './download.js';
+import type { Downloader } from './download-thread.js';
 import { formatBytes, spaceShortfall, statfsFreeBytes, type FreeSpaceProbe } from './disk-space.js';
 import { prepareFolderInside, refuseSymlinkFile } from './media-root.js';
 import { destinationPath, withIdSuffix } from './naming.js';
@@ -21,8 +21,8 @@ export interface ItemPipelineDeps {
   recordings: RecordingsStore;
   progress: ProgressRegistry;
   fetch: FetchLike;
-  /** Streams media bodies from the box. */
-  mediaGet: MediaGet;
+  /** Runs one download attempt (on the download thread by default). */
+  download: Downloader;
   clock: Clock;
   logger: Logger;
   /** Free bytes on a folder's filesystem (statfs by default). */
@@ -143,11 +143,9 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   const meter = createRateMeter();
   const result = await (async () => {
     try {
-      return await downloadToPartial({
+      return await deps.download({
         url: item.url!,
         partialPath,
-        get: deps.mediaGet,
-        clock: deps.clock,
         signal: ctx.signal,
         expectedSize: expected,
         onTick: (bytes) => void deps.progress.set(item.id, downloadProgress(meter, deps.clock.now(), bytes, expected)),

@@ -3,6 +3,7 @@ import { api, ApiError, messageOf } from '../../api.js';
 import { navigate } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { PasscodePanel } from '../settings/PasscodePanel.js';
+import { getIn, schemaAt } from '../settings/form-values.js';
 import { plainMessage } from '../settings/plain.js';
 import { useSettings } from '../settings/use-settings.js';
 import { EssentialsStep, type Essentials } from './EssentialsStep.js';
@@ -29,7 +30,7 @@ const FIELD_OF: Record<string, keyof Essentials | 'host'> = {
 
 /** First-run wizard: find and test the gateway, then battery, tariff and location, then save. */
 export function SetupPage() {
-  const { settings, error: loadError, reload } = useSettings();
+  const { settings, schema, error: loadError, reload } = useSettings();
   const [step, setStep] = useState<1 | 2>(1);
   const [host, setHost] = useState('');
   const [port, setPort] = useState('502');
@@ -63,20 +64,21 @@ export function SetupPage() {
     setSaving(true);
     setErrors({});
     setStatus(null);
+    const body = {
+      gateway: { host: host.trim(), port: num(port) },
+      battery: { capacityKwh: num(ess.capacityKwh), reserveSoc: num(ess.reserveSoc) },
+      general: { currency: ess.currency.trim().toUpperCase() },
+      tariff: { importRate: num(ess.importRate) ?? 0, feedInRate: num(ess.feedInRate) ?? 0, dailySupplyCharge: num(ess.dailySupplyCharge) ?? 0 },
+      // A new place name is looked up again (geocoding): drop coordinates picked for the old one.
+      weather: { location: ess.location.trim(), enabled: ess.weather, ...(ess.location.trim() !== str((settings as unknown as Obj).weather?.location).trim() ? { latitude: null, longitude: null } : {}) },
+    };
     try {
-      await api.put('/api/settings', {
-        gateway: { host: host.trim(), port: num(port) },
-        battery: { capacityKwh: num(ess.capacityKwh), reserveSoc: num(ess.reserveSoc) },
-        general: { currency: ess.currency.trim().toUpperCase() },
-        tariff: { importRate: num(ess.importRate) ?? 0, feedInRate: num(ess.feedInRate) ?? 0, dailySupplyCharge: num(ess.dailySupplyCharge) ?? 0 },
-        // A new place name is looked up again (geocoding): drop coordinates picked for the old one.
-        weather: { location: ess.location.trim(), enabled: ess.weather, ...(ess.location.trim() !== str((settings as unknown as Obj).weather?.location).trim() ? { latitude: null, longitude: null } : {}) },
-      });
+      await api.put('/api/settings', body);
       navigate('/');
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid' && err.field) {
         const target = FIELD_OF[err.field];
-        const text = plainMessage(err.field, undefined, undefined, err.message);
+        const text = plainMessage(err.field, schema ? schemaAt(schema, err.field) : undefined, getIn(body, err.field.split('.')), err.message);
         if (target === 'host') setStep(1);
         if (target) setErrors({ [target]: text });
         else setStatus(err.message);

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../core/logger.js';
+import { startBoxInChild } from '../box/simulator/box-child.js';
+import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simulator.js';
+import { mediaHash } from '../box/simulator/media-bytes.js';
+import { sha256File, tempDir } from '../testing/harness.js';
+import { createThreadDownloader, type ThreadDownloader } from './download-thread.js';
+
+describe('downloads on the download thread', () => {
+  let box: BoxSimulator;
+  let dir: string;
+  let downloader: ThreadDownloader;
+  const slow = '300000002';
+  beforeAll(async () => {
+    box = createBoxSimulator({
+      shows: [{ title: 'S', items: [{ id: '300000001', title: 'S1 E1 - One - Mon 01 Jul', length: 3_000_000 }, { id: slow, title: 'S1 E2 - Two - Mon 08 Jul', length: 2_000_000, bytesPerSecond: 400_000 }] }],
+    });
+    await box.start();
+    dir = tempDir();
+    downloader = createThreadDownloader(silentLogger);
+  });
+  afterAll(async () => {
+    await downloader.close();
+    await box.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const waitForSize = async (file: string, min: number) => {
+    for (let i = 0; i < 400 && !(fs.existsSync(file) && fs.statSync(file).size >= min); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+
+  it('writes the body byte for byte and reports progress here, from another thread', async () => {
+    const partialPath = path.join(dir, 'one.partial');
+    const ticks: number[] = [];
+    const result = await downloader.download({ url: box.mediaUrl('300000001'), partialPath, signal: new AbortController().signal, onTick: (bytes) => ticks.push(bytes) });
+    expect(result).toMatchObject({ recorded: true, actualSize: 3_000_000, announcedSize: 3_000_000, resumedFrom: 0 });
+    expect(result.error).toBeUndefined();
+    expect(sha256File(partialPath)).toBe(box.hash('300000001'));
+    expect(ticks.length).toBeGreaterThan(0);
+    expect(box.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+
+  it('keeps writing while this thread is busy (the transfer does not run on this event loop)', async () => {
+    // The box runs in a process of its own here, so it keeps sending while this thread is held.
+    const id = '300000009';
+    const far = await startBoxInChild([{ title: 'S', items: [{ id, title: 'S1 E9 - Nine - Mon 01 Jul', length: 3_000_000, bytesPerSecond: 1_000_000 }] }]);
+    try {
+      const partialPath = path.join(dir, 'busy.partial');
+      const running = downloader.download({ url: far.mediaUrl(id), partialPath, signal: new AbortController().signal });
+      await waitForSize(partialPath, 100_000);
+      const before = fs.statSync(partialPath).size;
+      const until = Date.now() + 1000;
+      while (Date.now() < until); // this event loop is held for a second
+      expect(fs.statSync(partialPath).size).toBeGreaterThan(before + 200_000);
+      expect(await running).toMatchObject({ recorded: true, actualSize: 3_000_000 });
+      expect(sha256File(partialPath)).toBe(mediaHash(id, 3_000_000));
+    } finally {
+      await far.stop();
+    }
+  });
+
+  it('stops on abort keeping the bytes, and the next download resumes them with a Range', async () => {
+    const partialPath = path.join(dir, 'two.partial');
+    const stop = new AbortController();
+    const first = downloader.download({ url: box.mediaUrl(slow), partialPath, signal: stop.signal });
+    await waitForSize(partialPath, 300_000);
+    stop.abort(new Error('the service stopped'));
+    const cut = await first;
+    expect(cut.recorded).toBe(true);
+    expect(cut.error).toMatch(/interrupted: the service stopped/);
+    const kept = fs.statSync(partialPath).size;
+    expect(kept).toBeGreaterThanOrEqual(300_000);
+    expect(kept).toBeLessThan(2_000_000);
+
+    box.update(slow, { bytesPerSecond: undefined });
+    const rest = await downloader.download({ url: box.mediaUrl(slow), partialPath, signal: new AbortController().signal });
+    expect(rest).toMatchObject({ recorded: true, resumedFrom: kept, actualSize: 2_000_000 });
+    expect(sha256File(partialPath)).toBe(box.hash(slow));
+  });
+
+  it('ends a download whose thread stops as interrupted with its bytes kept, and starts a new thread for the next', async () => {
+    box.update(slow, { bytesPerSecond: 400_000 });
+    const partialPath = path.join(dir, 'three.partial');
+    const running = downloader.download({ url: box.mediaUrl(slow), partialPath, signal: new AbortController().signal });
+    await waitForSize(partialPath, 300_000);
+    await downloader.close();
+    const cut = await running;
+    expect(cut).toMatchObject({ recorded: true });
+    expect(cut.error).toMatch(/download thread stopped.*next sync resumes/);
+    expect(cut.actualSize).toBe(fs.statSync(partialPath).size);
+
+    box.update(slow, { bytesPerSecond: undefined });
+    const rest = await downloader.download({ url: box.mediaUrl(slow), partialPath, signal: new AbortController().signal });
+    expect(rest).toMatchObject({ recorded: true, actualSize: 2_000_000 });
+    expect(sha256File(partialPath)).toBe(box.hash(slow));
+  });
+});

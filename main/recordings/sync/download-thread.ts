@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import type { Worker } from 'node:worker_threads';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { startWorker } from '../../core/worker.js';
+import { downloadToPartial, type DownloadRequest, type DownloadResult } from './download.js';
+import type { MediaGet } from './media-get.js';
+
+/** One download as the sync asks for it: where from, where to, and how it is watched. */
+export type DownloadJob = Omit<DownloadRequest, 'get' | 'clock'>;
+
+/** Runs one download attempt (on the download thread by default; in-process with an injected client). */
+export type Downloader = (job: DownloadJob) => Promise<DownloadResult>;
+
+/** What crosses to the thread: the job's plain fields (its signal and tick callback stay here). */
+type JobFields = Omit<DownloadJob, 'signal' | 'onTick'>;
+
+export type ToDownloadThread = { op: 'start'; id: number; job: JobFields } | { op: 'abort'; id: number; reason: string };
+export type FromDownloadThread =
+  | { op: 'tick'; id: number; bytes: number; total: number | null }
+  | { op: 'done'; id: number; result: DownloadResult }
+  | { op: 'failed'; id: number; error: string };
+
+/** Downloads in this thread through `get` (tests that inject a media client or a clock). */
+export const inProcessDownloader =
+  (get: MediaGet, clock: Clock): Downloader =>
+  (job) =>
+    downloadToPartial({ ...job, get, clock });
+
+export interface ThreadDownloader {
+  download: Downloader;
+  /** Stops the thread (after the sync has stopped; a download still running ends as interrupted). */
+  close(): Promise<void>;
+}
+
+const sizeOf = (file: string) => {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Downloads on one thread of their own (download-worker.ts), started on first use. The thread
+ * keeps the process alive only while a download runs. A thread that dies ends its downloads as
+ * interrupted, keeping their bytes (the next sync resumes), and the next download starts a new one.
+ */
+export function createThreadDownloader(logger: Logger): ThreadDownloader {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const jobs = new Map<number, { job: DownloadJob; resolve(r: DownloadResult): void; resumedFrom: number }>();
+
+  const finish = (id: number, result: DownloadResult) => {
+    const entry = jobs.get(id);
+    if (!entry) return;
+    jobs.delete(id);
+    if (jobs.size === 0) worker?.unref();
+    entry.resolve(result);
+  };
+
+  const lost = (w: Worker, why: string) => {
+    if (worker !== w) return;
+    worker = null;
+    if (jobs.size) logger.warn({ error: why, downloads: jobs.size }, 'download thread stopped');
+    for (const [id, { job, resumedFrom }] of jobs) {
+      const size = sizeOf(job.partialPath);
+      const error = `transfer interrupted: the download thread stopped (${why}); the next sync resumes`;
+      finish(id, size > resumedFrom
+        ? { recorded: true, actualSize: size, announcedSize: null, error, resumedFrom, restarted: false }
+        : { recorded: false, actualSize: null, announcedSize: null, error, resumedFrom, restarted: false });
+    }
+  };
+
+  const ensure = (): Worker => {
+    if (worker) return worker;
+    const w = startWorker('download-worker', import.meta.url, null);
+    w.on('message', (m: FromDownloadThread) => {
+      if (m.op === 'tick') jobs.get(m.id)?.job.onTick?.(m.bytes, m.total);
+      else if (m.op === 'done') finish(m.id, m.result);
+      else {
+        const entry = jobs.get(m.id);
+        if (entry) finish(m.id, { recorded: false, actualSize: null, announcedSize: null, error: m.error, resumedFrom: entry.resumedFrom, restarted: false });
+      }
+    });
+    w.on('error', (err) => lost(w, err.message));
+    w.on('exit', (code) => lost(w, `exit ${code}`));
+    worker = w;
+    return w;
+  };
+
+  return {
+    download(job) {
+      return new Promise<DownloadResult>((resolve) => {
+        const { signal, onTick: _onTick, ...fields } = job;
+        const id = nextId++;
+        const w = ensure();
+        const onAbort = () => {
+          const reason: unknown = signal.reason;
+          w.postMessage({ op: 'abort', id, reason: reason instanceof Error ? reason.message : String(reason ?? 'aborted') } satisfies ToDownloadThread);
+        };
+        jobs.set(id, {
+          job,
+          resumedFrom: sizeOf(job.partialPath),
+          resolve(r) {
+            signal.removeEventListener('abort', onAbort);
+            resolve(r);
+          },
+        });
+        w.ref();
+        w.postMessage({ op: 'start', id, job: fields } satisfies ToDownloadThread);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+    async close() {
+      const w = worker;
+      if (!w) return;
+      lost(w, 'the service stopped');
+      await w.terminate();
+    },
+  };
+}

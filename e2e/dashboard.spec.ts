@@ -64,6 +64,27 @@ test.describe('dashboard', () => {
   });
 });
 
+test.describe('dashboard over the live-dashboard cap', () => {
+  test('a dashboard turned away because the bridge has its most dashboards gets in once one closes', async ({ page, context }) => {
+    const put = await page.request.put('/api/settings', { data: { general: { eventStreamMaxClients: 1 } } });
+    expect(put.status()).toBe(200);
+    await page.goto('/');
+    await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
+
+    const second = await context.newPage();
+    await second.goto('/');
+    // The bridge answers its event stream with 503: the page says so instead of showing live values.
+    await expect(second.getByTestId('stream-banner')).toBeVisible();
+    await expect(second.getByTestId('stream-banner')).toContainText('Reconnecting');
+
+    await page.close();
+    // The browser does not retry a refused stream by itself; the page does, and gets the freed slot.
+    await expect(second.getByTestId('stream-banner')).toBeHidden({ timeout: 20_000 });
+    const before = await second.getByTestId('last-poll').getAttribute('datetime');
+    await expect.poll(() => second.getByTestId('last-poll').getAttribute('datetime'), { timeout: 10_000 }).not.toBe(before);
+  });
+});
+
 test.describe('dashboard on first run', () => {
   test.use({ bridgeOptions: { configured: false, simHour: 12 } });
   test('offers the setup wizard when no gateway is configured', async ({ page }) => {

@@ -6,10 +6,16 @@ import type { LiveState, Snapshot } from './types.js';
 export interface Live {
   snapshot: Snapshot | null;
   state: LiveState | null;
-  /** False while the event stream to the bridge itself is down (EventSource reconnects by itself). */
+  /**
+   * False while the event stream to the bridge itself is down. EventSource reconnects by itself after
+   * a dropped connection; a refused one (503 when the bridge has its most dashboards) is retried here.
+   */
   streamOpen: boolean;
   error: string | null;
 }
+
+const RETRY_FIRST_MS = 3000;
+const RETRY_MAX_MS = 60_000;
 
 /**
  * Live data for the dashboard: the event stream pushes the raw state on connect and after every
@@ -41,22 +47,40 @@ export function useLive(): Live {
         inFlight.current = false;
       }
     };
-    const source = new EventSource('/events');
-    source.onopen = () => setLive((l) => ({ ...l, streamOpen: true }));
-    source.onmessage = (ev) => {
-      try {
-        const state = JSON.parse(ev.data as string) as LiveState;
-        setLive((l) => ({ ...l, state, streamOpen: true }));
-      } catch {
-        /* a malformed frame: the next poll brings a fresh one */
-      }
-      void refresh();
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let retryMs = RETRY_FIRST_MS;
+    const connect = () => {
+      const es = new EventSource('/events');
+      source = es;
+      es.onopen = () => {
+        retryMs = RETRY_FIRST_MS;
+        setLive((l) => ({ ...l, streamOpen: true }));
+      };
+      es.onmessage = (ev) => {
+        try {
+          const state = JSON.parse(ev.data as string) as LiveState;
+          setLive((l) => ({ ...l, state, streamOpen: true }));
+        } catch {
+          /* a malformed frame: the next poll brings a fresh one */
+        }
+        void refresh();
+      };
+      es.onerror = () => {
+        setLive((l) => ({ ...l, streamOpen: false }));
+        // CLOSED: the browser gave up (the answer was not a stream); try again later, less often each time.
+        if (es.readyState === EventSource.CLOSED && !closed) {
+          retry = setTimeout(connect, retryMs);
+          retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+        }
+      };
     };
-    source.onerror = () => setLive((l) => ({ ...l, streamOpen: false }));
+    connect();
     void refresh();
     return () => {
       closed = true;
-      source.close();
+      clearTimeout(retry);
+      source?.close();
     };
   }, []);
 

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../core/logger.js';
+import { createLogger, silentLogger } from '../../core/logger.js';
 import { startBoxInChild } from '../box/simulator/box-child.js';
 import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simulator.js';
 import { mediaHash } from '../box/simulator/media-bytes.js';
@@ -95,5 +97,23 @@ describe('downloads on the download thread', () => {
     const rest = await downloader.download({ url: box.mediaUrl(slow), partialPath, signal: new AbortController().signal });
     expect(rest).toMatchObject({ recorded: true, actualSize: 2_000_000 });
     expect(sha256File(partialPath)).toBe(box.hash(slow));
+  });
+
+  it('downloads on this thread, with a warning, when the download thread cannot start', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => (lines.push(c.toString()), done()) }) });
+    const broken = createThreadDownloader(logger, { start: () => new Worker('throw new Error("cannot load download-worker.js")', { eval: true }) });
+    try {
+      const partialPath = path.join(dir, 'fallback.partial');
+      const first = await broken.download({ url: box.mediaUrl('300000001'), partialPath, signal: new AbortController().signal });
+      expect(first).toMatchObject({ recorded: true, actualSize: 3_000_000 });
+      expect(sha256File(partialPath)).toBe(box.hash('300000001'));
+      expect(lines.join('')).toMatch(/download thread cannot start.*main thread/);
+      fs.rmSync(partialPath);
+      // Later downloads go straight to this thread.
+      expect(await broken.download({ url: box.mediaUrl('300000001'), partialPath, signal: new AbortController().signal })).toMatchObject({ recorded: true, actualSize: 3_000_000 });
+    } finally {
+      await broken.close();
+    }
   });
 });

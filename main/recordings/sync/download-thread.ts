@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import type { Clock } from '../../core/clock.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { startWorker } from '../../core/worker.js';
 import { downloadToPartial, type DownloadRequest, type DownloadResult } from './download.js';
-import type { MediaGet } from './media-get.js';
+import { defaultMediaGet, type MediaGet } from './media-get.js';
 
 /** One download as the sync asks for it: where from, where to, and how it is watched. */
 export type DownloadJob = Omit<DownloadRequest, 'get' | 'clock'>;
@@ -17,6 +17,7 @@ type JobFields = Omit<DownloadJob, 'signal' | 'onTick'>;
 
 export type ToDownloadThread = { op: 'start'; id: number; job: JobFields } | { op: 'abort'; id: number; reason: string };
 export type FromDownloadThread =
+  | { op: 'ready' }
   | { op: 'tick'; id: number; bytes: number; total: number | null }
   | { op: 'done'; id: number; result: DownloadResult }
   | { op: 'failed'; id: number; error: string };
@@ -41,15 +42,30 @@ const sizeOf = (file: string) => {
   }
 };
 
+interface Pending {
+  job: DownloadJob;
+  resolve(r: DownloadResult): void;
+  resumedFrom: number;
+}
+
 /**
  * Downloads on one thread of their own (download-worker.ts), started on first use. The thread
  * keeps the process alive only while a download runs. A thread that dies ends its downloads as
  * interrupted, keeping their bytes (the next sync resumes), and the next download starts a new one.
+ * A thread that cannot start at all (it never says it is ready) leaves downloads to this thread,
+ * with a warning: slower to react while a transfer runs, but nothing stops syncing.
  */
-export function createThreadDownloader(logger: Logger): ThreadDownloader {
+export function createThreadDownloader(
+  logger: Logger,
+  opts: { start?: () => Worker; fallback?: Downloader } = {},
+): ThreadDownloader {
+  const start = opts.start ?? (() => startWorker('download-worker', import.meta.url, null));
+  const fallback = opts.fallback ?? inProcessDownloader(defaultMediaGet, systemClock);
   let worker: Worker | null = null;
+  let ready = false;
+  let unavailable = false;
   let nextId = 1;
-  const jobs = new Map<number, { job: DownloadJob; resolve(r: DownloadResult): void; resumedFrom: number }>();
+  const jobs = new Map<number, Pending>();
 
   const finish = (id: number, result: DownloadResult) => {
     const entry = jobs.get(id);
@@ -62,6 +78,12 @@ export function createThreadDownloader(logger: Logger): ThreadDownloader {
   const lost = (w: Worker, why: string) => {
     if (worker !== w) return;
     worker = null;
+    if (!ready) {
+      unavailable = true;
+      logger.warn({ error: why }, 'the download thread cannot start: downloading on the main thread');
+      for (const [id, { job }] of jobs) void fallback(job).then((r) => finish(id, r));
+      return;
+    }
     if (jobs.size) logger.warn({ error: why, downloads: jobs.size }, 'download thread stopped');
     for (const [id, { job, resumedFrom }] of jobs) {
       const size = sizeOf(job.partialPath);
@@ -74,9 +96,11 @@ export function createThreadDownloader(logger: Logger): ThreadDownloader {
 
   const ensure = (): Worker => {
     if (worker) return worker;
-    const w = startWorker('download-worker', import.meta.url, null);
+    const w = start();
+    ready = false;
     w.on('message', (m: FromDownloadThread) => {
-      if (m.op === 'tick') jobs.get(m.id)?.job.onTick?.(m.bytes, m.total);
+      if (m.op === 'ready') ready = true;
+      else if (m.op === 'tick') jobs.get(m.id)?.job.onTick?.(m.bytes, m.total);
       else if (m.op === 'done') finish(m.id, m.result);
       else {
         const entry = jobs.get(m.id);
@@ -91,6 +115,7 @@ export function createThreadDownloader(logger: Logger): ThreadDownloader {
 
   return {
     download(job) {
+      if (unavailable) return fallback(job);
       return new Promise<DownloadResult>((resolve) => {
         const { signal, onTick: _onTick, ...fields } = job;
         const id = nextId++;
@@ -116,6 +141,7 @@ export function createThreadDownloader(logger: Logger): ThreadDownloader {
     async close() {
       const w = worker;
       if (!w) return;
+      ready = true; // a stop is not a thread that cannot start
       lost(w, 'the service stopped');
       await w.terminate();
     },

@@ -35,3 +35,4 @@ port.on('message', (msg: ToDownloadThread) => {
     )
     .finally(() => running.delete(id));
 });
+post({ op: 'ready' });

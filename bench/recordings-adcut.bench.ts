@@ -22,7 +22,7 @@ import { defaultAdTools } from '../main/recordings/adcut/tools.js';
 import { withWorkDir } from '../main/recordings/adcut/work-dir.js';
 import { figure, round } from './report.js';
 
-const ROUNDS = 7;
+const ROUNDS = 11;
 const HOUR_CLIP = path.join(os.tmpdir(), 'adcut-bench-1h-1080-v1.ts');
 const BREAKS = [
   { start: 600, end: 780 },

@@ -9,6 +9,7 @@ describe('outcome classification (the spec table)', () => {
       status: 'done', counter: 'downloaded', size: 930528256 - 48, error: null, complete: true,
     });
     expect(classifyDownload({ recorded: true, actualSize: 10 * MB - MB }, 10 * MB).status).toBe('done');
+    expect(classifyDownload({ recorded: true, actualSize: 10 * MB - MB - 1 }, 10 * MB).status).toBe('partial');
   });
 
   it('recorded short by more than the tolerance is partial, counted failed, naming the byte gap', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../core/clock.js';
-import { createProgressRegistry, createRateMeter, downloadProgress, formatEta, formatRate } from './progress.js';
+import { createProgressRegistry, createRateMeter, downloadProgress, formatEta, formatRate, startScanTicker } from './progress.js';
 
 describe('progress registry', () => {
   it('is empty after a start and returns null for unknown ids', () => {
@@ -79,5 +79,38 @@ describe('download rate and stall', () => {
     expect(p.detail).toBe('stalled: no data for 25 s');
     p = downloadProgress(meter, stuckAt + 25_250, 30_000, 100_000);
     expect(p.detail).toMatch(/B\/s$/);
+  });
+});
+
+describe('scan ticker (the spec: every second, 0.5 realtime factor, capped at 99)', () => {
+  it('moves the percent once a second: a 100 s recording is expected to scan in 50 s', () => {
+    const clock = createManualClock();
+    const reg = createProgressRegistry(clock);
+    const stop = startScanTicker(reg, clock, '7', 100);
+    expect(reg.get('7')).toMatchObject({ phase: 'scanning', percent: 0 });
+    clock.advance(999);
+    expect(reg.get('7')!.percent).toBe(0);
+    clock.advance(1);
+    expect(reg.get('7')!.percent).toBeCloseTo(2, 5); // 1 s of 50 s
+    clock.advance(24_000);
+    expect(reg.get('7')!.percent).toBeCloseTo(50, 5);
+    clock.advance(25_000);
+    expect(reg.get('7')!.percent).toBe(99); // never 100 while scanning
+    clock.advance(60_000);
+    expect(reg.get('7')!.percent).toBe(99); // holds on overrun
+    stop();
+    clock.advance(5_000);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('shows no percent and the elapsed time when the duration is unknown', () => {
+    const clock = createManualClock();
+    const reg = createProgressRegistry(clock);
+    const stop = startScanTicker(reg, clock, '8', null);
+    clock.advance(1000);
+    expect(reg.get('8')).toMatchObject({ phase: 'scanning', percent: null, detail: '1s elapsed' });
+    clock.advance(64_000);
+    expect(reg.get('8')).toMatchObject({ percent: null, detail: '1m 05s elapsed' });
+    stop();
   });
 });

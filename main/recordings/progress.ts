@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock.js';
+import type { Clock, Timer } from '../core/clock.js';
 
 export type ProgressPhase = 'downloading' | 'scanning' | 'cutting' | 'verifying';
 
@@ -165,4 +165,22 @@ export function scanPercent(elapsedMs: number, durationSeconds: number): number 
   const expectedScanMs = durationSeconds * SCAN_REALTIME_FACTOR * 1000;
   if (!(expectedScanMs > 0)) return SCAN_PERCENT_CAP;
   return Math.min(SCAN_PERCENT_CAP, Math.max(0, (elapsedMs / expectedScanMs) * 100));
+}
+
+/**
+ * The scan ticker: sets the recording's `scanning` entry now and then every second, with the percent
+ * from the 0.5 realtime factor, or, when the duration is unknown, no percent and an elapsed caption.
+ * Returns the function that stops it.
+ */
+export function startScanTicker(progress: ProgressRegistry, clock: Clock, boxId: string, durationSeconds: number | null): () => void {
+  const started = clock.now();
+  const tick = () => {
+    const elapsed = clock.now() - started;
+    if (durationSeconds === null) progress.set(boxId, { phase: 'scanning', percent: null, detail: `${formatEta(elapsed / 1000)} elapsed` });
+    else progress.set(boxId, { phase: 'scanning', percent: scanPercent(elapsed, durationSeconds) });
+  };
+  tick();
+  const timer: Timer = clock.setInterval(tick, 1000);
+  timer.unref?.();
+  return () => clock.clear(timer);
 }

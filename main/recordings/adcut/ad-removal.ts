@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock, Timer } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Db } from '../../core/sqlite.js';
-import { formatEta, scanPercent, type ProgressRegistry } from '../progress.js';
+import { startScanTicker, type ProgressRegistry } from '../progress.js';
 import type { RecordingSettings } from '../settings.js';
 import type { AdStatus, RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show, ShowsStore } from '../store/shows-store.js';
@@ -68,20 +68,6 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
     deps.recordings.invalidate();
   };
 
-  /** The scan ticker: every second, percent from the 0.5 realtime factor, or an elapsed caption. */
-  const startTicker = (boxId: string, durationSeconds: number | null): (() => void) => {
-    const started = deps.clock.now();
-    const tick = () => {
-      const elapsed = deps.clock.now() - started;
-      if (durationSeconds === null) deps.progress.set(boxId, { phase: 'scanning', percent: null, detail: `${formatEta(elapsed / 1000)} elapsed` });
-      else deps.progress.set(boxId, { phase: 'scanning', percent: scanPercent(elapsed, durationSeconds) });
-    };
-    tick();
-    const timer: Timer = deps.clock.setInterval(tick, 1000);
-    timer.unref?.();
-    return () => deps.clock.clear(timer);
-  };
-
   const runPipeline = async (row: RecordingRow, mode: AdMode, outer: AbortSignal): Promise<void> => {
     const boxId = row.box_id;
     const signal = AbortSignal.any([outer, stopController.signal]);
@@ -96,7 +82,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       if (!fs.existsSync(source)) throw new Error(`the recording file is missing: ${file}`);
       await withWorkDir(file, async (workDir) => {
         const duration = await probeDuration(deps.tools, source, signal);
-        const stopTicker = startTicker(boxId, duration);
+        const stopTicker = startScanTicker(deps.progress, deps.clock, boxId, duration);
         let breaks: Span[];
         try {
           breaks = await detectBreaks({

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../core/clock.js';
+import { createManualClock, systemClock } from '../../core/clock.js';
 import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simulator.js';
 import { sampleShow } from '../box/simulator/sample-library.js';
 import { sha256File, tempDir } from '../testing/harness.js';
@@ -75,6 +75,37 @@ describe.each(clients)('download with Range resume (%s)', (_name, mediaGet) => {
     const refused = await downloadToPartial({ url: 'http://127.0.0.1:1/web/x', partialPath: path.join(dir, 'f.partial'), get: mediaGet, clock: systemClock, signal: new AbortController().signal });
     expect(refused.recorded).toBe(false);
     expect(refused.error).toMatch(/^cannot download from the box at 127\.0\.0\.1:1: .+ — is it still on\? the next sync tries again$/);
+  });
+});
+
+describe('download progress ticks', () => {
+  it('reports progress every 250 ms of the clock while bytes flow', async () => {
+    const box = createBoxSimulator({ shows: [{ title: 'S', items: [{ id: '300000101', title: 'S1 E1 - Slow - Mon 01 Jul', length: 2_000_000, bytesPerSecond: 200_000 }] }] });
+    await box.start();
+    const dir = tempDir();
+    const clock = createManualClock();
+    const ticks: number[] = [];
+    const stop = new AbortController();
+    try {
+      const partialPath = path.join(dir, 'slow.partial');
+      const running = downloadToPartial({ url: box.mediaUrl('300000101'), partialPath, get: createSocketMediaGet(), clock, signal: stop.signal, onTick: (bytes) => ticks.push(bytes) });
+      for (let i = 0; i < 400 && !(fs.existsSync(partialPath) && fs.statSync(partialPath).size > 0); i++) await new Promise((r) => setTimeout(r, 25));
+      const first = ticks.length; // one as the body starts
+      expect(first).toBe(1);
+      clock.advance(249);
+      expect(ticks).toHaveLength(first);
+      clock.advance(1);
+      expect(ticks).toHaveLength(first + 1);
+      clock.advance(250);
+      expect(ticks).toHaveLength(first + 2);
+      clock.advance(1000);
+      expect(ticks).toHaveLength(first + 6);
+      stop.abort(new Error('test over'));
+      await running;
+    } finally {
+      await box.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

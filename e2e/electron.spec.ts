@@ -26,7 +26,7 @@ const click = (app: ElectronApplication, label: string) =>
   app.evaluate((_e, l) => (globalThis as unknown as { __trayMenu: { click(l: string): void } }).__trayMenu.click(l), label);
 
 test.describe('tray app (real Electron)', () => {
-  test.skip(reason !== null, reason ?? '');
+  test.skip(reason !== null, `needs a real Electron app to launch: ${reason ?? ''}`);
   if (reason) console.log(`electron.spec: skipped: ${reason}`);
 
   let app: ElectronApplication;

@@ -1,81 +1,33 @@
 /** The recording sync API's resources as the pages read them (see docs/recordings-api.md). */
 
-export type RecordingStatus = 'done' | 'partial' | 'skipped' | 'failed' | 'downloading';
-export type AdStatus = 'unscanned' | 'scanning' | 'detected' | 'no_breaks' | 'cut' | 'detect_failed' | 'cut_failed';
+import type { ProgressEntry } from '../../main/recordings/progress.js';
+import type { AdStatus, RecordingRow } from '../../main/recordings/store/recordings-store.js';
+import type { AdMode, ShowInput, Show as StoredShow } from '../../main/recordings/store/shows-store.js';
+import type { SyncRun as StoredRun, SyncSummary as StoredSummary } from '../../main/recordings/store/sync-runs-store.js';
 
-export interface Progress {
-  phase: 'downloading' | 'scanning' | 'cutting' | 'verifying';
-  percent: number | null;
-  etaSeconds: number | null;
-  etaLabel: string | null;
-  detail: string | null;
-  startedAt: number;
-  updatedAt: number;
-}
+export type { AdMode, AdStatus, ShowInput };
 
-export interface Recording {
-  box_id: string;
-  show_id: number | null;
-  show_title: string | null;
-  box_title: string;
-  season: number | null;
-  episode: number | null;
+/** A stored shape as the API sends it: its epoch-ms columns `K` as ISO 8601 text. */
+type WithIsoTimes<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? string | null : string };
+
+/** As stored, or `downloading` while the row's download is live. */
+export type RecordingStatus = RecordingRow['status'] | 'downloading';
+
+export type Progress = ProgressEntry;
+
+/** A row of `GET /api/recordings`. */
+export type Recording = Omit<WithIsoTimes<RecordingRow, 'downloaded_at' | 'purged_at' | 'ad_processed_at' | 'deleted_from_box_at' | 'updated_at'>, 'box_udn' | 'status'> & {
   status: RecordingStatus;
-  error: string | null;
-  size: number | null;
-  expected_size: number | null;
-  downloaded_at: string | null;
-  file_path: string | null;
-  purged_at: string | null;
-  ad_status: AdStatus;
-  ad_breaks_json: string | null;
-  deleted_from_box_at: string | null;
-  updated_at: string;
   progress: Progress | null;
-}
+};
 
-export type AdMode = 'off' | 'detect' | 'cut';
+export type Show = WithIsoTimes<StoredShow, 'created_at' | 'updated_at'>;
 
-export interface Show {
-  id: number;
-  name: string;
-  dest_folder: string;
-  season_template: string;
-  enabled: boolean;
-  ad_mode: AdMode;
-  delete_after_download: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** A run's counters: runs stored by older versions may lack the newer ones; the engine adds a few of its own. */
+export type SyncSummary = Partial<StoredSummary> &
+  Pick<StoredSummary, 'downloaded' | 'failed' | 'skipped'> & { already_done?: number; busy?: number; interrupted?: number };
 
-export interface SyncSummary {
-  downloaded: number;
-  failed: number;
-  skipped: number;
-  seen?: number;
-  already_done?: number;
-  busy?: number;
-  interrupted?: number;
-  boxes?: number;
-  error?: string;
-  note?: string;
-  media_server_refresh?: 'ok' | 'failed' | 'not_configured';
-  media_server_error?: string;
-  box_deleted?: number;
-  box_delete_failed?: number;
-  box_delete_error?: string;
-  box_delete_kept?: number;
-}
-
-export interface SyncRun {
-  id: number;
-  trigger: 'cron' | 'manual' | 'show';
-  show_id: number | null;
-  started_at: string;
-  finished_at: string | null;
-  status: 'running' | 'ok' | 'partial' | 'error';
-  summary: SyncSummary | null;
-}
+export type SyncRun = Omit<WithIsoTimes<StoredRun, 'started_at' | 'finished_at'>, 'summary'> & { summary: SyncSummary | null };
 
 export interface SyncState {
   running: SyncRun | null;

@@ -1,26 +1,12 @@
-import dgram from 'node:dgram';
-import { waitOrAbort } from '../abort-scope.js';
+import { udpSearch, type UdpSearchTarget } from '../udp-search.js';
 import type { Logger } from '../../core/logger.js';
 import { fetchBoxDescription, NotABoxError, type BoxInfo, type FetchLike } from './description.js';
 
 export const SSDP_MULTICAST_ADDRESS = '239.255.255.250';
 export const SSDP_PORT = 1900;
 
-/**
- * Where M-SEARCH goes and which local address the socket binds: an injected dependency. In
- * production the target is the SSDP multicast group on the configured interface; tests and the demo
- * send unicast to the box simulator on loopback.
- */
-export interface SsdpTarget {
-  /** Local address to bind (the interface); `0.0.0.0` lets the OS choose. */
-  bindAddress: string;
-  address: string;
-  port: number;
-  /** Interface address for outgoing multicast (production only). */
-  multicastInterface?: string;
-  /** How long replies are collected. */
-  windowMs: number;
-}
+/** Where M-SEARCH goes (the SSDP multicast group in production, the box simulator in tests). */
+export type SsdpTarget = UdpSearchTarget;
 
 /** Most distinct devices one search follows up (a home LAN has a handful of UPnP devices). */
 export const MAX_SSDP_LOCATIONS = 32;
@@ -56,36 +42,23 @@ export function parseSsdpHeaders(message: string): Record<string, string> {
 
 /** Sends M-SEARCH and collects the distinct LOCATION URLs of the replies. */
 export async function searchLocations(target: SsdpTarget, signal?: AbortSignal): Promise<string[]> {
-  const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
   const locations = new Set<string>();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.bind(0, target.bindAddress, () => {
-        socket.off('error', reject);
-        resolve();
-      });
-    });
-    socket.on('error', () => undefined);
-    socket.on('message', (msg, rinfo) => {
-      if (locations.size >= MAX_SSDP_LOCATIONS || msg.length > 8192) return;
-      const text = msg.toString('utf8');
-      if (!/^HTTP\/1\.[01] 200/i.test(text) && !/^NOTIFY /i.test(text)) return;
-      const loc = parseSsdpHeaders(text).location;
-      if (loc && acceptableLocation(loc, rinfo.address)) locations.add(loc);
-    });
-    if (target.address === SSDP_MULTICAST_ADDRESS) {
-      socket.setMulticastTTL(2);
-      if (target.multicastInterface) socket.setMulticastInterface(target.multicastInterface);
-    }
-    for (const st of ['ssdp:all', 'urn:schemas-upnp-org:device:MediaServer:1']) {
-      const msg = Buffer.from(mSearch(st));
-      await new Promise<void>((resolve, reject) => socket.send(msg, target.port, target.address, (err) => (err ? reject(err) : resolve())));
-    }
-    await waitOrAbort(target.windowMs, signal);
-  } finally {
-    socket.close();
-  }
+  await udpSearch(
+    target,
+    {
+      multicastGroup: SSDP_MULTICAST_ADDRESS,
+      ttl: 2,
+      messages: ['ssdp:all', 'urn:schemas-upnp-org:device:MediaServer:1'].map((st) => Buffer.from(mSearch(st))),
+      onReply(msg, from) {
+        if (locations.size >= MAX_SSDP_LOCATIONS || msg.length > 8192) return;
+        const text = msg.toString('utf8');
+        if (!/^HTTP\/1\.[01] 200/i.test(text) && !/^NOTIFY /i.test(text)) return;
+        const loc = parseSsdpHeaders(text).location;
+        if (loc && acceptableLocation(loc, from)) locations.add(loc);
+      },
+    },
+    signal,
+  );
   return [...locations];
 }
 

@@ -1,6 +1,5 @@
-import dgram from 'node:dgram';
-import { waitOrAbort } from '../abort-scope.js';
 import { displayText } from '../box/description.js';
+import { udpSearch, type UdpSearchTarget } from '../udp-search.js';
 
 export const GDM_MULTICAST_ADDRESS = '239.0.0.250';
 export const GDM_PORT = 32414;
@@ -8,18 +7,8 @@ export const GDM_PORT = 32414;
 export const MAX_GDM_SERVERS = 16;
 const MAX_REPLY_BYTES = 4096;
 
-/**
- * Where the GDM search goes and which local address the socket binds: an injected dependency. In
- * production the multicast group on the configured interface; tests and the demo send unicast to the
- * fake media server on loopback.
- */
-export interface GdmTarget {
-  bindAddress: string;
-  address: string;
-  port: number;
-  multicastInterface?: string;
-  windowMs: number;
-}
+/** Where the GDM search goes (the multicast group in production, the fake media server in tests). */
+export type GdmTarget = UdpSearchTarget;
 
 export interface FoundMediaServer {
   name: string;
@@ -60,30 +49,20 @@ export function parseGdmReply(msg: Buffer, address: string): FoundMediaServer | 
 
 /** Sends one GDM search and collects the servers that answer within the window (distinct by URL). */
 export async function searchMediaServers(target: GdmTarget, signal?: AbortSignal): Promise<FoundMediaServer[]> {
-  const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
   const found = new Map<string, FoundMediaServer>();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.bind(0, target.bindAddress, () => {
-        socket.off('error', reject);
-        resolve();
-      });
-    });
-    socket.on('error', () => undefined);
-    socket.on('message', (msg, rinfo) => {
-      if (found.size >= MAX_GDM_SERVERS) return;
-      const server = parseGdmReply(msg, rinfo.address);
-      if (server && !found.has(server.url)) found.set(server.url, server);
-    });
-    if (target.address === GDM_MULTICAST_ADDRESS) {
-      socket.setMulticastTTL(1);
-      if (target.multicastInterface) socket.setMulticastInterface(target.multicastInterface);
-    }
-    await new Promise<void>((resolve, reject) => socket.send(Buffer.from(GDM_SEARCH), target.port, target.address, (err) => (err ? reject(err) : resolve())));
-    await waitOrAbort(target.windowMs, signal);
-  } finally {
-    socket.close();
-  }
+  await udpSearch(
+    target,
+    {
+      multicastGroup: GDM_MULTICAST_ADDRESS,
+      ttl: 1,
+      messages: [Buffer.from(GDM_SEARCH)],
+      onReply(msg, from) {
+        if (found.size >= MAX_GDM_SERVERS) return;
+        const server = parseGdmReply(msg, from);
+        if (server && !found.has(server.url)) found.set(server.url, server);
+      },
+    },
+    signal,
+  );
   return [...found.values()];
 }

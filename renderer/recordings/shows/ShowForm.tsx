@@ -1,23 +1,16 @@
 import { useState } from 'react';
 import { Field } from '../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../api.js';
-import type { AdMode, Capabilities, Show } from '../types.js';
+import type { AdMode, Capabilities, Show, ShowInput } from '../types.js';
 import { previewPath } from './path-preview.js';
 
-export interface ShowDraft {
-  id: number | null;
-  name: string;
-  dest_folder: string;
-  season_template: string;
-  enabled: boolean;
-  ad_mode: AdMode;
-  delete_after_download: boolean;
-}
+/** The form's values: a show as written (`id` null for a new one). */
+export type ShowDraft = ShowInput & { id: number | null };
 
 export const emptyDraft = (name = '', dest = ''): ShowDraft => ({ id: null, name, dest_folder: dest, season_template: 'Season {season}', enabled: true, ad_mode: 'off', delete_after_download: false });
 export const draftOf = (s: Show): ShowDraft => ({ id: s.id, name: s.name, dest_folder: s.dest_folder, season_template: s.season_template, enabled: s.enabled, ad_mode: s.ad_mode, delete_after_download: s.delete_after_download });
 
-type FieldName = 'name' | 'dest_folder' | 'season_template' | 'ad_mode' | 'enabled' | 'delete_after_download';
+type FieldName = keyof ShowInput;
 
 /** Follow a show or edit one: destination and season template with a live path preview; the server's message beside a refused field. */
 export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }: { draft: ShowDraft; mediaRoot: string; caps: Capabilities | undefined; onChange: (d: ShowDraft) => void; onSaved: (s: Show) => void; onCancel: () => void }) {

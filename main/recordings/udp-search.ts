@@ -1,0 +1,52 @@
+import dgram from 'node:dgram';
+import { waitOrAbort } from './abort-scope.js';
+
+/**
+ * Where a LAN search goes and which local address its socket binds: an injected dependency. In
+ * production the target is a multicast group on the configured interface; tests and the demo send
+ * unicast to a simulator on loopback.
+ */
+export interface UdpSearchTarget {
+  /** Local address to bind (the interface); `0.0.0.0` lets the OS choose. */
+  bindAddress: string;
+  address: string;
+  port: number;
+  /** Interface address for outgoing multicast (production only). */
+  multicastInterface?: string;
+  /** How long replies are collected. */
+  windowMs: number;
+}
+
+/**
+ * Sends `messages` from a fresh UDP socket bound to the target's interface and hands each datagram
+ * that comes back within the listening window (or until `signal` aborts) to `onReply`. When the
+ * target is the protocol's multicast group, the socket multicasts with `ttl` on the chosen interface.
+ */
+export async function udpSearch(
+  target: UdpSearchTarget,
+  opts: { multicastGroup: string; ttl: number; messages: readonly Buffer[]; onReply(msg: Buffer, from: string): void },
+  signal?: AbortSignal,
+): Promise<void> {
+  const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, target.bindAddress, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    socket.on('error', () => undefined);
+    socket.on('message', (msg, rinfo) => opts.onReply(msg, rinfo.address));
+    if (target.address === opts.multicastGroup) {
+      socket.setMulticastTTL(opts.ttl);
+      if (target.multicastInterface) socket.setMulticastInterface(target.multicastInterface);
+    }
+    for (const msg of opts.messages) {
+      await new Promise<void>((resolve, reject) => socket.send(msg, target.port, target.address, (err) => (err ? reject(err) : resolve())));
+    }
+    await waitOrAbort(target.windowMs, signal);
+  } finally {
+    socket.close();
+  }
+}

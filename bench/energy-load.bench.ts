@@ -18,6 +18,7 @@ import { DurableStore } from '../main/energy/history/durable-store.js';
 import { exportCursor } from '../main/energy/history/export.js';
 import { createEnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+import { readInChild, type ChildRead } from '../main/energy/testing/child-client.js';
 import { figure, round } from './report.js';
 import { writeSecondSamples } from '../main/energy/history/second-samples.js';
 
@@ -28,25 +29,6 @@ const sim = await startGatewaySimulator({ firmware: 'V2.9' });
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
 
-function runClient(base: string, paths: string[]): Promise<Array<{ path: string; status: number; bytes: number; ms: number }>> {
-  const script = `
-    const out = [];
-    for (const p of ${JSON.stringify(paths)}) {
-      const t = performance.now();
-      const res = await fetch(${JSON.stringify(base)} + p);
-      let bytes = 0;
-      for await (const chunk of res.body) bytes += chunk.length;
-      out.push({ path: p, status: res.status, bytes, ms: performance.now() - t });
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`client exited with ${code}`))));
-  });
-}
 
 // --- 7 days of 1 s samples ending a minute ago ---
 writeSecondSamples(dataDir, Date.now() - 60_000, ROWS);
@@ -74,10 +56,10 @@ async function measure(work: () => Promise<void>): Promise<{ jitterP99: number; 
   return { jitterP99: pct(gaps, 99), jitterMax: Math.max(0, ...gaps), lagP99: h.percentile(99) / 1e6, lagMax: h.max / 1e6, polls: gaps.length };
 }
 
-let results: Awaited<ReturnType<typeof runClient>> = [];
+let results: ChildRead[] = [];
 const heavy = await measure(async () => {
   const t = Date.now();
-  results = await runClient(service.url, [
+  results = await readInChild(service.url, [
     '/api/history?every=1',
     `/api/history?since=${t - 6.5 * DAY}&until=${t}&every=${Math.round((6.5 * DAY) / 600 / 1000)}`,
     '/api/history/export?format=csv',
@@ -119,7 +101,7 @@ figure('connection drops during heavy reads', disconnects, 'drops', { max: 0 });
   const csv = pct(server.csv, 50);
   console.log(`baseline: CSV export (server side, CPU time) ${round((csv / ROWS) * 1000)} µs per row (${round(csv)} ms for ${ROWS} rows)`);
   console.log(`server side: JSON / CSV per row ${round(pct(server.json, 50) / csv)}x (runs CSV ${server.csv.map(round).join(', ')} ms; JSON ${server.json.map(round).join(', ')} ms)`);
-  const runs = await runClient(service.url, ['csv', 'json', 'csv', 'json', 'csv', 'json'].map((f) => `/api/history/export?format=${f}`));
+  const runs = await readInChild(service.url, ['csv', 'json', 'csv', 'json', 'csv', 'json'].map((f) => `/api/history/export?format=${f}`));
   const med = (f: string) => pct(runs.filter((r) => r.path.endsWith(f)).map((r) => r.ms), 50);
   console.log(`end to end over HTTP: CSV ${round((med('csv') / ROWS) * 1000)} µs per row, JSON ${round((med('json') / ROWS) * 1000)} µs per row`);
   // 5 % allowance: run-to-run noise on a shared machine is larger than that.

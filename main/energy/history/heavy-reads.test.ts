@@ -6,7 +6,6 @@
  * The HTTP client runs in a child process, as a browser would, so only the server shares this
  * thread with the poller.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
+import { readInChild } from '../testing/child-client.js';
 import { waitForState } from '../testing/harness.js';
 import { writeSecondSamples } from './second-samples.js';
 
@@ -28,27 +28,6 @@ afterAll(async () => {
   await sim?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-
-/** Runs the requests one after another in a child process; resolves with status and body size of each. */
-function runClient(base: string, paths: string[]): Promise<Array<{ path: string; status: number; bytes: number }>> {
-  const script = `
-    const out = [];
-    for (const p of ${JSON.stringify(paths)}) {
-      const res = await fetch(${JSON.stringify(base)} + p);
-      let bytes = 0;
-      for await (const chunk of res.body) bytes += chunk.length;
-      out.push({ path: p, status: res.status, bytes });
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`client exited with ${code}`))));
-  });
-}
 
 describe('heavy history reads while polling at 1 s over real TCP', () => {
   it('never fail a poll and leave no gap over 2 s in the history', { timeout: 240_000 }, async () => {
@@ -66,7 +45,7 @@ describe('heavy history reads while polling at 1 s over real TCP', () => {
     const loadStart = Date.now();
 
     const t = Date.now();
-    const results = await runClient(service.url, [
+    const results = await readInChild(service.url, [
       '/api/history?every=1',
       `/api/history?since=${t - 6.5 * DAY}&until=${t}&every=${Math.round((6.5 * DAY) / 600 / 1000)}`,
       '/api/history/export?format=csv',

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
+import { Err } from './ListEditors.js';
 import type { EditorProps, FieldEditor } from './SettingField.js';
 
 type Obj = Record<string, unknown>;
@@ -11,14 +12,6 @@ const DAY_LABEL: Record<string, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', 
 const toNumber = (t: string): number | string | null => (t.trim() === '' ? null : Number.isFinite(Number(t)) ? Number(t) : t);
 const numText = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-function Err({ errors, path }: { errors: Obj; path: string }) {
-  const e = errors[path];
-  return typeof e === 'string' ? (
-    <span className="error" role="alert">
-      {e}
-    </span>
-  ) : null;
-}
 
 function Labelled({ label, children, errors, path }: { label: string; children: (id: string) => React.ReactNode; errors: Obj; path: string }) {
   const id = useId();

@@ -3,7 +3,8 @@ import type { EditorProps, FieldEditor } from './SettingField.js';
 
 type Obj = Record<string, unknown>;
 
-function Err({ errors, path }: { errors: Obj; path: string }) {
+/** The server's message for the list entry at `path`, if it refused one. */
+export function Err({ errors, path }: { errors: Obj; path: string }) {
   const e = errors[path];
   return typeof e === 'string' ? (
     <span className="error" role="alert">

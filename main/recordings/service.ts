@@ -13,6 +13,7 @@ import { resolveCsrfSecret } from './csrf.js';
 import { registerHttpSecurity } from './http-security.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
+import { registerImportRoutes } from './routes/import-routes.js';
 import type { IntegrationSeams, RouteContext } from './routes/context.js';
 import { registerRecordingRoutes } from './routes/recordings-routes.js';
 import { registerSettingsRoutes } from './routes/settings-routes.js';
@@ -182,6 +183,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerRecordingRoutes(app, ctx);
         registerSyncRoutes(app, ctx);
         registerBoxRoutes(app, ctx);
+        registerImportRoutes(app, ctx);
         await registerRecordingsUi(app, config.staticDir);
 
         port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });

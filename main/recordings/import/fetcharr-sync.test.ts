@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimShow } from '../box/simulator/box-model.js';
+import { createFakeMediaServer, type FakeMediaServer } from '../mediaserver/fake-media-server.js';
+import { sha256File, startHarness, type Harness } from '../testing/harness.js';
+import { FETCHARR_FIXTURE, copyFixture, fixtureAvailable, readFacts } from './testing.js';
+
+if (!fixtureAvailable()) console.warn(`fetcharr sync tests skipped: the anchor fixture is not at ${FETCHARR_FIXTURE} (set FETCHARR_FIXTURE)`);
+const suite = fixtureAvailable() ? describe : describe.skip;
+
+/**
+ * The box fetcharr synced from, as facts.json describes it: the same DLNA object ids, titles and
+ * sizes (the failed episode is back and serves its bytes now), plus a show nobody follows.
+ */
+function fixtureBox(): SimShow[] {
+  const facts = readFacts();
+  const items = (showId: number) =>
+    facts.recordings.filter((r) => r.show_id === showId).map((r) => ({ id: r.fetch_id, title: r.fetch_title, length: r.size }));
+  return [
+    { title: 'Garden Makeover', items: items(1) },
+    { title: 'Quiz Night', items: items(2) },
+    { title: 'Night Market', items: [{ id: '64$0$1$0', title: 'S2 E3 - Dumplings - Fri 10 Jul', length: 300_000 }] },
+  ];
+}
+
+/** The box address fetcharr stored (fetch_ip:fetch_port): the simulator listens there on loopback. */
+const FIXTURE_BOX_PORT = 18402;
+
+suite('after importing fetcharr, a sync against the same box', () => {
+  let h: Harness | null = null;
+  let plex: FakeMediaServer | null = null;
+  let root = '';
+  afterEach(async () => {
+    await h?.cleanup();
+    await plex?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+    h = null;
+    plex = null;
+  });
+
+  it('downloads none of the four fetcharr downloaded (files untouched) and retries the failed one', async () => {
+    const copy = copyFixture();
+    root = copy.root;
+    const facts = readFacts();
+    h = await startHarness({ box: { shows: fixtureBox(), port: FIXTURE_BOX_PORT } });
+    plex = createFakeMediaServer({ token: 'fxPlexToken-9QwErTy' });
+    await plex.start();
+
+    const imported = await h.api.post('/api/import', { dir: copy.config, media_root_from: '/media', media_root_to: copy.media });
+    expect(imported.status).toBe(200);
+    expect(imported.body.report.counts.recordings).toMatchObject({ done: 4, files_found: 4, retry: 1 });
+    // fetcharr's box address is used as it was stored; its Plex moved to the fake one on loopback.
+    expect((await h.api.get('/api/settings')).body.settings.box_address).toBe('127.0.0.1:18402');
+    expect((await h.api.patch('/api/settings', { media_server_url: plex.url })).status).toBe(200);
+
+    const done = facts.recordings.filter((r) => r.status === 'done');
+    const files = done.map((r) => path.join(copy.media, ...r.file_path.replace(/^\/media\//, '').split('/')));
+    const before = files.map((f) => ({ hash: sha256File(f), mtime: fs.statSync(f).mtimeMs, size: fs.statSync(f).size }));
+
+    const run = await h.syncAndWait();
+    expect(run.status).toBe('ok');
+    expect(run.summary).toMatchObject({ downloaded: 1, failed: 0, seen: 5, already_done: 4 });
+
+    // The four: no media request at all, files byte-for-byte and mtime the same.
+    const asked = new Set(h.box.requests.map((r) => decodeURIComponent(r.path.replace(/^\/web\//, ''))));
+    for (const r of done) expect(asked.has(r.fetch_id), r.fetch_id).toBe(false);
+    expect(files.map((f) => ({ hash: sha256File(f), mtime: fs.statSync(f).mtimeMs, size: fs.statSync(f).size }))).toEqual(before);
+
+    // The failed one was downloaded now, whole, into the show's folder under the imported media root.
+    const retried = (await h.api.get('/api/recordings')).body.recordings.find((r: { box_id: string }) => r.box_id === '64$0$2$1');
+    expect(retried).toMatchObject({ status: 'done', error: null, size: 419428 });
+    expect(path.dirname(retried.file_path)).toBe(path.join(copy.media, 'Quiz Night (2019)', 'Season 12'));
+    expect(sha256File(retried.file_path)).toBe(h.box.hash('64$0$2$1'));
+    // The show nobody followed stays on the box; the imported Plex token refreshed section 2.
+    expect(asked.has('64$0$1$0')).toBe(false);
+    expect(plex.refreshes).toEqual(['2']);
+
+    // A second sync downloads nothing at all.
+    const again = await h.syncAndWait();
+    expect(again.summary).toMatchObject({ downloaded: 0, already_done: 5 });
+  });
+
+  it('lists both shows with their options and the imported history through the API', async () => {
+    const copy = copyFixture();
+    root = copy.root;
+    h = await startHarness({ box: { shows: fixtureBox() } });
+    const preview = await h.api.post('/api/import/preview', { dir: copy.config, media_root_to: copy.media });
+    expect(preview.status).toBe(200);
+    expect(preview.body.preview.counts).toMatchObject({ shows: 2, sync_runs: 1 });
+    // A preview writes nothing.
+    expect((await h.api.get('/api/shows')).body.shows).toEqual([]);
+
+    expect((await h.api.post('/api/import', { dir: copy.config, media_root_to: copy.media })).status).toBe(200);
+    const shows = (await h.api.get('/api/shows')).body.shows;
+    expect(shows.map((s: Record<string, unknown>) => [s.name, s.dest_folder, s.season_template, s.enabled, s.delete_after_download, s.ad_mode])).toEqual([
+      ['Garden Makeover', 'Garden Makeover', 'Season {season}', true, true, 'detect'],
+      ['Quiz Night', 'Quiz Night (2019)', 'Season {season_unpadded}', true, false, 'off'],
+    ]);
+    const runs = (await h.api.get('/api/sync-runs')).body.runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ trigger: 'manual', status: 'partial', started_at: '2026-11-25T04:47:18.000Z' });
+  });
+});

@@ -92,6 +92,10 @@ suite('after importing fetcharr, a sync against the same box', () => {
     expect((await h.api.get('/api/shows')).body.shows).toEqual([]);
 
     expect((await h.api.post('/api/import', { dir: copy.config, media_root_to: copy.media })).status).toBe(200);
+    // fetcharr never stored the box folder's title: the list names the followed show instead.
+    const listed = (await h.api.get('/api/recordings')).body.recordings;
+    expect(listed.find((r: { box_id: string }) => r.box_id === '64$0$2$1')).toMatchObject({ show_title: 'Quiz Night', status: 'failed' });
+    expect(listed.find((r: { box_id: string }) => r.box_id === '64$0$0$0')).toMatchObject({ show_title: 'Garden Makeover', status: 'done' });
     const shows = (await h.api.get('/api/shows')).body.shows;
     expect(shows.map((s: Record<string, unknown>) => [s.name, s.dest_folder, s.season_template, s.enabled, s.delete_after_download, s.ad_mode])).toEqual([
       ['Garden Makeover', 'Garden Makeover', 'Season {season}', true, true, 'detect'],

@@ -42,9 +42,12 @@ const isoSql = (col: string) =>
 /**
  * The API view of a row, serialised by SQLite itself (10,000 rows must list in well under 50 ms):
  * every stored column the UI needs, timestamps as ISO strings. `progress` is appended by the route.
+ * A row that does not know its box folder's title yet (imported from fetcharr, which never stored
+ * it; identity must not guess it) shows its followed show's name.
  */
 const ROW_JSON_SQL = `SELECT box_id, COALESCE(downloaded_at, updated_at) AS sort_key, json_object(
-    'box_id', box_id, 'show_id', show_id, 'show_title', show_title, 'box_title', box_title,
+    'box_id', box_id, 'show_id', show_id,
+    'show_title', COALESCE(show_title, (SELECT name FROM shows WHERE shows.id = recordings.show_id)), 'box_title', box_title,
     'season', season, 'episode', episode, 'status', status, 'error', error,
     'size', size, 'expected_size', expected_size, 'downloaded_at', ${isoSql('downloaded_at')},
     'file_path', file_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,

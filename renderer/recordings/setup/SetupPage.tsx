@@ -7,6 +7,7 @@ import { SchedulePreview } from '../settings/SchedulePreview.js';
 import { SettingsCard } from '../settings/SettingsCard.js';
 import { LIBRARY, SCHEDULE } from '../settings/SettingsPage.js';
 import { useServerSettings } from '../use-server.js';
+import { FetcharrImport } from './FetcharrImport.js';
 
 const STEPS = ['Recording box', 'Media folder', 'Schedule', 'Shows'] as const;
 
@@ -14,7 +15,16 @@ const STEPS = ['Recording box', 'Media folder', 'Schedule', 'Shows'] as const;
 export function SetupPage() {
   const { view, error } = useServerSettings();
   const [step, setStep] = useState(0);
+  const [fromFetcharr, setFromFetcharr] = useState(false);
   if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
+  if (fromFetcharr) {
+    return (
+      <>
+        <h1>Set up the recording sync</h1>
+        <FetcharrImport mediaRoot={String(view.settings.media_root ?? '')} onCancel={() => setFromFetcharr(false)} />
+      </>
+    );
+  }
   const nav = (
     <div className="row">
       {step > 0 && (
@@ -39,6 +49,14 @@ export function SetupPage() {
           </li>
         ))}
       </ol>
+      {step === 0 && (
+        <Card title="Coming from fetcharr?" id="setup-from-fetcharr">
+          <p className="small muted">Bring its shows, settings, sync history and what it already downloaded instead of starting from scratch.</p>
+          <button type="button" onClick={() => setFromFetcharr(true)}>
+            Import from fetcharr
+          </button>
+        </Card>
+      )}
       {step === 0 && (
         <Card title="1. Find your recording box" id="setup-box">
           <p className="small muted">The service searches the local network for recording boxes. If several answer, pick yours.</p>

@@ -61,6 +61,9 @@ suite('after importing fetcharr, a sync against the same box', () => {
     const run = await h.syncAndWait();
     expect(run.status).toBe('ok');
     expect(run.summary).toMatchObject({ downloaded: 1, failed: 0, seen: 5, already_done: 4 });
+    // Matched by the box's own ids (fetcharr's fetch_id), not re-identified as renumbered items.
+    expect(run.summary.renumbered).toBeUndefined();
+    expect(run.summary.ids_reused).toBeUndefined();
 
     // The four: no media request at all, files byte-for-byte and mtime the same.
     const asked = new Set(h.box.requests.map((r) => decodeURIComponent(r.path.replace(/^\/web\//, ''))));

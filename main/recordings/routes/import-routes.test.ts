@@ -100,3 +100,31 @@ suite('POST /api/import/preview and /api/import: body validation, CSRF, refusals
     expect((await h.api.get('/api/recordings')).body.recordings).toHaveLength(5);
   });
 });
+
+suite('POST /api/import while a sync runs', () => {
+  let h: Harness;
+  let copy: ReturnType<typeof copyFixture>;
+  beforeAll(async () => {
+    copy = copyFixture();
+    // One slow episode keeps a sync running while the import is asked for.
+    h = await startHarness({ box: { shows: [{ title: 'Slow Show', items: [{ id: '5001', title: 'S1 E1 - Slow - Mon 01 Jul', length: 2_000_000, bytesPerSecond: 200_000 }] }] } });
+    await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl });
+    await h.api.post('/api/shows', { name: 'Slow Show', dest_folder: 'Slow' });
+  });
+  afterAll(async () => {
+    await h.cleanup();
+    fs.rmSync(copy.root, { recursive: true, force: true });
+  });
+
+  it('answers 409 sync_running and imports nothing; the preview still answers', async () => {
+    const started = await h.api.post('/api/sync');
+    expect(started.status).toBe(202);
+    const body = { dir: copy.config, media_root_to: copy.media };
+    const res = await h.api.post('/api/import', body);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'sync_running', run_id: started.body.run.id });
+    expect((await h.api.post('/api/import/preview', body)).status).toBe(200);
+    expect((await h.api.get('/api/shows')).body.shows.map((s: { name: string }) => s.name)).toEqual(['Slow Show']);
+    await h.service.engine.stop();
+  });
+});

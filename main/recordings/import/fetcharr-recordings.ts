@@ -57,17 +57,25 @@ function breaksJson(text: unknown): string | null {
 
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'bigint' ? Number(v) : null);
 
-/** Where a mapped file really is, when it exists as a regular file inside the new media root (symlinks resolved). */
-function foundInside(file: string, mediaRoot: string): number | null {
+/** The size of a mapped file when it exists as a regular file inside the new media root (its real path, symlinks resolved). */
+function foundInside(file: string, realRoot: string | null): number | null {
+  if (realRoot === null) return null;
   try {
-    const real = fs.realpathSync(file);
-    if (!isInside(fs.realpathSync(mediaRoot), real)) return null;
-    const st = fs.statSync(real);
-    return st.isFile() ? st.size : null;
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (!st?.isFile()) return null;
+    return isInside(realRoot, fs.realpathSync(file)) ? st.size : null;
   } catch {
     return null;
   }
 }
+
+const realPathOrNull = (p: string) => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
+};
 
 /**
  * fetcharr's `recordings` rows → ours, keyed by the same box id (its `fetch_id` is the box's DLNA
@@ -89,6 +97,7 @@ export function planRecordings(rows: readonly FetcharrRecordingRow[], roots: { f
     missing: [],
     refused: [],
   };
+  const realRoot = realPathOrNull(roots.to);
   for (const r of rows) {
     const id = typeof r.fetch_id === 'string' || typeof r.fetch_id === 'number' ? String(r.fetch_id) : '';
     const title = typeof r.fetch_title === 'string' ? r.fetch_title : '';
@@ -108,7 +117,7 @@ export function planRecordings(rows: readonly FetcharrRecordingRow[], roots: { f
     if (r.status === 'done') {
       status = 'done';
       filePath = mapped;
-      const onDisk = mapped ? foundInside(mapped, roots.to) : null;
+      const onDisk = mapped ? foundInside(mapped, realRoot) : null;
       if (onDisk !== null) {
         plan.counts.files_found++;
         storedSize = onDisk;

@@ -57,7 +57,7 @@ suite('fetcharr import on a copy of the real fetcharr folder', () => {
     const p = previewOf(plan());
     const what = p.not_carried.map((n) => n.what);
     // The terminal id is blank in the fixture: nothing to say about it; the Plex prefs path is blank too.
-    expect(what).toContain("the vendor cloud's addresses");
+    expect(what).toEqual(["the schedule's time zone", "the vendor cloud's addresses"]);
     for (const n of p.not_carried) expect(n.reason.length).toBeGreaterThan(10);
     // Carried settings: secrets masked in the preview.
     const token = p.settings.find((c) => c.to === 'media_server_token');

@@ -70,7 +70,10 @@ export function mapFetcharrSettings(settings: ReadonlyMap<string, string | null>
   }
 
   const cron = take('sync_cron');
-  if (cron) carry('sync_cron', 'sync_cron', cron);
+  if (cron) {
+    carry('sync_cron', 'sync_cron', cron);
+    notCarried.push({ what: "the schedule's time zone", reason: "fetcharr took it from its container's TZ, not from its state: sync_cron now runs in this service's time zone (TZ)" });
+  }
 
   const plexUrl = take('plex_url');
   if (plexUrl) carry('plex_url', 'media_server_url', plexUrl.replace(/\/+$/, ''));

@@ -135,6 +135,26 @@ suite('fetcharr import on a copy of the real fetcharr folder', () => {
     expect(fs.readdirSync(copy.config)).toEqual(['state.db']);
   });
 
+  it('reads a state.db left in WAL mode (with its -wal file) without adding a file next to it', () => {
+    const { copy, run } = setup();
+    const file = path.join(copy.config, 'state.db');
+    // fetcharr's folder copied while it ran: the newest rows live only in state.db-wal.
+    const w = new Database(file);
+    w.pragma('journal_mode = WAL');
+    w.pragma('wal_autocheckpoint = 0');
+    w.prepare(`INSERT INTO shows (fetch_show_pattern, dest_folder) VALUES ('Night Market', 'Night Market')`).run();
+    const snapDb = fs.readFileSync(file);
+    const snapWal = fs.readFileSync(`${file}-wal`);
+    w.close();
+    for (const f of fs.readdirSync(copy.config)) fs.rmSync(path.join(copy.config, f));
+    fs.writeFileSync(file, snapDb);
+    fs.writeFileSync(`${file}-wal`, snapWal);
+    const before = hashTree(copy.config);
+    const report = run();
+    expect(report.shows.map((x) => x.name)).toEqual(['Garden Makeover', 'Quiz Night', 'Night Market']);
+    expect(hashTree(copy.config)).toEqual(before);
+  });
+
   it('importing twice equals importing once', () => {
     const { target, run } = setup();
     run();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../core/errors.js';
@@ -111,10 +112,21 @@ function readTable<T>(db: Database.Database, table: string, problems: string[], 
  */
 export function readFetcharrFolder(dir: string): FetcharrSource {
   const dbPath = findStateDb(path.resolve(dir));
+  // A state.db left in WAL mode with its -wal file (copied while fetcharr ran): SQLite would add a
+  // -shm file next to it even read-only, so both are read from a private copy instead.
+  let scratch: string | null = null;
+  let openPath = dbPath;
+  if (fs.existsSync(`${dbPath}-wal`)) {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fetcharr-read-'));
+    openPath = path.join(scratch, 'state.db');
+    fs.copyFileSync(dbPath, openPath);
+    fs.copyFileSync(`${dbPath}-wal`, `${openPath}-wal`);
+  }
   let db: Database.Database;
   try {
-    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    db = new Database(openPath, { readonly: true, fileMustExist: true });
   } catch (err) {
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     throw notFetcharr(`${dbPath} cannot be opened: ${(err as Error).message}`);
   }
   try {
@@ -157,5 +169,6 @@ export function readFetcharrFolder(dir: string): FetcharrSource {
     };
   } finally {
     db.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -49,6 +49,7 @@ suite('after importing fetcharr, a sync against the same box', () => {
 
     const imported = await h.api.post('/api/import', { dir: copy.config, media_root_from: '/media', media_root_to: copy.media });
     expect(imported.status).toBe(200);
+    expect(h.service.recordings.get('64$0$0$0')).toMatchObject({ show_title: null, box_udn: null, recorded_start: null });
     expect(imported.body.report.counts.recordings).toMatchObject({ done: 4, files_found: 4, retry: 1 });
     // fetcharr's box address is used as it was stored; its Plex moved to the fake one on loopback.
     expect((await h.api.get('/api/settings')).body.settings.box_address).toBe('127.0.0.1:18402');
@@ -78,6 +79,11 @@ suite('after importing fetcharr, a sync against the same box', () => {
     // The show nobody followed stays on the box; the imported Plex token refreshed section 2.
     expect(asked.has('64$0$1$0')).toBe(false);
     expect(plex.refreshes).toEqual(['2']);
+
+    // The rows fetcharr downloaded learnt what fetcharr never stored: the box's folder title, the box and the start time.
+    const learnt = h.service.recordings.get('64$0$0$0')!;
+    expect([learnt.show_title, learnt.box_udn, learnt.recorded_start]).toEqual(['Garden Makeover', 'uuid:fetch-box-sim-0001', 'Wednesday 01 July 2020 09:05 PM']);
+    expect(learnt).toMatchObject({ status: 'done', file_path: files[0] });
 
     // A second sync downloads nothing at all.
     const again = await h.syncAndWait();

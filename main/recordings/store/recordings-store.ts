@@ -97,6 +97,11 @@ export interface RecordingsStore {
   count(): number;
   /** The box deleted this recording (cloud delete acknowledged): the row becomes a tombstone. */
   markDeletedFromBox(boxId: string, now: number): void;
+  /**
+   * Fills in what a row does not know yet about its recording (imported from fetcharr, or stored
+   * before start times were kept) from the box's listing; known values are never changed.
+   */
+  learnIdentity(boxId: string, seen: { show_title: string; box_udn: string | null; recorded_start: string | null }, now: number): void;
 }
 
 export function createRecordingsStore(db: Db): RecordingsStore {
@@ -135,6 +140,10 @@ export function createRecordingsStore(db: Db): RecordingsStore {
   const noteStmt = db.prepare('UPDATE recordings SET error = ?, updated_at = ? WHERE box_id = ?');
   const deletedStmt = db.prepare('UPDATE recordings SET purged_at = @now, deleted_from_box_at = @now, updated_at = @now WHERE box_id = @boxId');
   const purgeStmt = db.prepare('DELETE FROM recordings WHERE purged_at IS NOT NULL AND purged_at < ?');
+  const learnStmt = db.prepare(`UPDATE recordings SET show_title = COALESCE(show_title, @show_title), box_udn = COALESCE(box_udn, @box_udn),
+    recorded_start = COALESCE(recorded_start, @recorded_start), updated_at = @now
+    WHERE box_id = @boxId AND ((show_title IS NULL AND @show_title IS NOT NULL) OR (box_udn IS NULL AND @box_udn IS NOT NULL)
+      OR (recorded_start IS NULL AND @recorded_start IS NOT NULL))`);
   let listCache: ListedRow[] | null = null;
   let version = 0;
   const toListed = (r: { box_id: string; sort_key: number; json: string }): ListedRow => ({
@@ -190,6 +199,9 @@ export function createRecordingsStore(db: Db): RecordingsStore {
       rekeyAll(moves, now);
       version++;
       listCache = null;
+    },
+    learnIdentity(boxId, seen, now) {
+      if (learnStmt.run({ boxId, ...seen, now }).changes) refreshCached(boxId);
     },
     markDeletedFromBox(boxId, now) {
       if (deletedStmt.run({ boxId, now }).changes) refreshCached(boxId);

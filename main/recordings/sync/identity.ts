@@ -55,8 +55,13 @@ export function reconcileIds(
   const unbound: ListedRecording[] = [];
   for (const l of listing) {
     const row = deps.recordings.get(l.item.id);
-    if (row && sameRecording(row, l)) claimed.add(row.box_id);
-    else unbound.push(l);
+    if (row && sameRecording(row, l)) {
+      claimed.add(row.box_id);
+      // A row that matched without knowing its show folder, box or start time learns them now.
+      if ((row.show_title === null || row.box_udn === null || row.recorded_start === null) && !deps.guard.isBusy(row.box_id)) {
+        deps.recordings.learnIdentity(row.box_id, { show_title: l.folderTitle, box_udn: l.boxUdn || null, recorded_start: l.item.recordedStart || null }, now);
+      }
+    } else unbound.push(l);
   }
   if (!unbound.length) return result;
 

@@ -45,6 +45,12 @@ suite('runFetcharrImportCli (npm run import -- --from fetcharr DIR ...)', () => 
     expect(out.join('\n')).toContain('shows 0 new, 2 already followed; recordings 0 new, 0 updated, 5 already known; sync runs 0 new, 1 already imported');
   });
 
+  it('takes folders relative to where it runs', async () => {
+    const { copy, out, io } = setup();
+    expect(await runFetcharrImportCli(['config', '--media-root-to', 'media', '--dry-run'], { ...io, cwd: copy.fetcharr })).toBe(0);
+    expect(out).toContain(`media root: /media (then) → ${copy.media} (now)`);
+  });
+
   it('--dry-run --json previews and writes nothing', async () => {
     const { copy, data, out, io } = setup();
     expect(await runFetcharrImportCli([copy.config, '--media-root-to', copy.media, '--dry-run', '--json'], io)).toBe(0);

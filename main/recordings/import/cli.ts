@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { defaultDataDir } from '../../core/paths.js';
@@ -15,6 +16,8 @@ export interface ImportCliIo {
   out(line: string): void;
   err(line: string): void;
   env: Record<string, string | undefined>;
+  /** Folder that relative paths on the command line start from (default: the process's). */
+  cwd?: string;
   clock?: Clock;
 }
 
@@ -116,7 +119,10 @@ export async function runFetcharrImportCli(args: string[], io: ImportCliIo): Pro
   const db = openDatabase(config.dbPath, recordingMigrations);
   try {
     const settings = createRecordingSettings(db, { env: config.env, tz: config.tz, configDir: config.configDir, bundledDetectorIni: config.bundledDetectorIni });
-    const plan = planFetcharrImport({ dir: parsed.dir, mediaRootFrom: parsed.from, mediaRootTo: parsed.to ?? settings.get().media_root, now: clock.now() });
+    // Folders given on the command line may be relative to where it runs; "then" is fetcharr's own path.
+    const cwd = io.cwd ?? process.cwd();
+    const mediaRootTo = parsed.to === undefined ? settings.get().media_root : path.resolve(cwd, parsed.to);
+    const plan = planFetcharrImport({ dir: path.resolve(cwd, parsed.dir), mediaRootFrom: parsed.from, mediaRootTo, now: clock.now() });
     if (parsed.dryRun) {
       const preview = previewOf(plan);
       if (parsed.json) io.out(JSON.stringify({ preview }, null, 2));

@@ -155,6 +155,20 @@ suite('fetcharr import on a copy of the real fetcharr folder', () => {
     expect(hashTree(copy.config)).toEqual(before);
   });
 
+  it('reads a folder from before fetcharr had ad removal (migrations 0001-0002 only)', () => {
+    const { copy, target, run } = setup();
+    const db = new Database(path.join(copy.config, 'state.db'));
+    db.exec(`ALTER TABLE shows DROP COLUMN ad_removal;
+      ALTER TABLE recordings DROP COLUMN ad_status; ALTER TABLE recordings DROP COLUMN ad_breaks_json; ALTER TABLE recordings DROP COLUMN ad_processed_at;
+      DELETE FROM knex_migrations WHERE name = '0003_ad_removal.js';`);
+    db.close();
+    const report = run();
+    expect(report.source.migrations).toEqual(['0001_initial.js', '0002_recordings_purged_at.js']);
+    expect(target.shows.list().map((s) => s.ad_mode)).toEqual(['off', 'off']);
+    expect(target.recordings.list().map((r) => r.ad_status)).toEqual(['unscanned', 'unscanned', 'unscanned', 'unscanned', 'unscanned']);
+    expect(report.counts.recordings).toMatchObject({ done: 4, files_found: 4, retry: 1 });
+  });
+
   it('importing twice equals importing once', () => {
     const { target, run } = setup();
     run();

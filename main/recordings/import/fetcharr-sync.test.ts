@@ -113,5 +113,13 @@ suite('after importing fetcharr, a sync against the same box', () => {
     const runs = (await h.api.get('/api/sync-runs')).body.runs;
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger: 'manual', status: 'partial', started_at: '2026-11-25T04:47:18.000Z' });
+
+    // The box has moved: with the address cleared, SSDP on loopback finds it, and the sync still
+    // knows the four downloads and fetches only the one that failed.
+    expect((await h.api.patch('/api/settings', { box_address: null, media_server_url: '' })).status).toBe(200);
+    const run = await h.syncAndWait();
+    expect(run.summary).toMatchObject({ boxes: 1, downloaded: 1, already_done: 4, failed: 0 });
+    expect(run.summary.note).toContain('found by discovery');
+    expect((await h.api.get('/api/sync-runs')).body.runs.map((r: { id: number; summary: { imported_from?: string } }) => r.summary.imported_from ?? 'ours')).toEqual(['ours', 'fetcharr']);
   });
 });

@@ -41,7 +41,10 @@ export interface CheckedAddress {
 /** Resolves a host name to all its addresses (default: the system resolver, like a socket would). */
 export type Resolve = (host: string) => Promise<CheckedAddress[]>;
 
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+/** The transport the gate hands a checked request to (a URL string and fetch's options). */
+export type Transport = (input: string, init?: RequestInit) => Promise<Response>;
+/** What the gate offers callers: fetch's shape (a URL string or URL object; Request objects are not taken). */
+export type GatedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** A connection the gate refused; the message says why in plain words (safe to show and log). */
 export class OutboundRefused extends Error {
@@ -146,9 +149,9 @@ export interface Outbound {
   /** The same for a bare host name or IP (Modbus TCP). */
   checkHost(rule: OutboundRule, host: string): Promise<CheckedAddress>;
   /** An HTTP request through the gate: checked, then connected to the checked address. */
-  fetch(rule: OutboundRule, url: string, init?: RequestInit): Promise<Response>;
+  fetch(rule: OutboundRule, url: string | URL, init?: RequestInit): Promise<Response>;
   /** A fetch bound to one rule (read on every request, so a live settings change applies). */
-  fetcher(rule: OutboundRule | (() => OutboundRule)): FetchLike;
+  fetcher(rule: OutboundRule | (() => OutboundRule)): GatedFetch;
 }
 
 export interface OutboundDeps {
@@ -157,7 +160,7 @@ export interface OutboundDeps {
    * The HTTP transport after the check. Default: Node's http/https client connected to the checked
    * address. Tests may pass a fetch of their own (it then does its own resolution of the same name).
    */
-  transport?: FetchLike;
+  transport?: Transport;
 }
 
 export function createOutbound(deps: OutboundDeps = {}): Outbound {
@@ -186,7 +189,9 @@ export function createOutbound(deps: OutboundDeps = {}): Outbound {
 
   const check = (rule: OutboundRule, url: URL) => checkHostFor(rule, url.hostname, rule.purpose === 'internet' && ownerSetOrigin(rule, url));
 
-  const gatedFetch = async (rule: OutboundRule, input: string, init: RequestInit = {}): Promise<Response> => {
+  const gatedFetch = async (rule: OutboundRule, target: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    if (typeof target !== 'string' && !(target instanceof URL)) throw new TypeError('the outbound gate takes a URL, not a Request');
+    const input = String(target);
     const url = new URL(input);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`refused: ${url.protocol} is not http or https`);
     const checked = await check(rule, url);

@@ -101,6 +101,8 @@ describe('the outbound gate over real sockets', () => {
     await expect(gate.fetch({ purpose: 'internet' }, `http://weather.example:${cap.port}/`)).rejects.toThrow(/weather\.example resolves to 127\.0\.0\.1/);
     await expect(gate.fetch({ purpose: 'internet' }, `http://mixed.example:${cap.port}/`)).rejects.toThrow(/home network/);
     await expect(gate.fetch({ purpose: 'lan-device' }, `http://mixed.example:${cap.port}/`)).rejects.toThrow(/internet address/);
+    // Even as the very setting: a name is not an address the owner wrote, and a name can be made to point anywhere.
+    await expect(gate.fetch({ purpose: 'internet', configured: [`http://weather.example:${cap.port}/`] }, `http://weather.example:${cap.port}/`)).rejects.toThrow(/home network/);
     expect(cap.seen).toEqual([]);
   });
 

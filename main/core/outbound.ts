@@ -12,8 +12,9 @@ import { isPrivateAddress } from './private-address.js';
  * - `lan-device`: a device in the home (gateway, recording box, media server). Loopback, private
  *   and link-local addresses only; an internet address is refused.
  * - `internet`: a service on the internet (weather, geocoding, the vendor cloud). Loopback, private
- *   and link-local addresses are refused, unless the owner set that very origin in the setting the
- *   connection comes from (tests and the demo point these settings at loopback fakes).
+ *   and link-local addresses are refused, unless the owner wrote that very address (an IP literal or
+ *   `localhost`, same origin) in the setting the connection comes from: tests and the demo point
+ *   these settings at loopback fakes. A name that resolves to a home address is always refused.
  * - `webhook`: goes where the owner pointed it (any unicast address).
  * Unspecified (0.0.0.0, ::), multicast and broadcast addresses are refused for every purpose.
  *
@@ -27,7 +28,8 @@ export interface OutboundRule {
   purpose: OutboundPurpose;
   /**
    * The owner's setting value(s) this connection is made for (URLs). An `internet` connection whose
-   * origin (scheme, host, port) equals one of them may use a loopback, private or link-local address.
+   * origin (scheme, host, port) equals one of them, with the host written as an IP address or
+   * `localhost`, may use a loopback, private or link-local address.
    */
   configured?: ReadonlyArray<string | null | undefined>;
 }
@@ -88,8 +90,15 @@ function isSharedAddress(ip: string): boolean {
   return v4 !== null && v4Int(v4) >>> 22 === (0x64400000 >>> 22);
 }
 
-/** Whether the rule lets a connection to `url` use a home-network address (the owner set that origin). */
-function ownerSetOrigin(rule: OutboundRule, url: URL): boolean {
+/**
+ * Whether the rule lets a connection to `url` use a home-network address: the owner wrote that
+ * address itself (an IP literal, or `localhost`) in the setting, same origin. A host NAME that
+ * resolves to a home address is refused for an internet service even when it is the setting: that
+ * is what a hijacked or rebinding name looks like.
+ */
+function ownerSetAddress(rule: OutboundRule, url: URL): boolean {
+  const host = bareHost(url).toLowerCase();
+  if (!net.isIP(host) && host !== 'localhost') return false;
   return (rule.configured ?? []).some((c) => {
     if (!c) return false;
     try {
@@ -106,13 +115,13 @@ const PURPOSE_WORDS: Record<OutboundPurpose, string> = {
   webhook: 'a webhook',
 };
 
-/** The policy on one resolved address; null when allowed, else why not. */
+/** The policy on one resolved address; null when allowed, else why not ("is …", to follow the address). */
 export function refusalFor(purpose: OutboundPurpose, address: string, ownerSet = false): string | null {
-  if (isUnusableAddress(address)) return `${address} is not an address a connection can go to`;
+  if (isUnusableAddress(address)) return 'is not an address a connection can go to';
   const home = isPrivateAddress(address) || isSharedAddress(address);
-  if (purpose === 'lan-device' && !home) return `${address} is an internet address, but ${PURPOSE_WORDS[purpose]} must be on your home network (private, loopback or link-local)`;
+  if (purpose === 'lan-device' && !home) return `is an internet address, but ${PURPOSE_WORDS[purpose]} must be on your home network (private, loopback or link-local)`;
   if (purpose === 'internet' && home && !ownerSet) {
-    return `${address} is on your home network (private, loopback or link-local), but ${PURPOSE_WORDS[purpose]} must be on the internet; set this very URL in the setting to use a local one`;
+    return `is on your home network (private, loopback or link-local), but ${PURPOSE_WORDS[purpose]} must be on the internet; write the address itself (an IP) in the setting to use a local one`;
   }
   return null;
 }
@@ -182,12 +191,12 @@ export function createOutbound(deps: OutboundDeps = {}): Outbound {
     // Every address must pass: a name that resolves to one public and one private address is refused.
     for (const a of addresses) {
       const why = refusalFor(rule.purpose, a.address, ownerSet);
-      if (why) throw new OutboundRefused(family ? `refused: ${why}` : `refused: ${bare} resolves to ${why}`);
+      if (why) throw new OutboundRefused(family ? `refused: ${a.address} ${why}` : `refused: ${bare} resolves to ${a.address}, which ${why}`);
     }
     return addresses[0]!;
   };
 
-  const check = (rule: OutboundRule, url: URL) => checkHostFor(rule, url.hostname, rule.purpose === 'internet' && ownerSetOrigin(rule, url));
+  const check = (rule: OutboundRule, url: URL) => checkHostFor(rule, url.hostname, rule.purpose === 'internet' && ownerSetAddress(rule, url));
 
   const gatedFetch = async (rule: OutboundRule, target: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     if (typeof target !== 'string' && !(target instanceof URL)) throw new TypeError('the outbound gate takes a URL, not a Request');

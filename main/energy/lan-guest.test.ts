@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolve } from '../core/outbound.js';
 import { closedPort, startBanner, startCapture, startSilent, withoutPorts, type CaptureTarget, type Target } from '../core/testing/lan-targets.js';
-import { startEnergyHarness } from './testing/harness.js';
+import { startEnergyHarness, waitForState } from './testing/harness.js';
 import { PROBE_RATE } from './security/probe-limit.js';
 
 /**
@@ -116,5 +116,29 @@ describe('the bridge does not read the network for a guest', () => {
     expect(locked.body).toMatchObject({ unlocked: false, weather: { forecastUrl: '', geocodingUrl: '' } });
     const res = await fetch(`${h.service.url}/api/settings`, { headers: { authorization: `Bearer ${set.body.token}` } });
     expect(((await res.json()) as { weather: { forecastUrl: string } }).weather.forecastUrl).toBe('http://127.0.0.1:9/v1/forecast');
+  });
+});
+
+describe('the gateway connection goes through the gate too', () => {
+  it('an address no connection may go to (0.0.0.0, which would reach this machine) is refused and said, never connected', async () => {
+    const h = await startEnergyHarness({ env: { GATEWAY_HOST: '0.0.0.0' } });
+    try {
+      const s = await waitForState(h.service, (st) => st.lastError !== null);
+      expect(s.connected).toBe(false);
+      expect(s.lastError).toMatch(/refused: 0\.0\.0\.0 is not an address a connection can go to/);
+      expect(h.sim.server.requestCount).toBe(0);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('a gateway name resolves once, is checked as a LAN device, and the poller connects to that address', async () => {
+    const h = await startEnergyHarness({ env: { GATEWAY_HOST: 'battery.home.test' }, deps: { resolve: async (host) => (host === 'battery.home.test' ? [{ address: '127.0.0.1', family: 4 }] : []) } });
+    try {
+      const s = await waitForState(h.service, (st) => st.connected);
+      expect(s.battery.soc).toEqual(expect.any(Number));
+    } finally {
+      await h.stop();
+    }
   });
 });

@@ -49,11 +49,12 @@ describe('the outbound policy', () => {
       expect(refusalFor('lan-device', ip)).toBeNull();
     }
     expect(refusalFor('lan-device', '93.184.216.34')).toMatch(/internet address/);
+    expect(refusalFor('lan-device', '100.64.0.1')).toMatch(/shared address space/);
   });
 
   it('keeps internet services off the home network unless the owner set that address', () => {
     for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '192.168.1.20', '169.254.169.254', 'fe80::1', '100.64.0.1']) {
-      expect(refusalFor('internet', ip)).toMatch(/home network/);
+      expect(refusalFor('internet', ip)).toMatch(/home network|shared address space/);
       expect(refusalFor('internet', ip, true)).toBeNull();
     }
     expect(refusalFor('internet', '93.184.216.34')).toBeNull();

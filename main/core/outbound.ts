@@ -118,7 +118,10 @@ const PURPOSE_WORDS: Record<OutboundPurpose, string> = {
 /** The policy on one resolved address; null when allowed, else why not ("is …", to follow the address). */
 export function refusalFor(purpose: OutboundPurpose, address: string, ownerSet = false): string | null {
   if (isUnusableAddress(address)) return 'is not an address a connection can go to';
-  const home = isPrivateAddress(address) || isSharedAddress(address);
+  const home = isPrivateAddress(address);
+  // Carrier-grade NAT space (100.64.0.0/10) is neither: other customers of the provider live there.
+  if (purpose === 'lan-device' && isSharedAddress(address)) return `is in the provider's shared address space (100.64.0.0/10), not on your home network`;
+  if (purpose === 'internet' && isSharedAddress(address) && !ownerSet) return `is in the provider's shared address space (100.64.0.0/10), not on the internet; write the address itself (an IP) in the setting to use it`;
   if (purpose === 'lan-device' && !home) return `is an internet address, but ${PURPOSE_WORDS[purpose]} must be on your home network (private, loopback or link-local)`;
   if (purpose === 'internet' && home && !ownerSet) {
     return `is on your home network (private, loopback or link-local), but ${PURPOSE_WORDS[purpose]} must be on the internet; write the address itself (an IP) in the setting to use a local one`;

@@ -123,7 +123,7 @@ describe('probing routes say the same for a closed port, a silent host and a non
   beforeAll(async () => {
     [banner, silent, closed] = await Promise.all([startBanner(), startSilent(), closedPort()]);
     targets = [banner, silent, closed];
-    h = await startHarness({ box: { shows: [] } });
+    h = await startHarness({ box: { shows: [] }, deps: { cloudTimings: { requestTimeoutMs: 3000 } } });
   });
   afterAll(async () => {
     await h.cleanup();
@@ -147,6 +147,18 @@ describe('probing routes say the same for a closed port, a silent host and a non
     expect(answers[0]!.status).toBe(502);
     expect(answers[0]!.body.error.message).toContain(`no HTTP answer from 127.0.0.1:${banner.port}`);
   }, 20_000);
+
+  it('cloud-test: one answer for all three (the cloud URL set to each, with the secrets given along)', async () => {
+    const answers = [];
+    for (const t of targets) {
+      const saved = await h.api.patch('/api/settings', { cloud_api_url: t.url, cloud_ws_url: t.url.replace('http:', 'ws:'), cloud_activation_code: CODE, cloud_pin: PIN });
+      expect(saved.body.cleared).toEqual([]);
+      answers.push(await h.api.post('/api/cloud-test'));
+    }
+    const shapes = answers.map((a) => withoutPorts(JSON.stringify({ status: a.status, body: a.body }), ports()));
+    expect(new Set(shapes).size).toBe(1);
+    expect(answers[0]!.body.error).toMatchObject({ code: 'cloud_failed', message: `cannot reach the cloud: no HTTP answer from 127.0.0.1:${banner.port}` });
+  }, 30_000);
 
   it('an internet address is not a LAN device: refused before any connection, naming the field', async () => {
     const res = await h.api.post('/api/discover-media-server', { url: 'http://93.184.216.34:32400/' });

@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
-import { isPrivateAddress } from '../../core/private-address.js';
+import { refusalFor } from '../../core/outbound.js';
 import { parseInput } from '../../core/validate.js';
 import type { ConnectionFactory } from '../gateway/connection.js';
 import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
@@ -57,7 +57,8 @@ async function lanTarget(host: string, lookup: (host: string) => Promise<string[
     }
   }
   if (addresses.length === 0) throw invalid('host', `cannot resolve "${host}" on this network`);
-  if (!addresses.every(isPrivateAddress)) {
+  // The outbound gate's LAN-device policy (main/core/outbound.ts), on every address the name has.
+  if (addresses.some((a) => refusalFor('lan-device', a) !== null)) {
     throw invalid('host', 'must be an address on your home network (private, loopback or link-local), not an internet address');
   }
   return addresses[0]!;

@@ -198,3 +198,24 @@ describe('token detection reads only the configured preferences file', () => {
     expect(answers[0]).toContain('token_not_found');
   });
 });
+
+describe('the box is reached through the gate as a LAN device', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ box: { shows: [] } });
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
+
+  it('a box address the gate refuses (0.0.0.0, which would reach this very machine) is a 400 naming address, nothing fetched', async () => {
+    const port = new URL(h.box.descriptionUrl).port;
+    const res = await h.api.post('/api/discover-box', { address: `0.0.0.0:${port}` });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid', field: 'address' });
+    expect(res.body.error.message).toMatch(/refused: 0\.0\.0\.0 is not an address a connection can go to/);
+    // The same box by its loopback address is found.
+    const ok = await h.api.post('/api/discover-box', { address: `127.0.0.1:${port}` });
+    expect(ok.body.boxes).toHaveLength(1);
+  });
+});

@@ -19,6 +19,7 @@ import { energySettingsSchema } from '../main/energy/settings.js';
 import { createTariffFeature } from '../main/energy/tariff/feature.js';
 import { DayLedger, type PowerSample } from '../main/energy/tariff/ledger.js';
 import { figure } from './report.js';
+import { createOutbound } from '../main/core/outbound.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const settings = energySettingsSchema.parse({
@@ -86,7 +87,7 @@ const sample = (t: number): PowerSample => {
     readPowerSamples(file, 0, now + 1, () => {});
     readMs.push(performance.now() - t0);
     fs.rmSync(path.join(dataDir, 'energy', 'daily.db'), { force: true });
-    const ctx = { clock: systemClock, logger: silentLogger, settings: () => settings, state: new LiveStateStore(emptyLiveState({ host: '', port: 502 }, 5000)), fetch: () => Promise.reject(new Error('offline')), dataDir, historyFile: file, gate: async () => {} };
+    const ctx = { clock: systemClock, logger: silentLogger, settings: () => settings, state: new LiveStateStore(emptyLiveState({ host: '', port: 502 }, 5000)), outbound: createOutbound({ transport: () => Promise.reject(new Error('offline')) }), dataDir, historyFile: file, gate: async () => {} };
     t0 = performance.now();
     const daily = createDailyFeature(ctx);
     const tariff = createTariffFeature(ctx);

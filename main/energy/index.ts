@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { createHttpServer, listen } from '../core/http.js';
 import type { Service } from '../core/lifecycle.js';
 import type { Logger } from '../core/logger.js';
+import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import { BatteryEstimator } from './estimate.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
@@ -54,8 +55,13 @@ export interface EnergyDeps {
   discoveryIncludeInternal?: boolean;
   /** Event stream tuning (tests: a small unread-buffer bound). */
   eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs'>;
-  /** Outbound HTTP for features (weather, webhooks); default global fetch. */
+  /**
+   * The HTTP transport for features (weather, webhooks), used after the outbound gate's check;
+   * default: the gate's own client, connected to the checked address.
+   */
   fetch?: FetchLike;
+  /** Host-name resolution for the outbound gate (default: the system resolver). */
+  resolve?: Resolve;
 }
 
 export interface EnergyService extends Service {
@@ -170,12 +176,16 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
       const gate = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
       security = gate;
+      // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
+      const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
+      const modbus = deps.connect ?? createModbusConnection;
+      const gatewayConnect: ConnectionFactory = (o) => modbus({ ...o, resolve: async (host) => (await outbound.checkHost({ purpose: 'lan-device' }, host)).address });
       features = energyFeatures.map((make) =>
-        make({ clock, logger, settings: () => store.get(), state: st, fetch: deps.fetch ?? ((u, i) => fetch(u, i)), dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession }),
+        make({ clock, logger, settings: () => store.get(), state: st, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession }),
       );
       for (const f of features) await f.start?.();
 
-      poller = new Poller(pollerConfig, deps.connect ?? createModbusConnection, clock, logger, {
+      poller = new Poller(pollerConfig, gatewayConnect, clock, logger, {
         onReading(reading, at) {
           // Registers that answered a non-0x02 exception are absent: keep their last values.
           lastPlant = { ...lastPlant, ...reading.plant };
@@ -231,7 +241,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       });
       registerDiscoveryRoutes(app, {
         gate: gate.requireSession,
-        connect: deps.connect ?? createModbusConnection,
+        connect: gatewayConnect,
         settings: () => store.get(),
         interfaces: deps.interfaces ?? os.networkInterfaces,
         port: deps.discoveryPort ?? 502,

@@ -9,8 +9,8 @@ type PublicSettings = Omit<EnergySettings, 'smartHome'> & { smartHome: { enabled
 
 /**
  * Settings as GET /api/settings shows them: the smart-home token only as `tokenSet`; with
- * `blank` (a passcode is set and the request has no session) the gateway host, the HomeKit PIN
- * and every alert's webhook URL are "".
+ * `blank` (a passcode is set and the request has no session) the gateway host, the HomeKit PIN,
+ * every alert's webhook URL and the weather service URLs are "".
  */
 export function publicSettings(s: EnergySettings, blank: boolean): PublicSettings {
   const { authToken, ...smartHome } = s.smartHome;
@@ -21,6 +21,7 @@ export function publicSettings(s: EnergySettings, blank: boolean): PublicSetting
     gateway: { ...out.gateway, host: '' },
     homekit: { ...out.homekit, pin: '' },
     alerts: out.alerts.map((a) => ({ ...a, webhookUrl: '' })),
+    weather: { ...out.weather, forecastUrl: '', geocodingUrl: '' },
   };
 }
 

@@ -6,6 +6,7 @@ import { createDisposer } from '../core/lifecycle.js';
 import { createAdRemoval, type AdRemovalDeps } from './adcut/ad-removal.js';
 import { defaultAdTools, type AdTools } from './adcut/tools.js';
 import type { Logger } from '../core/logger.js';
+import { createOutbound, type Resolve } from '../core/outbound.js';
 import { openDatabase, type Db } from '../core/sqlite.js';
 import type { FetchLike } from './box/description.js';
 import type { RecordingConfig } from './config.js';
@@ -40,8 +41,13 @@ import { registerRecordingsUi } from './web-ui.js';
 export interface RecordingDeps {
   logger: Logger;
   clock?: Clock;
-  /** HTTP client for the box (and later the cloud and media server). */
+  /**
+   * HTTP transport for the box, the media server and the cloud, used after the outbound gate's
+   * check (default: the gate's own client, connected to the checked address).
+   */
   fetch?: FetchLike;
+  /** Host-name resolution for the outbound gate (default: the system resolver). */
+  resolve?: Resolve;
   /**
    * Streams media bodies from the box. Default: the socket client, on a download thread of its own;
    * an injected client downloads in this thread, on the injected clock.
@@ -86,7 +92,10 @@ export interface RecordingService {
  */
 export function createRecordingService(config: RecordingConfig, deps: RecordingDeps): RecordingService {
   const clock = deps.clock ?? systemClock;
-  const fetchFn = deps.fetch ?? fetch;
+  // Every outbound connection goes through the gate: the box and the media server are LAN devices,
+  // the cloud is an internet service (a home address only when the owner set it in that setting).
+  const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
+  const fetchFn = outbound.fetcher({ purpose: 'lan-device' });
   const logger = deps.logger.child({ service: 'recordings' });
   const guard = createFlightGuard();
   const progress = createProgressRegistry(clock);
@@ -125,8 +134,10 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
         // The media server (refresh, discovery, token) and the cloud delete, from the settings; deps override.
+        const cloudFetch = outbound.fetcher(() => ({ purpose: 'internet', configured: [settings.get().cloud_api_url] }));
+        const checkChannel = (url: URL) => outbound.check({ purpose: 'internet', configured: [settings.get().cloud_ws_url] }, url);
         const mediaServer = createMediaServerIntegration({ settings, fetch: fetchFn, gdm: config.gdm, clock, logger, stopSignal: stopController.signal });
-        const boxDeleter = createBoxDeleter({ settings, recordings, guard, fetch: fetchFn, clock, logger, timings: deps.cloudTimings });
+        const boxDeleter = createBoxDeleter({ settings, recordings, guard, fetch: cloudFetch, checkChannel, clock, logger, timings: deps.cloudTimings });
         const adRemoval = createAdRemoval({
           db, recordings, shows, settings, progress, clock, logger, tools: deps.adTools ?? defaultAdTools,
           configDir: config.configDir, bundledDetectorIni: config.bundledDetectorIni, ...deps.adRemoval,
@@ -151,7 +162,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           adScan: adRemoval.scan,
           discoverMediaServer: mediaServer.discover,
           detectMediaServerToken: mediaServer.detectToken,
-          cloudTest: () => testCloudAccount({ settings, fetch: fetchFn, logger, timings: deps.cloudTimings, signal: stopController.signal }),
+          cloudTest: () => testCloudAccount({ settings, fetch: cloudFetch, logger, timings: deps.cloudTimings, signal: stopController.signal }),
           deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal),
           ...deps.seams,
         };

@@ -88,6 +88,33 @@ export type Settings = {
 };
 export type SettingSource = 'stored' | 'env' | 'default';
 
+/**
+ * Each secret and the settings naming where it is sent. A secret is bound to the destinations
+ * (scheme, host, port) these settings held when it was given; it is attached only to requests for
+ * them, and changing one of them without giving the secret again clears the secret.
+ */
+export const SECRET_DESTINATIONS = {
+  media_server_token: ['media_server_url'],
+  cloud_activation_code: ['cloud_api_url', 'cloud_ws_url'],
+  cloud_pin: ['cloud_api_url', 'cloud_ws_url'],
+} as const satisfies Partial<Record<SettingKey, readonly SettingKey[]>>;
+export type SecretKey = keyof typeof SECRET_DESTINATIONS;
+const secretKeys = Object.keys(SECRET_DESTINATIONS) as SecretKey[];
+
+/** The destination a URL setting names: its origin (scheme, host, port), '' when blank or not a URL. */
+export function destinationOf(url: string): string {
+  if (!url) return '';
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? '' : origin;
+  } catch {
+    return '';
+  }
+}
+
+/** Where a secret's binding is kept (a settings row the settings schema does not list, so never shown). */
+const bindingKey = (k: SecretKey) => `secret_destination:${k}`;
+
 const keys = Object.keys(settingDefs) as SettingKey[];
 
 /** Body of `PATCH /api/settings`: any subset of keys; `null` removes the stored value (back to env/default). */
@@ -102,13 +129,27 @@ export interface SettingsView {
   detector_config: { path: string; source: 'user' | 'bundled' };
 }
 
+/** The answer of a patch: the view, and the secrets the patch cleared because their destination changed. */
+export interface PatchResult extends SettingsView {
+  cleared: SecretKey[];
+  message?: string;
+}
+
 export interface RecordingSettings {
   /** Effective values (stored → env → default), secrets in clear: for the service's own use. */
   get(): Settings;
   /** What `GET /api/settings` shows: secrets masked, where each value comes from. */
   view(): SettingsView;
-  /** Validates a patch (400 naming the field), stores it, notifies listeners of changed keys. */
-  patch(body: unknown, now: number): SettingsView;
+  /**
+   * Validates a patch (400 naming the field), stores it, notifies listeners of changed keys. A
+   * destination changed without its secret in the same patch clears that secret (named in `cleared`).
+   */
+  patch(body: unknown, now: number): PatchResult;
+  /**
+   * The secret to attach to a request for `url`: the stored secret when `url`'s origin is one it was
+   * given for, else '' (never sent elsewhere).
+   */
+  secretFor(key: SecretKey, url: string): string;
   onChange(listener: (changed: SettingKey[], next: Settings) => void): () => void;
 }
 
@@ -126,6 +167,7 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
     'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
   );
   const del = db.prepare('DELETE FROM settings WHERE key = ?');
+  const selectOne = db.prepare('SELECT value_json FROM settings WHERE key = ?');
   const listeners = new Set<(changed: SettingKey[], next: Settings) => void>();
 
   const stored = (): Partial<Record<SettingKey, unknown>> => {
@@ -161,6 +203,23 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
     return { values: values as Settings, sources };
   };
 
+  const destinationsNow = (k: SecretKey, values: Settings): string[] => SECRET_DESTINATIONS[k].map((d) => destinationOf(values[d]));
+  const binding = (k: SecretKey): string[] | null => {
+    const row = selectOne.get(bindingKey(k)) as { value_json: string } | undefined;
+    if (!row) return null;
+    const v: unknown = JSON.parse(row.value_json);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  };
+  const sameDestinations = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+  // Migration: a secret stored before secrets were bound is bound to the destination stored now.
+  db.transaction(() => {
+    const { values, sources } = resolve();
+    for (const k of secretKeys) {
+      if (sources[k] === 'stored' && values[k] && binding(k) === null) upsert.run(bindingKey(k), JSON.stringify(destinationsNow(k, values)), Date.now());
+    }
+  })();
+
   const view = (): SettingsView => {
     const { values, sources } = resolve();
     const masked = { ...values } as Record<SettingKey, unknown>;
@@ -178,6 +237,7 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
     patch(body, now) {
       const parsed = parseInput(settingsPatchSchema, body ?? {}, 'body') as Partial<Record<SettingKey, unknown>>;
       const changed: SettingKey[] = [];
+      const cleared: SecretKey[] = [];
       const before = resolve().values;
       db.transaction(() => {
         for (const k of keys) {
@@ -188,11 +248,33 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
           if (v === null) del.run(k);
           else upsert.run(k, JSON.stringify(v), now);
         }
+        // Bind each secret given in this patch to the destinations now set; clear the others whose destination moved.
+        const values = resolve().values;
+        for (const k of secretKeys) {
+          const given = parsed[k] !== undefined && parsed[k] !== SECRET_MASK;
+          const dest = destinationsNow(k, values);
+          if (!values[k]) del.run(bindingKey(k));
+          else if (given) upsert.run(bindingKey(k), JSON.stringify(dest), now);
+          else if (!sameDestinations(binding(k) ?? [], dest)) {
+            del.run(k);
+            del.run(bindingKey(k));
+            cleared.push(k);
+          }
+        }
       })();
       const after = resolve().values;
       for (const k of keys) if (before[k] !== after[k]) changed.push(k);
       if (changed.length) for (const l of listeners) l(changed, after);
-      return view();
+      const message = cleared.length
+        ? `${cleared.join(', ')} ${cleared.length === 1 ? 'was' : 'were'} cleared: a secret is only sent to the address it was given for, and that address changed. Enter ${cleared.length === 1 ? 'it' : 'them'} again for the new address.`
+        : undefined;
+      return { ...view(), cleared, ...(message ? { message } : {}) };
+    },
+    secretFor(k, url) {
+      const value = resolve().values[k];
+      const bound = binding(k);
+      const dest = destinationOf(url);
+      return value && bound && dest && bound.includes(dest) ? value : '';
     },
     onChange(listener) {
       listeners.add(listener);

@@ -3,6 +3,7 @@ import type { Timer } from '../../core/clock.js';
 import { invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
 import type { FeatureFactory } from '../features/feature.js';
+import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { AlertEngine, type ActiveAlert, type AlertTransition } from './engine.js';
 import { postOnce, WebhookDispatcher, type WebhookBody } from './webhook.js';
 
@@ -33,9 +34,17 @@ const sameAlerts = (a: readonly ActiveAlert[], b: readonly unknown[]) => JSON.st
  */
 export const createAlertsFeature: FeatureFactory = (ctx) => {
   const engine = new AlertEngine();
-  const webhooks = new WebhookDispatcher(ctx.fetch, ctx.clock, (id, r) => {
-    if (!r.ok) ctx.logger.warn({ alert: id, status: r.status, error: r.error, attempts: r.attempts }, 'alert webhook failed');
-  });
+  // A webhook goes where the owner pointed it (any unicast address), through the outbound gate.
+  const webhookFetch = ctx.outbound.fetcher({ purpose: 'webhook' });
+  const logDetail = (detail: string) => ctx.logger.info({ detail }, 'webhook got no HTTP answer');
+  const webhooks = new WebhookDispatcher(
+    webhookFetch,
+    ctx.clock,
+    (id, r) => {
+      if (!r.ok) ctx.logger.warn({ alert: id, status: r.status, error: r.error, attempts: r.attempts }, 'alert webhook failed');
+    },
+    logDetail,
+  );
   let timer: Timer | null = null;
 
   const notify = (transitions: AlertTransition[]) => {
@@ -85,7 +94,9 @@ export const createAlertsFeature: FeatureFactory = (ctx) => {
         rules: ctx.settings().alerts.map((r) => ({ id: r.id, ...engine.status(r.id), lastDelivery: webhooks.lastResult(r.id) })),
       }));
 
-      app.post('/api/test/alert', { preHandler: ctx.gate }, async (req) => {
+      // Sends a sample body; the answer is the receiver's status only, never its body. Rate-limited per client.
+      registerProbeRoutes(app, 'test alerts', (scope) => {
+      scope.post('/api/test/alert', { preHandler: ctx.gate, config: { rateLimit: PROBE_RATE } }, async (req) => {
         const body = parseInput(testBody, req.body ?? {}, 'body');
         const rules = ctx.settings().alerts;
         const rule = body.id !== undefined ? rules.find((r) => r.id === body.id) : undefined;
@@ -106,8 +117,9 @@ export const createAlertsFeature: FeatureFactory = (ctx) => {
             since: new Date(now).toISOString(),
           },
         };
-        const r = await postOnce(ctx.fetch, url, sample, () => ctx.clock.now());
+        const r = await postOnce(webhookFetch, url, sample, () => ctx.clock.now(), undefined, logDetail);
         return { url, ...r, attempts: 1 };
+      });
       });
     },
   };

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import { noHttpAnswer, OutboundRefused } from '../../core/outbound.js';
 import type { FetchLike } from '../features/feature.js';
 import type { ActiveAlert } from './engine.js';
 
@@ -6,8 +7,6 @@ import type { ActiveAlert } from './engine.js';
 export const WEBHOOK_TIMEOUT_MS = 5000;
 /** Waits before the 2nd, 3rd and 4th attempt; then the delivery is given up. */
 export const WEBHOOK_BACKOFF_MS = [2000, 10_000, 30_000] as const;
-/** Most bytes of a receiver's answer kept (test alert report). */
-const ANSWER_BYTES = 1024;
 
 /** The JSON body POSTed to a webhook (documented in docs/energy-insight.md). */
 export interface WebhookBody {
@@ -27,30 +26,21 @@ export interface DeliveryResult {
   status: number | null;
   error: string | null;
   attempts: number;
-  /** Up to 1 KB of the receiver's answer. */
-  answer?: string;
 }
 
-async function boundedText(res: Response, limit: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    void reader.cancel().catch(() => {});
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
-}
-
-/** One POST with a 5 s timeout. Never throws. */
-export async function postOnce(fetchFn: FetchLike, url: string, body: WebhookBody, now: () => number, cancel?: AbortSignal): Promise<Omit<DeliveryResult, 'attempts'>> {
+/**
+ * One POST with a 5 s timeout. Never throws. The receiver's answer is never read (the result is
+ * its status only); without an HTTP answer the error is the same words for a closed port, a silent
+ * host and a service that does not speak HTTP, and `onDetail` gets the cause (for the log).
+ */
+export async function postOnce(
+  fetchFn: FetchLike,
+  url: string,
+  body: WebhookBody,
+  now: () => number,
+  cancel?: AbortSignal,
+  onDetail: (detail: string) => void = () => {},
+): Promise<Omit<DeliveryResult, 'attempts'>> {
   try {
     const res = await fetchFn(url, {
       method: 'POST',
@@ -59,12 +49,21 @@ export async function postOnce(fetchFn: FetchLike, url: string, body: WebhookBod
       redirect: 'manual',
       signal: cancel ? AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMEOUT_MS), cancel]) : AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
-    const answer = await boundedText(res, ANSWER_BYTES).catch(() => '');
+    void res.body?.cancel().catch(() => {});
     const ok = res.status >= 200 && res.status < 300;
-    return { event: body.event, at: new Date(now()).toISOString(), ok, status: res.status, error: ok ? null : `HTTP ${res.status}`, answer };
+    return { event: body.event, at: new Date(now()).toISOString(), ok, status: res.status, error: ok ? null : `HTTP ${res.status}` };
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const error = e.name === 'TimeoutError' ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : e.cause?.code ?? e.message;
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    let error: string;
+    if (err instanceof OutboundRefused) error = err.message;
+    else {
+      try {
+        error = noHttpAnswer(url);
+      } catch {
+        error = 'not a valid URL';
+      }
+      onDetail(e.name === 'TimeoutError' ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : (e.cause?.code ?? e.cause?.message ?? e.message));
+    }
     return { event: body.event, at: new Date(now()).toISOString(), ok: false, status: null, error };
   }
 }
@@ -85,6 +84,7 @@ export class WebhookDispatcher {
     private readonly fetchFn: FetchLike,
     private readonly clock: Clock,
     private readonly onResult: (ruleId: string, r: DeliveryResult) => void = () => {},
+    private readonly onDetail: (detail: string) => void = () => {},
   ) {}
 
   send(ruleId: string, url: string, body: WebhookBody): void {
@@ -127,8 +127,7 @@ export class WebhookDispatcher {
 
   private async deliver(ruleId: string, url: string, body: WebhookBody): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const r = { ...(await postOnce(this.fetchFn, url, body, () => this.clock.now(), this.cancel.signal)), attempts: attempt };
-      delete r.answer;
+      const r = { ...(await postOnce(this.fetchFn, url, body, () => this.clock.now(), this.cancel.signal, this.onDetail)), attempts: attempt };
       this.results.set(ruleId, r);
       this.onResult(ruleId, r);
       if (r.ok || this.stopped || attempt > WEBHOOK_BACKOFF_MS.length) return;

@@ -12,6 +12,7 @@ import { energySettingsSchema } from '../settings.js';
 import { createTariffFeature } from '../tariff/feature.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
 import { createDailyFeature } from './feature.js';
+import { createOutbound } from '../../core/outbound.js';
 
 const tz = 'Europe/Berlin';
 const settings = energySettingsSchema.parse({ general: { timezone: tz, currency: 'EUR' }, tariff: { importRate: 0.3, feedInRate: 0.1, dailySupplyCharge: 1 } });
@@ -42,7 +43,7 @@ describe('daily totals', () => {
       const history = createHistory({ dataDir, clock, logger: silentLogger, retentionMs: () => 30 * 86_400_000 });
       history.start();
       const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000));
-      const ctx: FeatureContext = { clock, logger: silentLogger, settings: () => settings, state, fetch: () => Promise.reject(new Error('offline')), dataDir, historyFile: history.file, gate: async () => {} };
+      const ctx: FeatureContext = { clock, logger: silentLogger, settings: () => settings, state, outbound: createOutbound({ transport: () => Promise.reject(new Error('offline')) }), dataDir, historyFile: history.file, gate: async () => {} };
       const daily = createDailyFeature(ctx);
       const tariff = createTariffFeature(ctx);
       daily.start?.();
@@ -129,7 +130,7 @@ describe('daily totals', () => {
       history.append(sampleFromState(stateAt(t), t));
     }
     const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000));
-    const daily = createDailyFeature({ clock, logger: silentLogger, settings: () => settings, state, fetch: () => Promise.reject(new Error('x')), dataDir, historyFile: history.file, gate: async () => {} });
+    const daily = createDailyFeature({ clock, logger: silentLogger, settings: () => settings, state, outbound: createOutbound({ transport: () => Promise.reject(new Error('x')) }), dataDir, historyFile: history.file, gate: async () => {} });
     daily.start?.();
     const app = Fastify();
     daily.routes?.(app);

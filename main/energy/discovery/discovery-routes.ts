@@ -1,12 +1,12 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import { AppError, invalid } from '../../core/errors.js';
-import { isPrivateAddress } from '../../core/private-address.js';
+import { invalid } from '../../core/errors.js';
+import { refusalFor } from '../../core/outbound.js';
 import { parseInput } from '../../core/validate.js';
 import type { ConnectionFactory } from '../gateway/connection.js';
+import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import type { EnergySettings } from '../settings.js';
 import { confirmGateway, testGateway } from './gateway-probe.js';
 import { discoverGateways, type DiscoveryResult, type InterfaceList } from './lan-scan.js';
@@ -36,7 +36,7 @@ export interface DiscoveryRoutesDeps {
 }
 
 /** Gateway tests per client and minute: enough for a user retyping an address, too few for a scan. */
-export const GATEWAY_TEST_RATE = { max: 6, timeWindow: 60_000 } as const;
+export const GATEWAY_TEST_RATE = PROBE_RATE;
 
 const systemLookup = async (host: string) => (await dns.lookup(host, { all: true })).map((a) => a.address);
 
@@ -57,23 +57,18 @@ async function lanTarget(host: string, lookup: (host: string) => Promise<string[
     }
   }
   if (addresses.length === 0) throw invalid('host', `cannot resolve "${host}" on this network`);
-  if (!addresses.every(isPrivateAddress)) {
+  // The outbound gate's LAN-device policy (main/core/outbound.ts), on every address the name has.
+  if (addresses.some((a) => refusalFor('lan-device', a) !== null)) {
     throw invalid('host', 'must be an address on your home network (private, loopback or link-local), not an internet address');
   }
   return addresses[0]!;
 }
 
-/** POST /api/test/gateway (passcode-gated, rate-limited, LAN targets only) and POST /api/discover/gateway. */
+/** POST /api/test/gateway (passcode-gated, rate-limited, LAN targets only) and POST /api/discover/gateway (gated, rate-limited). */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRoutesDeps): void {
   let running: Promise<DiscoveryResult> | null = null;
 
-  // In a scope of its own so that the rate-limit plugin's hooks stay on this route.
-  void app.register(async (scope) => {
-    await scope.register(rateLimit, {
-      global: false,
-      errorResponseBuilder: (_req, ctx) =>
-        new AppError(429, 'rate_limited', `Too many gateway tests: at most ${ctx.max} per minute; retry in ${ctx.after}.`),
-    });
+  registerProbeRoutes(app, 'gateway tests', (scope) => {
     scope.post('/api/test/gateway', { preHandler: deps.gate, config: { rateLimit: GATEWAY_TEST_RATE } }, async (req) => {
       const body = parseInput(testBody, req.body ?? {}, 'body');
       const target = await lanTarget(body.host, deps.lookup ?? systemLookup);
@@ -90,19 +85,19 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
       );
       return { ...result, host: body.host };
     });
-  });
 
-  app.post('/api/discover/gateway', { preHandler: deps.gate }, async (req) => {
-    parseInput(discoverBody, req.body ?? {}, 'body');
-    // One scan at a time: a second request while one runs shares its result.
-    running ??= discoverGateways({
-      interfaces: deps.interfaces(),
-      port: deps.port,
-      includeInternal: deps.includeInternal,
-      confirm: (host, port) => confirmGateway(host, port, deps.connect),
-    }).finally(() => {
-      running = null;
+    scope.post('/api/discover/gateway', { preHandler: deps.gate, config: { rateLimit: PROBE_RATE } }, async (req) => {
+      parseInput(discoverBody, req.body ?? {}, 'body');
+      // One scan at a time: a second request while one runs shares its result.
+      running ??= discoverGateways({
+        interfaces: deps.interfaces(),
+        port: deps.port,
+        includeInternal: deps.includeInternal,
+        confirm: (host, port) => confirmGateway(host, port, deps.connect),
+      }).finally(() => {
+        running = null;
+      });
+      return running;
     });
-    return running;
   });
 }

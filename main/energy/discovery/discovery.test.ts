@@ -73,6 +73,11 @@ describe('which networks the scan covers', () => {
     expect(hostsOf(['192.168.1']).at(-1)).toBe('192.168.1.254');
   });
 
+  it('never sweeps an interface on a public or carrier-shared network (the outbound gate: the gateway is a LAN device)', () => {
+    const withPublic = { ...list, wan0: [iface('93.184.216.34', false)], cgnat: [iface('100.64.3.7', false)] } as InterfaceList;
+    expect(subnetsToScan(withPublic)).toEqual(['192.168.1', '172.17.0']);
+  });
+
   it('includes internal interfaces only when asked', () => {
     expect(subnetsToScan(list, { includeInternal: true })).toEqual(['127.0.0', '192.168.1', '172.17.0']);
     expect(subnetsToScan(loopbackInterfaces('127.0.0.1'))).toEqual([]);

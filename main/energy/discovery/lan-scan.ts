@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type os from 'node:os';
+import { refusalFor } from '../../core/outbound.js';
 
 export type InterfaceList = ReturnType<typeof os.networkInterfaces>;
 
@@ -9,7 +10,8 @@ export const SCAN_TIMEOUT_MS = 600;
 /**
  * The /24 networks to scan, as three-octet prefixes (`192.168.1`): one per IPv4 interface,
  * skipping internal (loopback) interfaces unless `includeInternal` is set (tests inject a
- * loopback interface list that way; production never scans loopback).
+ * loopback interface list that way; production never scans loopback) and interfaces whose address
+ * is not on a home network (a public address: the outbound gate's LAN-device policy).
  */
 export function subnetsToScan(interfaces: InterfaceList, opts: { includeInternal?: boolean; loopbackOnly?: boolean } = {}): string[] {
   const out = new Set<string>();
@@ -20,6 +22,8 @@ export function subnetsToScan(interfaces: InterfaceList, opts: { includeInternal
       if (info.internal && !opts.includeInternal) continue;
       const octets = info.address.split('.');
       if (octets.length !== 4) continue;
+      // The outbound gate's LAN-device policy: an interface on a public network is never swept.
+      if (refusalFor('lan-device', info.address) !== null) continue;
       if (opts.loopbackOnly && octets[0] !== '127') continue;
       out.add(octets.slice(0, 3).join('.'));
     }

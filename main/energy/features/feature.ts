@@ -1,11 +1,12 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import type { Outbound } from '../../core/outbound.js';
 import type { LiveState, LiveStateStore } from '../live-state.js';
 import type { EnergySettings } from '../settings.js';
 import type { Snapshot } from '../snapshot-schema.js';
 
-/** The fetch the features use for outbound HTTP (weather, webhooks); tests inject one bound to loopback. */
+/** A fetch as the features' HTTP clients take it (a fetcher of the outbound gate in the service). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** What a feature gets from the energy service. Everything is passed in; nothing is reached for. */
@@ -16,7 +17,11 @@ export interface FeatureContext {
   settings: () => EnergySettings;
   /** The shared live state; timer-driven features call `state.update(...)`. */
   state: LiveStateStore;
-  fetch: FetchLike;
+  /**
+   * The outbound gate: every request a feature makes goes through a fetcher of it, with its
+   * purpose (weather: an internet service; webhooks: where the owner pointed them).
+   */
+  outbound: Outbound;
   /** The service's data folder. */
   dataDir: string;
   /** The history database file (read-only use: rebuilding today's totals after a restart). */

@@ -19,6 +19,11 @@ export interface ConnectionOptions {
   /** How long to wait for a reply (the vendor allows up to 1000 ms). */
   timeoutMs: number;
   connectTimeoutMs?: number;
+  /**
+   * The outbound gate's check of `host` (a LAN device): resolves to the address to connect to, or
+   * rejects when the host is not on the home network. Without it, `host` is connected as given.
+   */
+  resolve?: (host: string) => Promise<string>;
 }
 
 export type ConnectionFactory = (opts: ConnectionOptions) => GatewayConnection;
@@ -95,6 +100,8 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
   let current: Pending | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   let buf: Buffer = Buffer.alloc(0);
+  /** Set by close(): a connect still resolving its address then gives up instead of opening a socket. */
+  let closed = false;
 
   const failCurrent = (err: Error) => {
     const p = current;
@@ -189,10 +196,19 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
       return requests;
     },
     read,
-    connect() {
+    async connect() {
       const connectTimeout = opts.connectTimeoutMs ?? Math.max(opts.timeoutMs, 2000);
+      let address = opts.host;
+      if (opts.resolve) {
+        try {
+          address = await opts.resolve(opts.host);
+        } catch (err) {
+          throw new TransportError(`connect to ${opts.host}:${opts.port} refused: ${(err as Error).message}`, err);
+        }
+        if (closed) throw new TransportError(`connect to ${opts.host}:${opts.port} closed`);
+      }
       return new Promise<void>((resolve, reject) => {
-        const s = net.connect({ host: opts.host, port: opts.port });
+        const s = net.connect({ host: address, port: opts.port });
         socket = s;
         const timer = setTimeout(() => {
           s.destroy();
@@ -219,6 +235,7 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
       });
     },
     async close() {
+      closed = true;
       shutdown('connection closed');
       socket = null;
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseInput } from '../../core/validate.js';
 import type { FeatureFactory } from '../features/feature.js';
+import { PLACE_SEARCH_RATE, PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { fetchCurrent, searchPlaces, WeatherError } from './open-meteo.js';
 import { resolvePlace, WeatherPoller } from './weather-poller.js';
 
@@ -25,10 +26,22 @@ const changed = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify
  * live state as `weather` while enabled.
  */
 export const createWeatherFeature: FeatureFactory = (ctx) => {
+  // Weather and geocoding are internet services: a home-network address only when the owner set
+  // that very URL in the weather settings (the demo's and the tests' local fakes).
+  const weatherFetch = ctx.outbound.fetcher(() => {
+    const w = ctx.settings().weather;
+    return { purpose: 'internet', configured: [w.forecastUrl, w.geocodingUrl] };
+  });
+  const log = ctx.logger.child({ component: 'weather' });
+  /** The answer's error in plain words; the cause of a missing answer goes to the log only. */
+  const failure = (err: unknown) => {
+    if (err instanceof WeatherError && err.detail) log.info({ detail: err.detail }, `weather check: ${err.message}`);
+    return err instanceof WeatherError ? err.message : (err as Error).message;
+  };
   const poller = new WeatherPoller({
     clock: ctx.clock,
-    fetch: ctx.fetch,
-    logger: ctx.logger.child({ component: 'weather' }),
+    fetch: weatherFetch,
+    logger: log,
     settings: ctx.settings,
     onReading: (weather) => {
       if (ctx.settings().weather.enabled) ctx.state.update({ weather });
@@ -53,26 +66,29 @@ export const createWeatherFeature: FeatureFactory = (ctx) => {
     routes(app) {
       app.get('/api/weather', async () => ({ enabled: ctx.settings().weather.enabled, reading: ctx.state.get().weather, ...poller.status }));
 
-      // Place search for the settings page (geocoding at the configured URL).
-      app.get('/api/weather/places', { preHandler: ctx.gate }, async (req) => {
-        const { name } = parseInput(placesQuery, req.query, 'query');
-        try {
-          return { ok: true, places: await searchPlaces(ctx.fetch, ctx.settings().weather.geocodingUrl, name, 5) };
-        } catch (err) {
-          return { ok: false, error: (err as Error).message, places: [] };
-        }
-      });
+      // Rate-limited per client: the place search (as the user types) and the weather test.
+      registerProbeRoutes(app, 'weather requests', (scope) => {
+        // Place search for the settings page (geocoding at the configured URL).
+        scope.get('/api/weather/places', { preHandler: ctx.gate, config: { rateLimit: PLACE_SEARCH_RATE } }, async (req) => {
+          const { name } = parseInput(placesQuery, req.query, 'query');
+          try {
+            return { ok: true, places: await searchPlaces(weatherFetch, ctx.settings().weather.geocodingUrl, name, 5) };
+          } catch (err) {
+            return { ok: false, error: failure(err), places: [] };
+          }
+        });
 
-      app.post('/api/test/weather', { preHandler: ctx.gate }, async (req) => {
-        const body = parseInput(testBody, req.body ?? {}, 'body');
-        const s = ctx.settings();
-        try {
-          const place = await resolvePlace(ctx.fetch, { ...s.weather, location: body.location ?? '', latitude: body.latitude ?? null, longitude: body.longitude ?? null });
-          const r = await fetchCurrent(ctx.fetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.temperatureUnit);
-          return { ok: true, ...r, unit: s.general.temperatureUnit, location: place.name, detail: place.detail, latitude: place.latitude, longitude: place.longitude };
-        } catch (err) {
-          return { ok: false, error: err instanceof WeatherError ? err.message : (err as Error).message };
-        }
+        scope.post('/api/test/weather', { preHandler: ctx.gate, config: { rateLimit: PROBE_RATE } }, async (req) => {
+          const body = parseInput(testBody, req.body ?? {}, 'body');
+          const s = ctx.settings();
+          try {
+            const place = await resolvePlace(weatherFetch, { ...s.weather, location: body.location ?? '', latitude: body.latitude ?? null, longitude: body.longitude ?? null });
+            const r = await fetchCurrent(weatherFetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.temperatureUnit);
+            return { ok: true, ...r, unit: s.general.temperatureUnit, location: place.name, detail: place.detail, latitude: place.latitude, longitude: place.longitude };
+          } catch (err) {
+            return { ok: false, error: failure(err) };
+          }
+        });
       });
     },
   };

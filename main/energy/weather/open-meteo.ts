@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noHttpAnswer, OutboundRefused } from '../../core/outbound.js';
 import type { FetchLike } from '../features/feature.js';
 
 /** A weather request gives up after this long; answers are read up to this many bytes. */
@@ -18,7 +19,15 @@ export interface Reading {
   weatherCode: number | null;
 }
 
-export class WeatherError extends Error {}
+/** A weather failure safe to show; `detail` (the socket error) is for the log only. */
+export class WeatherError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
 
 const forecastAnswer = z.object({
   current: z.object({
@@ -48,8 +57,10 @@ async function getJson(fetchFn: FetchLike, url: string, cancel?: AbortSignal): P
     const signal = cancel ? AbortSignal.any([AbortSignal.timeout(WEATHER_TIMEOUT_MS), cancel]) : AbortSignal.timeout(WEATHER_TIMEOUT_MS);
     res = await fetchFn(url, { headers: { accept: 'application/json' }, redirect: 'error', signal });
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    throw new WeatherError(e.name === 'TimeoutError' ? `no answer within ${WEATHER_TIMEOUT_MS / 1000} s` : `cannot reach ${new URL(url).host} (${e.cause?.code ?? e.message})`);
+    if (err instanceof OutboundRefused) throw new WeatherError(err.message);
+    // A closed port, a silent host and a service that does not speak HTTP read the same.
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    throw new WeatherError(noHttpAnswer(url), e.name === 'TimeoutError' ? `no answer within ${WEATHER_TIMEOUT_MS / 1000} s` : (e.cause?.code ?? e.cause?.message ?? e.message));
   }
   if (!res.ok) {
     void res.body?.cancel().catch(() => {});

@@ -7,7 +7,7 @@ import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js
 import type { Show } from '../store/shows-store.js';
 import type { SyncSummary } from '../store/sync-runs-store.js';
 import type { FlightGuard } from '../sync/single-flight.js';
-import { cloudDelete, CloudError, type CloudAccount, type CloudDeleteResult, type CloudTimings } from './cloud-client.js';
+import { cloudDelete, CloudError, type CloudAccount, type CloudDeps, type CloudDeleteResult, type CloudTimings } from './cloud-client.js';
 
 /** Ad outcomes after which a show with ad removal on may lose its box copy (cut verified, or nothing to cut). */
 const AD_SAFE = new Set<RecordingRow['ad_status']>(['cut', 'no_breaks']);
@@ -32,13 +32,24 @@ export interface BoxDeleterDeps {
   recordings: RecordingsStore;
   guard: FlightGuard;
   fetch: FetchLike;
+  /** The outbound gate's check of the cloud channel's address. */
+  checkChannel?: CloudDeps['checkChannel'];
   clock: Clock;
   logger: Logger;
   timings?: Partial<CloudTimings>;
 }
 
-export function cloudAccountOf(s: Settings): CloudAccount {
-  return { apiUrl: s.cloud_api_url, wsUrl: s.cloud_ws_url, activationCode: s.cloud_activation_code, pin: s.cloud_pin };
+/**
+ * The cloud account from the settings. The activation code and PIN are attached only when both the
+ * sign-in URL and the channel URL are the ones they were given for (they are cleared otherwise).
+ */
+export function cloudAccountOf(settings: Pick<RecordingSettings, 'get' | 'secretFor'>): CloudAccount {
+  const s = settings.get();
+  const bound = (k: 'cloud_activation_code' | 'cloud_pin') => {
+    const v = settings.secretFor(k, s.cloud_api_url);
+    return v && settings.secretFor(k, s.cloud_ws_url) === v ? v : '';
+  };
+  return { apiUrl: s.cloud_api_url, wsUrl: s.cloud_ws_url, activationCode: bound('cloud_activation_code'), pin: bound('cloud_pin') };
 }
 
 export interface BoxDeleter {
@@ -55,7 +66,7 @@ export function createBoxDeleter(deps: BoxDeleterDeps): BoxDeleter {
 
   const deleteOne = async (row: RecordingRow, signal?: AbortSignal): Promise<CloudDeleteResult> => {
     try {
-      const result = await cloudDelete({ fetch: deps.fetch, now: () => deps.clock.now(), timings: deps.timings }, cloudAccountOf(deps.settings.get()), row.box_id, signal);
+      const result = await cloudDelete({ fetch: deps.fetch, checkChannel: deps.checkChannel, now: () => deps.clock.now(), timings: deps.timings }, cloudAccountOf(deps.settings), row.box_id, signal);
       deps.recordings.markDeletedFromBox(row.box_id, deps.clock.now());
       log.info({ box_id: row.box_id, cloud_id: result.cloud_id, already_pending: result.already_pending }, 'deleted the recording from the box');
       return result;

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { z } from 'zod';
-import { fetchBounded } from '../box/bounded-fetch.js';
+import { noHttpAnswer, OutboundRefused, pinnedLookup, type CheckedAddress } from '../../core/outbound.js';
+import { fetchBounded, ResponseTooLargeError } from '../box/bounded-fetch.js';
 import { displayText, type FetchLike } from '../box/description.js';
 
 /** Where a cloud delete failed (logged and returned with every failure). */
@@ -110,8 +111,10 @@ export async function authenticate(fetchFn: FetchLike, account: CloudAccount, op
       { maxBytes: MAX_AUTH_BYTES, timeoutMs: opts.timeoutMs, signal: opts.signal, what: 'the cloud sign-in answer' },
     );
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new CloudError('auth', `cannot reach the cloud at ${new URL(account.apiUrl).host}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
+    if (err instanceof OutboundRefused) throw new CloudError('auth', `cloud_api_url: ${err.message}`);
+    if (err instanceof ResponseTooLargeError) throw new CloudError('auth', err.message);
+    // A closed port, a silent host and a service that does not speak HTTP read the same.
+    throw new CloudError('auth', `cannot reach the cloud: ${noHttpAnswer(account.apiUrl)}`);
   }
   let json: unknown = null;
   try {
@@ -175,11 +178,18 @@ class CloudSocket {
     });
   }
 
-  static open(url: string, cookie: string, timeoutMs: number): Promise<CloudSocket> {
+  /** Opens the channel; `checked` is the address the outbound gate approved (the socket connects there). */
+  static open(url: string, cookie: string, timeoutMs: number, checked?: CheckedAddress): Promise<CloudSocket> {
     return new Promise((resolve, reject) => {
       let ws: WebSocket;
       try {
-        ws = new WebSocket(url, { headers: { Cookie: `auth=${cookie}` }, handshakeTimeout: timeoutMs, maxPayload: MAX_WS_MESSAGE_BYTES, followRedirects: false });
+        ws = new WebSocket(url, {
+          headers: { Cookie: `auth=${cookie}` },
+          handshakeTimeout: timeoutMs,
+          maxPayload: MAX_WS_MESSAGE_BYTES,
+          followRedirects: false,
+          ...(checked ? { lookup: pinnedLookup(checked) } : {}),
+        });
       } catch (err) {
         reject(new CloudError('ws', `cannot open the cloud channel: ${(err as Error).message}`));
         return;
@@ -257,6 +267,8 @@ export interface CloudDeleteResult {
 
 export interface CloudDeps {
   fetch: FetchLike;
+  /** The outbound gate's check of the channel's address (internet purpose); the socket connects to the address it returns. */
+  checkChannel?: (url: URL) => Promise<CheckedAddress>;
   now(): number;
   timings?: Partial<CloudTimings>;
 }
@@ -278,7 +290,13 @@ export async function cloudDelete(deps: CloudDeps, account: CloudAccount, boxId:
   } catch {
     throw new CloudError('ws', 'cloud_ws_url is not a valid URL');
   }
-  const socket = await CloudSocket.open(url, auth.cookie, t.connectTimeoutMs);
+  let checked: CheckedAddress | undefined;
+  try {
+    checked = await deps.checkChannel?.(new URL(url));
+  } catch (err) {
+    throw new CloudError('ws', `cloud_ws_url: ${(err as Error).message}`);
+  }
+  const socket = await CloudSocket.open(url, auth.cookie, t.connectTimeoutMs, checked);
   try {
     let found: { terminal: Terminal; recording: CloudRecording } | null = null;
     for (const terminal of boxes) {

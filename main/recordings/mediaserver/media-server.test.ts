@@ -63,9 +63,13 @@ describe('media server: GDM discovery on loopback, sections, token detection', (
     expect(JSON.stringify(res.body)).not.toContain(TOKEN);
   });
 
-  it('lists the sections of a chosen server; a wrong token is a clear 502, a bad URL a 400 naming url', async () => {
-    const ok = await h.api.post('/api/discover-media-server', { url: plex.url });
+  it('lists the sections of a chosen server with the token given for it; a wrong token is a clear 502, a bad URL a 400 naming url', async () => {
+    const ok = await h.api.post('/api/discover-media-server', { url: plex.url, token: TOKEN });
     expect(ok.body.sections).toHaveLength(2);
+    // A server named by the caller never gets the stored token, even the configured one's.
+    const noToken = await h.api.post('/api/discover-media-server', { url: plex.url });
+    expect(noToken.status).toBe(502);
+    expect(noToken.body.error.code).toBe('media_server_unauthorized');
     const refused = await h.api.post('/api/discover-media-server', { url: plex.url, token: 'wrong-token-123' });
     expect(refused.status).toBe(502);
     expect(refused.body.error.code).toBe('media_server_unauthorized');

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { parseInput } from '../../core/validate.js';
 import type { FetchLike } from '../box/description.js';
+import { hostPort, noHttpAnswer } from '../../core/outbound.js';
 import { SECRET_MASK, type RecordingSettings } from '../settings.js';
 import { searchMediaServers, type FoundMediaServer, type GdmTarget } from './gdm.js';
 import { listSections, MediaServerError, refreshSection, type MediaServerSection } from './plex-client.js';
@@ -28,10 +29,21 @@ const discoverBody = z
   })
   .strict();
 
-const upstream = (err: unknown): never => {
-  if (err instanceof MediaServerError) throw new AppError(502, err.unauthorized ? 'media_server_unauthorized' : 'media_server_failed', err.message);
-  throw err;
+/**
+ * The answer about a server the caller named: short plain words, the same for a closed port, a
+ * silent host and a service that does not speak HTTP (the detail goes to the log only).
+ */
+const callerTargetFailure = (url: string, err: unknown, log: Logger): never => {
+  if (!(err instanceof MediaServerError)) throw err;
+  log.info({ target: hostPort(new URL(url)), detail: err.message }, 'media server check failed');
+  if (err.kind === 'unauthorized') throw new AppError(502, 'media_server_unauthorized', `${hostPort(new URL(url))} refused the token; check it or detect it again`);
+  if (err.kind === 'refused') throw new AppError(400, 'invalid', `url: ${err.message}`, { field: 'url' });
+  if (err.kind === 'no_answer') throw new AppError(502, 'no_http_answer', noHttpAnswer(url));
+  throw new AppError(502, 'media_server_failed', `${hostPort(new URL(url))} answered HTTP, but not as a media server`);
 };
+
+/** A token that could not be read, without saying why (which would tell one file from another). */
+const noToken = (file: string) => `no media-server token was found in ${file}: set media_server_prefs_path (or MEDIA_SERVER_PREFS_PATH) to the media server's Preferences.xml, signed in to its account`;
 
 export interface MediaServerIntegration {
   /** The sync hook: refresh the configured section; `not_configured` without a server URL. Throws on failure. */
@@ -48,7 +60,7 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
     async refreshLibrary(signal) {
       const s = deps.settings.get();
       if (!s.media_server_url) return 'not_configured';
-      await refreshSection(deps.fetch, { url: s.media_server_url, token: s.media_server_token, sectionId: s.media_server_section_id }, signal);
+      await refreshSection(deps.fetch, { url: s.media_server_url, token: deps.settings.secretFor('media_server_token', s.media_server_url), sectionId: s.media_server_section_id }, signal);
       log.info({ section: s.media_server_section_id }, 'media server library refresh accepted');
       return 'ok';
     },
@@ -57,7 +69,9 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       const input = parseInput(discoverBody, body ?? {}, 'body');
       const s = deps.settings.get();
       if (input.url) {
-        const sections = await listSections(deps.fetch, { url: input.url, token: input.token ?? s.media_server_token }, deps.stopSignal).catch(upstream);
+        // A server the caller names never gets the stored token: only a token given in this request.
+        const url = input.url;
+        const sections = await listSections(deps.fetch, { url, token: input.token ?? '' }, deps.stopSignal).catch((err: unknown) => callerTargetFailure(url, err, log));
         return { server: { url: input.url }, sections, message: `${sections.length} librar${sections.length === 1 ? 'y' : 'ies'} on ${new URL(input.url).host}` };
       }
       const servers: FoundMediaServer[] = await searchMediaServers(deps.gdm, deps.stopSignal);
@@ -69,9 +83,10 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       const now = deps.settings.get();
       let sections: MediaServerSection[] | null = null;
       let sections_error: string | undefined;
-      if (now.media_server_url && now.media_server_token) {
+      const token = deps.settings.secretFor('media_server_token', now.media_server_url);
+      if (now.media_server_url && token) {
         try {
-          sections = await listSections(deps.fetch, { url: now.media_server_url, token: now.media_server_token }, deps.stopSignal);
+          sections = await listSections(deps.fetch, { url: now.media_server_url, token }, deps.stopSignal);
           const shows = sections.filter((x) => x.type === 'show');
           if (!now.media_server_section_id && shows.length === 1) {
             save({ media_server_section_id: shows[0]!.id });
@@ -92,17 +107,21 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       try {
         token = readTokenFromPrefs(file);
       } catch (err) {
-        if (err instanceof TokenDetectionError) throw new AppError(422, 'token_not_found', err.message);
-        throw err;
+        if (!(err instanceof TokenDetectionError)) throw err;
+        // The reason (missing, unreadable, not a preferences file, no token) goes to the log only:
+        // the answer must not tell one file from another.
+        log.warn({ path: file, detail: err.message }, 'media server token not detected');
+        throw new AppError(422, 'token_not_found', noToken(file));
       }
-      save({ media_server_token: token });
+      const result = save({ media_server_token: token });
+      if (result.cleared.length) log.warn({ cleared: result.cleared }, 'unexpected: secrets cleared while storing a detected token');
       log.info({ path: file }, 'media server token detected and stored');
       const s = deps.settings.get();
       let verified: boolean | null = null;
       let note = 'saved';
       if (s.media_server_url) {
         try {
-          await listSections(deps.fetch, { url: s.media_server_url, token: s.media_server_token }, deps.stopSignal);
+          await listSections(deps.fetch, { url: s.media_server_url, token: deps.settings.secretFor('media_server_token', s.media_server_url) }, deps.stopSignal);
           verified = true;
           note = 'saved; the media server accepts it';
         } catch (err) {
@@ -110,7 +129,7 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
           note = `saved, but checking it failed: ${(err as Error).message}`;
         }
       }
-      return { detected: true, path: file, token: SECRET_MASK, verified, message: `Token found in ${file}: ${note}` };
+      return { detected: true, path: file, token: SECRET_MASK, verified, message: `Token found in ${file}: ${note}`, ...(s.media_server_url ? { bound_to: new URL(s.media_server_url).origin } : {}) };
     },
   };
 }

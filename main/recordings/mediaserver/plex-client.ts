@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { fetchBounded } from '../box/bounded-fetch.js';
+import { OutboundRefused } from '../../core/outbound.js';
+import { fetchBounded, ResponseTooLargeError } from '../box/bounded-fetch.js';
 import { displayText, type FetchLike } from '../box/description.js';
 
 /** Largest sections answer read into memory (a real one with a dozen libraries is a few KiB). */
@@ -15,11 +16,16 @@ export interface MediaServerSection {
   type: string;
 }
 
-/** A media-server failure safe to show and log: it never carries the token. */
+/**
+ * A media-server failure safe to show and log: it never carries the token. `kind` says what went
+ * wrong: no HTTP answer at all (closed port, silent host, not HTTP), the token refused, an HTTP
+ * answer that is not a media server's, or the outbound gate refusing the address.
+ */
 export class MediaServerError extends Error {
   constructor(
     message: string,
     readonly unauthorized = false,
+    readonly kind: 'no_answer' | 'unauthorized' | 'not_media_server' | 'refused' = unauthorized ? 'unauthorized' : 'not_media_server',
   ) {
     super(message);
   }
@@ -43,8 +49,10 @@ async function call(fetchFn: FetchLike, baseUrl: string, path: string, token: st
   try {
     res = await fetchBounded(fetchFn, endpoint(baseUrl, path), { headers: headers(token) }, { maxBytes: MAX_SECTIONS_BYTES, timeoutMs: MEDIA_SERVER_TIMEOUT_MS, signal, what });
   } catch (err) {
+    if (err instanceof OutboundRefused) throw new MediaServerError(`${what}: ${err.message}`, false, 'refused');
+    if (err instanceof ResponseTooLargeError) throw new MediaServerError(`${what}: ${err.message}`);
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new MediaServerError(`${what}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
+    throw new MediaServerError(`${what}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`, false, 'no_answer');
   }
   if (res.status === 401 || res.status === 403) throw new MediaServerError(`${what}: the media server refused the token (HTTP ${res.status}); detect it again or paste a valid one`, true);
   if (!res.ok) throw new MediaServerError(`${what}: the media server answered HTTP ${res.status}`);

@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../core/errors.js';
+import { AppError, invalid } from '../../core/errors.js';
+import { hostPort, noHttpAnswer, OutboundRefused } from '../../core/outbound.js';
 import { parseInput } from '../../core/validate.js';
 import { listShowFolders } from '../box/content-directory.js';
-import { descriptionUrlFor, fetchBoxDescription, type BoxInfo } from '../box/description.js';
+import { fetchBounded, MAX_DESCRIPTION_BYTES, ResponseTooLargeError } from '../box/bounded-fetch.js';
+import { descriptionUrlFor, NotABoxError, parseDescription, type BoxInfo } from '../box/description.js';
 import { discoverBoxes } from '../box/ssdp.js';
 import { RATE_LIMITS } from '../http-security.js';
 import { settingDefs } from '../settings.js';
-import { boxUnreachable, browseFailed, hostOf, noBoxFound } from '../sync/box-errors.js';
+import { browseFailed, CHECK_ADDRESS, networkCause, noBoxFound } from '../sync/box-errors.js';
 import { BoxLookupError, matchShow, resolveBoxes } from '../sync/box-source.js';
 import { requireNoBody, type RouteContext } from './context.js';
 
@@ -15,18 +17,40 @@ const discoverBody = z.object({ address: settingDefs.box_address.schema.optional
 
 const boxView = (b: BoxInfo) => ({ udn: b.udn, friendly_name: b.friendlyName, model_name: b.modelName, address: b.address, location: b.location });
 
+/**
+ * The box at an address the caller typed. The answer is one of three short outcomes (the detail
+ * goes to the log): the box; "no HTTP answer" (the same for a closed port, a silent host and a
+ * service that does not speak HTTP); or "answered, but not as a recording box". An address the
+ * outbound gate refuses (not on the home network) is a 400 naming `address`.
+ */
+async function probeBox(ctx: RouteContext, address: string): Promise<BoxInfo> {
+  const url = descriptionUrlFor(address);
+  const target = hostPort(new URL(url));
+  const log = ctx.logger.child({ component: 'discover-box' });
+  let text: string;
+  try {
+    const res = await fetchBounded(ctx.fetch, url, {}, { maxBytes: MAX_DESCRIPTION_BYTES, timeoutMs: 5000, signal: ctx.stopSignal, what: `description ${url}` });
+    if (!res.ok) throw new NotABoxError(`answered HTTP ${res.status}`);
+    text = res.text;
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw invalid('address', err.message);
+    log.info({ target, detail: networkCause(err) }, 'box address check failed');
+    if (err instanceof NotABoxError || err instanceof ResponseTooLargeError) throw new AppError(502, 'box_unreachable', `the device at ${target} answered HTTP, but not as a recording box — ${CHECK_ADDRESS}`);
+    throw new AppError(502, 'box_unreachable', `${noHttpAnswer(url)} — is the box on? ${CHECK_ADDRESS}`);
+  }
+  try {
+    return parseDescription(text, url);
+  } catch (err) {
+    log.info({ target, detail: (err as Error).message }, 'box address check failed');
+    throw new AppError(502, 'box_unreachable', `the device at ${target} answered HTTP, but not as a recording box — ${CHECK_ADDRESS}`);
+  }
+}
+
 export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** SSDP search (every box found; other devices and broken XML skipped) or a manual address. */
   app.post('/api/discover-box', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
     const { address } = parseInput(discoverBody, req.body ?? {}, 'body');
-    if (address) {
-      try {
-        const box = await fetchBoxDescription(ctx.fetch, descriptionUrlFor(address), 5000);
-        return { boxes: [boxView(box)], skipped: [] };
-      } catch (err) {
-        throw new AppError(502, 'box_unreachable', boxUnreachable(hostOf(descriptionUrlFor(address)), err));
-      }
-    }
+    if (address) return { boxes: [boxView(await probeBox(ctx, address))], skipped: [] };
     const found = await discoverBoxes({ target: ctx.ssdp, fetch: ctx.fetch, logger: ctx.logger, signal: ctx.stopSignal });
     // Nothing found: say which devices answered and why none is the box, as a sync would.
     if (!found.boxes.length) return { boxes: [], skipped: found.skipped, message: noBoxFound(found.skipped) };

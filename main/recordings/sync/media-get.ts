@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { createOutbound, pinnedLookup, type CheckedAddress, type Outbound } from '../../core/outbound.js';
 
 /** How a body ended: complete (all announced bytes, or a clean close without a length) or not. */
 export interface BodyEnd {
@@ -21,8 +22,11 @@ export interface MediaResponse {
   cancel(): void;
 }
 
-/** How the sync fetches media bodies: an injectable dependency. */
-export type MediaGet = (url: string, opts: { headers: Record<string, string>; signal: AbortSignal }) => Promise<MediaResponse>;
+/**
+ * How the sync fetches media bodies: an injectable dependency. `address` is the address the
+ * outbound gate checked for the URL's host: the connection goes there (no second resolution).
+ */
+export type MediaGet = (url: string, opts: { headers: Record<string, string>; signal: AbortSignal; address?: CheckedAddress }) => Promise<MediaResponse>;
 
 const reasonOf = (signal: AbortSignal, err: unknown) => {
   const r: unknown = signal.aborted ? signal.reason : err;
@@ -33,7 +37,7 @@ const reasonOf = (signal: AbortSignal, err: unknown) => {
 export const nodeMediaGet: MediaGet = (url, opts) =>
   new Promise((resolve, reject) => {
     const client = url.startsWith('https:') ? https : http;
-    const req = client.get(url, { headers: opts.headers, signal: opts.signal, agent: false }, (res) => {
+    const req = client.get(url, { headers: opts.headers, signal: opts.signal, agent: false, ...(opts.address ? { lookup: pinnedLookup(opts.address) } : {}) }, (res) => {
       res.pause();
       resolve({
         status: res.statusCode ?? 0,
@@ -168,6 +172,7 @@ export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet): MediaGe
       const socket = net.connect({
         host: u.hostname.replace(/^\[|\]$/g, ''),
         port: Number(u.port || 80),
+        ...(opts.address ? { lookup: pinnedLookup(opts.address) } : {}),
         onread: {
           buffer,
           callback: (n: number, b: Uint8Array) => {
@@ -205,5 +210,10 @@ export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet): MediaGe
   };
 }
 
-/** The default: the socket client, falling back to Node's http client. */
-export const defaultMediaGet: MediaGet = createSocketMediaGet();
+/** A media GET through the outbound gate: the box is a LAN device; the connection goes to the checked address. */
+export function gatedMediaGet(inner: MediaGet, gate: Outbound = createOutbound()): MediaGet {
+  return async (url, opts) => inner(url, { ...opts, address: await gate.check({ purpose: 'lan-device' }, new URL(url)) });
+}
+
+/** The default: the socket client (falling back to Node's http client), through the outbound gate. */
+export const defaultMediaGet: MediaGet = gatedMediaGet(createSocketMediaGet());

@@ -59,12 +59,13 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
       body[d.key] = d.kind === 'number' && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
     }
     try {
-      const next = await rec.patch<SettingsView>('/api/settings', body);
+      const next = await rec.patch<SettingsView & { message?: string }>('/api/settings', body);
       publishSettings(next);
       const fresh = initialValues(defs, next);
       setValues(fresh);
       setBase(fresh);
-      setStatus({ kind: 'ok', text: 'Saved.' });
+      // A secret cleared because its address changed is said, not hidden (the server's words).
+      setStatus({ kind: 'ok', text: next.message ? `Saved. ${next.message}` : 'Saved.' });
     } catch (err) {
       if (err instanceof RecApiError && err.field && defs.some((d) => d.key === err.field)) setErrors({ [err.field]: err.message });
       else setStatus({ kind: 'error', text: messageOf(err) });

@@ -53,7 +53,7 @@ export interface EnergyDeps {
   /** Let the scan use internal (loopback) interfaces; honoured only together with an injected `interfaces`. */
   discoveryIncludeInternal?: boolean;
   /** Event stream tuning (tests: a small unread-buffer bound). */
-  eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs'>;
+  eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs' | 'maxPerAddress'>;
   /** Outbound HTTP for features (weather, webhooks); default global fetch. */
   fetch?: FetchLike;
 }
@@ -68,6 +68,23 @@ export interface EnergyService extends Service {
   /** The passcode gate; `security.requireSession` is the preHandler for every gated route. */
   readonly security: Security;
   snapshot(): Snapshot;
+}
+
+/** Headers every answer of the bridge carries (the 403s of the host check included). */
+async function registerEnergyHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    hsts: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
 }
 
 /** The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. */
@@ -163,6 +180,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         maxClients: () => store.get().general.eventStreamMaxClients,
         // Clients without a session see the gateway host blanked while a passcode is set.
         publicView: (data) => (security?.passcodes.isSet ? withoutGatewayHost(data as LiveState) : data),
+        logger,
         ...deps.eventStream,
       });
       const st = state;
@@ -196,20 +214,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
 
-      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts } });
-      await app.register(helmet, {
-        hsts: false,
-        contentSecurityPolicy: {
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'"],
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", 'data:'],
-            connectSrc: ["'self'"],
-            upgradeInsecureRequests: null,
-          },
-        },
-      });
+      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts }, headers: registerEnergyHeaders });
       registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
       registerClockRoute(app, clock);

@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../core/sqlite.js';
 import type { FetchLike } from './box/description.js';
 import type { RecordingConfig } from './config.js';
 import { resolveCsrfSecret } from './csrf.js';
-import { registerHttpSecurity } from './http-security.js';
+import { registerHttpSecurity, registerRecordingHeaders } from './http-security.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import type { IntegrationSeams, RouteContext } from './routes/context.js';
@@ -165,7 +165,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
-        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
+        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         const ctx: RouteContext = {

@@ -22,7 +22,8 @@ import { withoutGatewayHost } from './public-state.js';
 import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
 import { Poller, type PollerConfig } from './poller.js';
 import { createSecurity, type Security } from './security/gate.js';
-import { registerSecurityRoutes } from './security/security-routes.js';
+import { ownerGateOf, registerSecurityRoutes } from './security/security-routes.js';
+import type { OwnerGate } from '../core/owner-gate.js';
 import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { buildSnapshot } from './snapshot.js';
@@ -67,6 +68,8 @@ export interface EnergyService extends Service {
   readonly events: EventStream;
   /** The passcode gate; `security.requireSession` is the preHandler for every gated route. */
   readonly security: Security;
+  /** The same gate for the recording sync (one owner for both services; compose.ts passes it on). */
+  readonly owner: OwnerGate;
   snapshot(): Snapshot;
 }
 
@@ -103,6 +106,11 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   let lastPlant: Values = {};
   const unsubscribe: Array<() => void> = [];
   let features: EnergyFeature[] = [];
+
+  // Made on first use, not at start: the recording sync's owner gate reads the same passcode and
+  // sessions, also when the bridge itself could not start (its port taken, say).
+  const securityOf = (): Security => (security ??= createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger }));
+  const owner = ownerGateOf(securityOf, logger);
 
   const need = <T>(v: T | null, what: string): T => {
     if (v === null) throw new Error(`energy service not started (${what})`);
@@ -154,6 +162,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     get security() {
       return need(security, 'security');
     },
+    owner,
     snapshot,
 
     async start() {
@@ -186,8 +195,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       const st = state;
       const ev = events;
       unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
-      const gate = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
-      security = gate;
+      const gate = securityOf();
       features = energyFeatures.map((make) =>
         make({ clock, logger, settings: () => store.get(), state: st, fetch: deps.fetch ?? ((u, i) => fetch(u, i)), dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession }),
       );
@@ -259,6 +267,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       await app?.close();
       history?.stop();
       history = null;
+      // Sessions live in memory only: a restart locks again (the passcode hash persists).
+      security = null;
       poller = null;
       app = null;
     },

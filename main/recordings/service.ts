@@ -11,6 +11,7 @@ import type { FetchLike } from './box/description.js';
 import type { RecordingConfig } from './config.js';
 import { resolveCsrfSecret } from './csrf.js';
 import { registerHttpSecurity, registerRecordingHeaders } from './http-security.js';
+import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import type { IntegrationSeams, RouteContext } from './routes/context.js';
@@ -58,6 +59,11 @@ export interface RecordingDeps {
   adRemoval?: Pick<AdRemovalDeps, 'scanTimeout' | 'betweenRenames'>;
   /** Cloud-delete waits (the spec's 2 pings x 10 s by default; tests shorten them). */
   cloudTimings?: Partial<CloudTimings>;
+  /**
+   * The owner's passcode gate (the energy bridge's, from the composition root): while a passcode
+   * is set, every state-changing route needs the shared session. Without it the LAN is trusted.
+   */
+  owner?: OwnerGate;
 }
 
 export interface RecordingService {
@@ -168,6 +174,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
+        registerOwnerGate(app, deps.owner);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,

@@ -212,6 +212,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           estimator.feed(at, next.power.battery);
           const withFeatures = contribute(features, next, at, logger);
           hist.append(sampleFromState(withFeatures, at));
+          const failing = hist.writeError();
+          withFeatures.storageError = failing ? { what: failing.what, message: failing.message, since: failing.since } : null;
           st.set(withFeatures);
         },
         onDisconnected(error) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
@@ -179,10 +180,11 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
         };
-        // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
+        // 200 either way (the service is up); `degraded` names what needs the user: a full disk for
+        // the media, or a data folder (state file, settings) that cannot be written.
         app.get('/healthz', async () => {
           db.prepare('SELECT 1').get();
-          return syncHealth({ runs, settings });
+          return syncHealth({ runs, settings, dataFolders: [path.dirname(config.dbPath), config.configDir] });
         });
         registerSettingsRoutes(app, ctx);
         registerShowRoutes(app, ctx);

@@ -88,7 +88,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
 
   it('without a passcode the LAN is trusted: a guest changes recording settings as today', async () => {
     const guest = new Browser();
-    expect((await guest.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: false, unlocked: true });
+    expect((await guest.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: false, unlocked: true, passcodeAvailable: true });
     const res = await guest.send(recordings, 'PATCH', '/api/settings', { sync_cron: '15 * * * *' });
     expect(res.status).toBe(200);
     expect(services.recordings!.settings.get().sync_cron).toBe('15 * * * *');
@@ -99,7 +99,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
     const set = await owner.send(energy, 'POST', '/api/security/passcode', { passcode: '4826' });
     expect(set.status).toBe(200);
     const guest = new Browser();
-    expect((await guest.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: true, unlocked: false });
+    expect((await guest.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: true, unlocked: false, passcodeAvailable: true });
     for (const [method, url, body] of RECORDING_WRITES) {
       const res = await guest.send(recordings, method, url, body);
       expect(res.status, `${method} ${url}`).toBe(401);
@@ -118,7 +118,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
     const unlock = await owner.send(energy, 'POST', '/api/unlock', { passcode: '4826' });
     expect(unlock.status).toBe(200);
     expect(owner.jar.has('hlb_session')).toBe(true);
-    expect((await owner.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: true, unlocked: true });
+    expect((await owner.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: true, unlocked: true, passcodeAvailable: true });
     const patch = await owner.send(recordings, 'PATCH', '/api/settings', { sync_cron: '45 * * * *' });
     expect(patch.status).toBe(200);
     expect(services.recordings!.settings.get().sync_cron).toBe('45 * * * *');
@@ -154,5 +154,36 @@ describe('one owner for both services (composed as npm start does, real sockets)
     // Clearing the passcode on the bridge opens both again.
     expect((await owner.send(energy, 'DELETE', '/api/security/passcode')).status).toBe(200);
     expect((await new Browser().send(recordings, 'PATCH', '/api/settings', { sync_cron: '*/30 * * * *' })).status).toBe(200);
+  });
+
+  it('the recordings setup can set the passcode on its own port: it then gates the energy bridge too, and keeps that browser unlocked', async () => {
+    const owner = new Browser();
+    const set = await owner.send(recordings, 'POST', '/api/security/passcode', { passcode: '7391' });
+    expect(set.status).toBe(200);
+    expect(services.energy.security.passcodes.isSet).toBe(true);
+    expect((await new Browser().send(energy, 'PUT', '/api/settings', { battery: { capacityKwh: 3 } })).status).toBe(401);
+    expect((await owner.send(energy, 'PUT', '/api/settings', { battery: { capacityKwh: 3 } })).status).toBe(200);
+    // A guest cannot change it from the recording port either.
+    expect((await new Browser().send(recordings, 'POST', '/api/security/passcode', { passcode: '1111' })).status).toBe(401);
+    expect((await owner.send(recordings, 'DELETE', '/api/security/passcode')).status).toBe(200);
+  });
+});
+
+describe('the recording sync on its own (no owner gate) trusts the LAN as before', () => {
+  it('has no passcode to offer, no unlock route, and writes pass', async () => {
+    const { createRecordingService } = await import('./recordings/service.js');
+    const { testConfig, ApiClient } = await import('./recordings/testing/harness.js');
+    const dir = tempDir('alone-');
+    const service = createRecordingService(testConfig(dir, 1), { logger: silentLogger });
+    await service.start();
+    try {
+      const api = new ApiClient(service.url);
+      expect((await api.get('/api/session')).body).toEqual({ passcodeSet: false, unlocked: true, passcodeAvailable: false });
+      expect((await api.post('/api/unlock', { passcode: '1234' })).status).toBe(404);
+      expect((await api.patch('/api/settings', { sync_cron: '0 * * * *' })).status).toBe(200);
+    } finally {
+      await service.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

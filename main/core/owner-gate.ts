@@ -14,10 +14,11 @@ export interface OwnerGate {
   /** Whether the request carries a live session: the shared cookie or `Authorization: Bearer`. */
   hasSession(req: FastifyRequest): boolean;
   /**
-   * Registers `POST /api/unlock` and `POST /api/lock` on another service's server: the same
-   * passcode check, per-address lockout and session list as the bridge's own, the same cookie.
+   * Registers `POST /api/unlock`, `POST /api/lock` and `POST`/`DELETE /api/security/passcode` on
+   * another service's server: the same passcode, per-address lockout, session list and cookie as
+   * the bridge's own (so that service's setup can offer to set the passcode too).
    */
-  registerUnlockRoutes(app: FastifyInstance): void;
+  registerSessionRoutes(app: FastifyInstance): void;
 }
 
 /** Name of the cookie that carries the owner's session to both ports (HttpOnly, SameSite=Strict). */
@@ -72,15 +73,17 @@ const UNGATED = new Set(['/api/unlock', '/api/lock']);
  * Gates every state-changing route of `app` behind `gate` (a preHandler for the whole server,
  * registered once; routes need nothing of their own): 401 `locked` while a passcode is set and the
  * request has no session. `GET /api/session` tells a page whether it is locked.
+ * (`/api/security/passcode` is gated too: with a passcode set, changing it needs a session.)
  */
 export function registerOwnerGate(app: FastifyInstance, gate: OwnerGate | undefined): void {
   app.get('/api/session', async (req, reply) => {
     void reply.header('cache-control', 'no-store');
     const passcodeSet = gate?.passcodeSet() ?? false;
-    return { passcodeSet, unlocked: !passcodeSet || (gate?.hasSession(req) ?? true) };
+    // `passcodeAvailable`: whether this service offers the owner's passcode (false when it runs alone).
+    return { passcodeSet, unlocked: !passcodeSet || (gate?.hasSession(req) ?? true), passcodeAvailable: gate !== undefined };
   });
   if (!gate) return;
-  gate.registerUnlockRoutes(app);
+  gate.registerSessionRoutes(app);
   app.addHook('preHandler', async (req) => {
     if (!STATE_CHANGING.has(req.method.toUpperCase())) return;
     if (UNGATED.has(req.routeOptions.url ?? '')) return;

@@ -15,8 +15,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The passcode and its hash are never logged or returned.
  */
 export function registerSecurityRoutes(app: FastifyInstance, security: Security, logger: Logger): void {
-  const { passcodes, sessions } = security;
   registerUnlockRoutes(app, security, logger);
+  registerPasscodeRoutes(app, security, logger);
+}
+
+/** POST (set or change) and DELETE (clear) /api/security/passcode, both behind the gate. */
+function registerPasscodeRoutes(app: FastifyInstance, security: Security, logger: Logger): void {
+  const { passcodes, sessions } = security;
 
   app.post('/api/security/passcode', { preHandler: security.requireSession }, async (req, reply) => {
     const { passcode } = parseInput(passcodeBody, req.body, 'body');
@@ -46,7 +51,7 @@ export function ownerGateOf(security: () => Security, logger: Logger): OwnerGate
   return {
     passcodeSet: () => security().passcodes.isSet,
     hasSession: (req) => security().hasSession(req),
-    registerUnlockRoutes: (app) => registerUnlockRoutes(app, security(), logger),
+    registerSessionRoutes: (app) => registerSecurityRoutes(app, security(), logger),
   };
 }
 

@@ -104,7 +104,7 @@ export function createHistory(opts: HistoryOptions): History {
     const full = isStorageFull(err);
     const message = full
       ? 'The disk holding the data folder is full: new history samples are kept in memory only (not saved) until space is freed.'
-      : `History samples cannot be saved to ${file}: ${(err as Error).message ?? String(err)}`;
+      : `History samples cannot be saved: ${(err as Error).message ?? String(err)}`;
     writeError = { what: 'history write', message, since: writeError?.since ?? now, lastAt: now };
     if (now - lastErrorLog >= WRITE_ERROR_LOG_EVERY_MS) {
       lastErrorLog = now;

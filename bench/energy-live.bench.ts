@@ -70,7 +70,8 @@ let ok = true;
   let initial = 0;
   await new Promise<void>((resolve) => {
     for (let i = 0; i < 100; i++) {
-      const req = http.get({ hostname: url.hostname, port: url.port, path: url.pathname, agent }, (res) => {
+      // One address per dashboard (127.0.1.x): the bridge allows only a few streams per address.
+      const req = http.get({ hostname: url.hostname, port: url.port, path: url.pathname, agent, localAddress: `127.0.1.${i + 1}` }, (res) => {
         let buf = '';
         let first = true;
         res.on('data', (chunk: Buffer) => {

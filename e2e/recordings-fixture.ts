@@ -10,6 +10,7 @@ import { createSsdpResponder, type SsdpResponder } from '../main/recordings/box/
 import type { RecordingConfig } from '../main/recordings/config.js';
 import { createRecordingService, type RecordingService } from '../main/recordings/index.js';
 import { ApiClient, testConfig } from '../main/recordings/testing/harness.js';
+import type { OwnerGate } from '../main/core/owner-gate.js';
 
 export interface RecOptions {
   /** The library of the (first) simulated box. */
@@ -20,6 +21,8 @@ export interface RecOptions {
   follow?: Array<{ name: string; dest_folder: string; season_template?: string }>;
   /** Save the first box's address (default); `false` leaves the first-run state (SSDP search). */
   configured?: boolean;
+  /** The owner's passcode gate (an energy bridge's), as the composition root passes it. */
+  owner?: OwnerGate;
 }
 
 export interface RecEnv {
@@ -58,7 +61,7 @@ export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
   await ssdp.start();
   const logger = createLogger({ name: 'e2e-recordings', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
   let config: RecordingConfig = { ...testConfig(dir, ssdp.port, { staticDir: UI_DIR }), csrfSecret: crypto.randomBytes(32).toString('hex') };
-  let service = createRecordingService(config, { logger });
+  let service = createRecordingService(config, { logger, owner: opts.owner });
   await service.start();
   let api = new ApiClient(service.url);
   for (const show of opts.follow ?? []) {
@@ -85,7 +88,7 @@ export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
       const port = service.port;
       await service.stop();
       config = { ...config, port, csrfSecret: crypto.randomBytes(32).toString('hex') };
-      service = createRecordingService(config, { logger });
+      service = createRecordingService(config, { logger, owner: opts.owner });
       await service.start();
       api = new ApiClient(service.url);
     },

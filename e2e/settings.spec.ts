@@ -2,9 +2,10 @@ import { expect, test } from './fixtures.js';
 
 test.describe('settings', () => {
   test('a locked settings page refuses changes until unlocked with the passcode', async ({ page, bridge }) => {
-    // The gate is open until a passcode is set; set one as the owner would have.
-    const set = await page.request.post('/api/security/passcode', { data: { passcode: '2468' } });
-    expect(set.ok()).toBe(true);
+    // The gate is open until a passcode is set; the owner set one from another device (not this
+    // browser: setting it keeps the setter's own browser unlocked through the session cookie).
+    const set = await fetch(`${bridge.url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: '2468' }) });
+    expect(set.ok).toBe(true);
 
     await page.goto('/settings');
     await expect(page.getByRole('heading', { name: /Settings are locked/ })).toBeVisible();

@@ -28,7 +28,10 @@ test.describe('setup wizard', () => {
     // The place is asked for only when the outdoor temperature is wanted (it is only used for that);
     // the box stays off here, so nothing is looked up on the internet.
     await expect(page.getByLabel('Town or place')).toHaveCount(0);
-    await page.getByRole('button', { name: 'Save and finish' }).click();
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    // The optional last step: no passcode this time.
+    await expect(page.getByTestId('setup-passcode')).toContainText('anyone on your network');
+    await page.getByRole('button', { name: 'Skip' }).click();
 
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
@@ -46,9 +49,28 @@ test.describe('setup wizard', () => {
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('Reserve (%)').fill('150');
-    await page.getByRole('button', { name: 'Save and finish' }).click();
+    await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByLabel('Reserve (%)')).toHaveAccessibleDescription(/Reserve level must be at most 100%\./);
     await expect(page).toHaveURL(/\/setup$/);
     expect(bridge.service.settings.get().gateway.host).toBe('');
+  });
+
+  test('the last step sets the passcode: the bridge is then locked to others and this browser stays unlocked', async ({ page, bridge }) => {
+    await page.goto('/setup');
+    await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.23', { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Battery capacity (kWh)').fill('10');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    const step = page.getByTestId('setup-passcode');
+    await step.getByLabel('Passcode (4 digits)').fill('2580');
+    await step.getByRole('button', { name: 'Set passcode and finish' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    expect(bridge.service.security.passcodes.isSet).toBe(true);
+    // Another client (no session) is refused; this browser is still unlocked in Settings.
+    const guest = await fetch(`${bridge.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"battery":{"capacityKwh":5}}' });
+    expect(guest.status).toBe(401);
+    await page.goto('/settings');
+    await expect(page.getByTestId('passcode-panel')).toContainText('Settings unlocked');
   });
 });

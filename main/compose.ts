@@ -22,7 +22,8 @@ export interface ComposeOptions {
 
 /**
  * The one composition root: the headless entry, the demo and the Electron shell all build the
- * services here, in the same order, and stop them in reverse.
+ * services here, in the same order, and stop them in reverse. One owner for both: the bridge's
+ * passcode gate (passcode, sessions, lockout) also gates the recording sync's writes.
  */
 export function composeServices(opts: ComposeOptions) {
   const energy: EnergyService = createEnergyService(
@@ -32,7 +33,7 @@ export function composeServices(opts: ComposeOptions) {
   const recordings: RecordingService | null =
     opts.recordings === false
       ? null
-      : createRecordingService({ ...recordingConfigFromEnv(opts.env, opts.dataDir), host: opts.env.RECORDINGS_HOST?.trim() || opts.host }, { logger: opts.logger, clock: opts.clock });
+      : createRecordingService({ ...recordingConfigFromEnv(opts.env, opts.dataDir), host: opts.env.RECORDINGS_HOST?.trim() || opts.host }, { logger: opts.logger, clock: opts.clock, owner: energy.owner });
   const started: Array<{ stop(): Promise<void> }> = [];
   return {
     energy,

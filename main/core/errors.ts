@@ -5,12 +5,14 @@ export class AppError extends Error {
   readonly field?: string;
   readonly headers?: Record<string, string>;
   readonly extra?: Record<string, unknown>;
+  /** The thrower has logged this refusal itself (rate-limited): the HTTP error handler writes nothing. */
+  readonly quiet: boolean;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    opts: { field?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    opts: { field?: string; headers?: Record<string, string>; extra?: Record<string, unknown>; quiet?: boolean } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -19,6 +21,7 @@ export class AppError extends Error {
     this.field = opts.field;
     this.headers = opts.headers;
     this.extra = opts.extra;
+    this.quiet = opts.quiet ?? false;
   }
 }
 
@@ -33,6 +36,23 @@ export function notFound(message = 'Not found'): AppError {
 
 export function conflict(code: string, message: string, extra?: Record<string, unknown>): AppError {
   return new AppError(409, code, message, { extra });
+}
+
+/**
+ * Whether `err` says the disk is full: ENOSPC / EDQUOT from the file system, SQLITE_FULL or
+ * "database or disk is full" from SQLite.
+ */
+export function isStorageFull(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') return true;
+  return typeof e.message === 'string' && /database or disk is full|no space left on device|ENOSPC/i.test(e.message);
+}
+
+/** 507 `storage_full`: what a write answers when the data folder's disk is full (never raw ENOSPC text). */
+export function storageFull(): AppError {
+  return new AppError(507, 'storage_full', 'The disk holding the data folder is full, so nothing could be saved. Free some space there; the service carries on by itself once there is room.');
 }
 
 export interface ErrorBody {

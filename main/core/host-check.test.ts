@@ -16,7 +16,7 @@ function raw(
   url: string,
   headers: Record<string, string>,
   body?: unknown,
-): Promise<{ status: number; body: { error?: { code: string; message: string } } & Record<string, unknown> }> {
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: { error?: { code: string; message: string } } & Record<string, unknown> }> {
   const u = new URL(baseUrl);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -33,7 +33,7 @@ function raw(
           } catch {
             parsed = { text };
           }
-          resolve({ status: res.statusCode ?? 0, body: parsed as never });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed as never });
         });
       },
     );
@@ -83,6 +83,12 @@ describe('Host / Origin rule', () => {
   });
 });
 
+/** The security headers an answer carries (CSP, X-Robots-Tag, helmet's others), to compare a 403 with a 200. */
+const SECURITY_HEADERS = ['content-security-policy', 'x-robots-tag', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'strict-transport-security'];
+function securityHeaders(h: http.IncomingHttpHeaders): Record<string, unknown> {
+  return Object.fromEntries(SECURITY_HEADERS.map((k) => [k, h[k]]));
+}
+
 describe('DNS rebinding: the energy bridge', () => {
   let dir: string;
   let service: EnergyService;
@@ -109,6 +115,18 @@ describe('DNS rebinding: the energy bridge', () => {
       expect(res.body.error).toMatchObject({ code: 'forbidden_host', message: expect.any(String) });
     }
     expect(service.settings.get().battery.capacityKwh).toBeNull();
+  });
+
+  it('answers 403 forbidden_host and forbidden_origin with the same security headers as every other answer', async () => {
+    const port = new URL(service.url).port;
+    const ok = await raw(service.url, 'GET', '/api/state', { host: `127.0.0.1:${port}` });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-security-policy']).toContain("default-src 'self'");
+    const host = await raw(service.url, 'GET', '/api/state', { host: `rebind.evil.example:${port}` });
+    const origin = await raw(service.url, 'PUT', '/api/settings', { host: `127.0.0.1:${port}`, origin: 'http://evil.example' }, { battery: { capacityKwh: 7 } });
+    expect([host.status, origin.status]).toEqual([403, 403]);
+    expect(securityHeaders(host.headers)).toEqual(securityHeaders(ok.headers));
+    expect(securityHeaders(origin.headers)).toEqual(securityHeaders(ok.headers));
   });
 
   it('accepts IP literals and localhost, and a name once the user adds it', async () => {
@@ -164,6 +182,20 @@ describe('DNS rebinding: the recording sync', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
       expect((await raw(service.url, 'GET', '/api/csrf-token', { host })).status, host).toBe(200);
     }
+  });
+
+  it('answers 403 forbidden_host and forbidden_origin with X-Robots-Tag, the CSP and the other security headers', async () => {
+    const port = new URL(service.url).port;
+    const ok = await raw(service.url, 'GET', '/api/settings', { host: `127.0.0.1:${port}` });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(ok.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
+    expect(ok.headers['strict-transport-security']).toBeUndefined();
+    const host = await raw(service.url, 'GET', '/api/settings', { host: `rebind.evil.example:${port}` });
+    const origin = await raw(service.url, 'PATCH', '/api/settings', { host: `127.0.0.1:${port}`, origin: 'http://evil.example' }, { sync_cron: '0 * * * *' });
+    expect([host.status, origin.status]).toEqual([403, 403]);
+    expect(securityHeaders(host.headers)).toEqual(securityHeaders(ok.headers));
+    expect(securityHeaders(origin.headers)).toEqual(securityHeaders(ok.headers));
   });
 
   it('refuses a foreign Origin on PATCH even with a valid CSRF pair; accepts a user-added name', async () => {

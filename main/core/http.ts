@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ZodError } from 'zod';
-import { AppError, errorBody } from './errors.js';
+import { capConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS } from './connection-cap.js';
+import { AppError, errorBody, isStorageFull, storageFull } from './errors.js';
 import { registerHostCheck, type HostCheckOptions } from './host-check.js';
 import type { Logger } from './logger.js';
 import { PortInUseError, type PortOwner } from './startup.js';
@@ -14,6 +15,13 @@ export interface HttpServerOptions {
   hostCheck?: HostCheckOptions;
   /** Status of a body over `bodyLimit`: 400 (default) or 413 (the recording sync API documents 413). */
   bodyTooLargeStatus?: 400 | 413;
+  /**
+   * Registers the headers every answer carries (helmet's CSP and friends, X-Robots-Tag). It runs
+   * before the host check, so a 403 `forbidden_host` / `forbidden_origin` carries them too.
+   */
+  headers?: (app: FastifyInstance) => Promise<void>;
+  /** Most connections one client address may hold open (default MAX_CONNECTIONS_PER_ADDRESS). */
+  maxConnectionsPerAddress?: number;
   /** Extra fastify options (tests rarely need them). */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -31,10 +39,19 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     ...opts.fastify,
   }) as unknown as FastifyInstance;
 
-  if (opts.hostCheck) registerHostCheck(app, opts.hostCheck);
+  capConnectionsPerAddress(app.server, { max: opts.maxConnectionsPerAddress ?? MAX_CONNECTIONS_PER_ADDRESS, logger: opts.logger.child({ component: 'http' }) });
+  // Queued in this order (avvio loads plugins in registration order): headers first, then the host check.
+  const headers = opts.headers;
+  if (headers) void app.register(atRoot(async (root) => headers(root)));
+  const hostCheck = opts.hostCheck;
+  if (hostCheck) void app.register(atRoot(async (root) => registerHostCheck(root, hostCheck)));
   app.setErrorHandler((err, req, reply) => {
     const appErr = toAppError(err, opts.bodyTooLargeStatus);
-    if (appErr.status >= 500) req.log.error({ err }, 'request failed');
+    // A refusal we planned (AppError) is one line without a stack; anything else is logged in full.
+    if (appErr.status >= 500 && !appErr.quiet) {
+      if (err instanceof AppError || appErr.code === 'storage_full') req.log.warn({ code: appErr.code, status: appErr.status, url: req.url.split('?')[0] }, appErr.message);
+      else req.log.error({ err }, 'request failed');
+    }
     if (appErr.headers) reply.headers(appErr.headers);
     void reply.status(appErr.status).send(errorBody(appErr));
   });
@@ -47,6 +64,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
 export function toAppError(err: unknown, bodyTooLargeStatus: 400 | 413 = 400): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return zodToAppError(err, 'body');
+  if (isStorageFull(err)) return storageFull();
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(bodyTooLargeStatus, 'body_too_large', 'Request body is too large');
   if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || (e.statusCode === 400 && e.message)) {
@@ -56,6 +74,12 @@ export function toAppError(err: unknown, bodyTooLargeStatus: 400 | 413 = 400): A
     return new AppError(e.statusCode, e.code ? String(e.code).toLowerCase() : 'bad_request', e.message ?? 'Bad request');
   }
   return new AppError(500, 'internal', e.message || 'Internal error');
+}
+
+/** Marks a plugin as not encapsulated (what fastify-plugin does): its hooks apply to the whole server. */
+function atRoot(plugin: (app: FastifyInstance) => Promise<void>) {
+  Object.assign(plugin, { [Symbol.for('skip-override')]: true });
+  return plugin;
 }
 
 /** Listens and resolves to the bound port (0 picks a free one); a taken port is a `PortInUseError`. */

@@ -3,9 +3,11 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../core/clock.js';
-import { silentLogger } from '../core/logger.js';
+import { createLogger, silentLogger } from '../core/logger.js';
+import { MAX_STREAMS_PER_ADDRESS } from './event-stream.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from './index.js';
 
 const dirs: string[] = [];
@@ -157,5 +159,98 @@ describe('gateway host in /api/state and /events while a passcode is set', () =>
     expect(fresh.events[1]!.lastError).toBe('connect ECONNREFUSED (gateway):9');
     expect((withSession.events[1]!.gateway as { host: string }).host).toBe('127.0.0.5');
     expect(withSession.events[1]!.lastError).toBe('connect ECONNREFUSED 127.0.0.5:9');
+  });
+});
+
+/** A logger writing JSON lines into memory, to count what a flood of refusals writes. */
+function memoryLogger() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'info', format: 'json', destination }), lines };
+}
+
+/** An SSE request from a given loopback source address. */
+function sseFrom(url: string, localAddress: string) {
+  const u = new URL(url);
+  let status = 0;
+  let body = '';
+  const req = http.get({ host: u.hostname, port: u.port, path: u.pathname, localAddress, agent: false }, (res) => {
+    status = res.statusCode ?? 0;
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (body += c));
+  });
+  req.on('error', () => undefined);
+  sockets.push(req);
+  return {
+    get status() {
+      return status;
+    },
+    get body() {
+      return body;
+    },
+  };
+}
+
+describe('event streams are fair to every client address', () => {
+  it(`100 streams from one address get ${MAX_STREAMS_PER_ADDRESS}; another address still gets its stream; the refusals write one warn line, no stack`, async () => {
+    const { logger, lines } = memoryLogger();
+    // The default global cap (100) is left as is: the per-address cap must hold below it.
+    const service = await start({ logger });
+    expect(service.settings.get().general.eventStreamMaxClients).toBe(100);
+    const flood = Array.from({ length: 100 }, () => sseFrom(`${service.url}/events`, '127.0.0.2'));
+    await until(() => flood.every((c) => c.status !== 0), 'every flood answer');
+    const admitted = flood.filter((c) => c.status === 200);
+    const refused = flood.filter((c) => c.status !== 200);
+    expect(admitted).toHaveLength(MAX_STREAMS_PER_ADDRESS);
+    expect(new Set(refused.map((c) => c.status))).toEqual(new Set([429]));
+    await until(() => refused.every((c) => c.body.length > 0), 'the refusal bodies');
+    expect(JSON.parse(refused[0]!.body)).toEqual({ error: { code: 'too_many_streams', message: expect.stringContaining('per device') } });
+    expect(service.events.streamsFrom('127.0.0.2')).toBe(MAX_STREAMS_PER_ADDRESS);
+
+    const other = sseFrom(`${service.url}/events`, '127.0.0.3');
+    await until(() => other.status !== 0 && other.body.includes('data: '), 'the second address’s first event');
+    expect(other.status).toBe(200);
+    expect(service.events.clientCount).toBe(MAX_STREAMS_PER_ADDRESS + 1);
+
+    // (The test service's missing built pages folder is not counted.)
+    const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown });
+    const warns = entries.filter((e) => e.level >= 40 && !/"root" path/.test(e.msg));
+    expect(warns.length).toBeGreaterThanOrEqual(1);
+    expect(warns.length).toBeLessThanOrEqual(3);
+    for (const w of warns) {
+      expect(w.level).toBe(40);
+      expect(w.err).toBeUndefined();
+    }
+    expect(lines.join('\n')).not.toMatch(/\n\s+at |"stack"/);
+  });
+
+  it('the global cap refusal is logged as one warn line without a stack, not one error per try', async () => {
+    const { logger, lines } = memoryLogger();
+    const service = await start({ logger });
+    service.settings.replace({ ...service.settings.get(), general: { ...service.settings.get().general, eventStreamMaxClients: 1 } });
+    sseFrom(`${service.url}/events`, '127.0.0.2');
+    await until(() => service.events.clientCount === 1, 'the one client');
+    const refused = Array.from({ length: 20 }, (_, i) => sseFrom(`${service.url}/events`, `127.0.0.${10 + (i % 2)}`));
+    await until(() => refused.every((c) => c.body.length > 0), 'the refusals');
+    expect(new Set(refused.map((c) => c.status))).toEqual(new Set([503]));
+    const warns = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((e) => e.level >= 40 && !/"root" path/.test(e.msg));
+    // One line per refused address (two here) at most, warn level.
+    expect(warns.map((w) => w.level), JSON.stringify(warns)).toEqual([40, 40]);
+    expect(lines.join('\n')).not.toContain('"stack"');
+  });
+
+  it('the client cap setting (eventStreamMaxClients) is behind the passcode like every other setting', async () => {
+    const service = await start();
+    const set = await fetch(`${service.url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: '1357' }) });
+    expect(set.status).toBe(200);
+    const put = await fetch(`${service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ general: { eventStreamMaxClients: 1 } }) });
+    expect(put.status).toBe(401);
+    expect(((await put.json()) as { error: { code: string } }).error.code).toBe('locked');
+    expect(service.settings.get().general.eventStreamMaxClients).toBe(100);
   });
 });

@@ -1,6 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock, Timer } from '../core/clock.js';
+import { clientAddress } from '../core/connection-cap.js';
 import { AppError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+
+/**
+ * Most event streams one client address may hold at once: a few dashboards (the tray window, a
+ * browser tab or two) per device. Kept below the global cap (`general.eventStreamMaxClients`,
+ * default 100) so that one address can never use up every slot and refuse another.
+ */
+export const MAX_STREAMS_PER_ADDRESS = 4;
+/** A refused address is logged at most once in this window (one warn line, no stack). */
+const REFUSAL_LOG_EVERY_MS = 60_000;
 
 export interface EventStreamOptions {
   heartbeatMs?: number;
@@ -16,6 +27,10 @@ export interface EventStreamOptions {
    * passcode is set). Called once per event, not once per client.
    */
   publicView?: (data: unknown) => unknown;
+  /** Most streams per client address (default MAX_STREAMS_PER_ADDRESS). */
+  maxPerAddress?: number;
+  /** Where refusals are logged (one warn line per address and minute). */
+  logger?: Logger;
 }
 
 /** Room for a few full-state events (each a few KB) a slow but live client has not read yet. */
@@ -23,6 +38,7 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 256 * 1024;
 
 interface Client {
   res: FastifyReply['raw'];
+  address: string;
   /** Sees the data as is (asked per event: a session can end); otherwise `publicView` of it. */
   full: () => boolean;
 }
@@ -35,6 +51,9 @@ interface Client {
  */
 export class EventStream {
   private readonly clients = new Set<Client>();
+  private readonly perAddress = new Map<string, number>();
+  /** Last refusal log per address (epoch ms), so a flood writes one line a minute, not one per try. */
+  private readonly refusalLogged = new Map<string, number>();
   private heartbeat: Timer | null = null;
   private readonly heartbeatMs: number;
   private readonly maxBufferedBytes: number;
@@ -53,12 +72,27 @@ export class EventStream {
     return this.clients.size;
   }
 
-  /** Streams to this request; while `full()` is false it gets the public view. Throws 503 over the client cap. */
+  /**
+   * Streams to this request; while `full()` is false it gets the public view. Throws 429
+   * `too_many_streams` over the per-address cap and 503 `too_many_clients` over the global cap.
+   */
   handle(req: FastifyRequest, reply: FastifyReply, initial: unknown, full: () => boolean = () => true): void {
+    const address = clientAddress(req.ip);
+    const perAddress = this.opts.maxPerAddress ?? MAX_STREAMS_PER_ADDRESS;
+    const mine = this.perAddress.get(address) ?? 0;
+    if (mine >= perAddress) {
+      this.logRefusal(address, `event stream refused: this address already holds ${mine} streams (the most per address)`);
+      throw new AppError(429, 'too_many_streams', `This device already has ${mine} live event streams open (the most per device); close a dashboard tab and retry.`, {
+        headers: { 'retry-after': '30' },
+        quiet: true,
+      });
+    }
     const max = this.opts.maxClients?.() ?? Infinity;
     if (this.clients.size >= max) {
+      this.logRefusal(address, `event stream refused: ${this.clients.size} clients connected (eventStreamMaxClients)`);
       throw new AppError(503, 'too_many_clients', `The live event stream already has ${this.clients.size} clients (the most allowed); close a dashboard and retry.`, {
         headers: { 'retry-after': '30' },
+        quiet: true,
       });
     }
     reply.hijack();
@@ -70,10 +104,10 @@ export class EventStream {
       'x-accel-buffering': 'no',
       'x-robots-tag': 'noindex, nofollow',
     });
-    const client: Client = { res, full };
+    const client: Client = { res, full, address };
     res.write(`retry: 3000\n\ndata: ${JSON.stringify(full() ? initial : this.publicOf(initial))}\n\n`);
-    this.clients.add(client);
-    const drop = () => this.clients.delete(client);
+    this.add(client);
+    const drop = () => this.remove(client);
     req.raw.on('close', drop);
     res.on('error', drop);
     res.on('close', drop);
@@ -81,6 +115,32 @@ export class EventStream {
       this.heartbeat = this.clock.setInterval(() => this.write(() => ': ping\n\n'), this.heartbeatMs);
       this.heartbeat.unref?.();
     }
+  }
+
+  /** Streams open from one client address. */
+  streamsFrom(address: string): number {
+    return this.perAddress.get(clientAddress(address)) ?? 0;
+  }
+
+  private add(c: Client): void {
+    this.clients.add(c);
+    this.perAddress.set(c.address, (this.perAddress.get(c.address) ?? 0) + 1);
+  }
+
+  private remove(c: Client): void {
+    if (!this.clients.delete(c)) return;
+    const left = (this.perAddress.get(c.address) ?? 1) - 1;
+    if (left <= 0) this.perAddress.delete(c.address);
+    else this.perAddress.set(c.address, left);
+  }
+
+  private logRefusal(address: string, msg: string): void {
+    const now = this.clock.now();
+    const last = this.refusalLogged.get(address);
+    if (last !== undefined && now - last < REFUSAL_LOG_EVERY_MS) return;
+    if (this.refusalLogged.size > 1000) this.refusalLogged.clear();
+    this.refusalLogged.set(address, now);
+    this.opts.logger?.warn({ address }, msg);
   }
 
   broadcast(data: unknown): void {
@@ -98,7 +158,7 @@ export class EventStream {
     for (const c of this.clients) {
       const { res } = c;
       if (res.destroyed || res.writableEnded) {
-        this.clients.delete(c);
+        this.remove(c);
         continue;
       }
       // A client that has not read what it was sent already: stop queueing for it.
@@ -113,7 +173,7 @@ export class EventStream {
   }
 
   private dropSlow(c: Client): void {
-    this.clients.delete(c);
+    this.remove(c);
     this.slowDropped++;
     // Destroy, not end: ending would wait for the unread buffer to drain first.
     c.res.destroy();
@@ -124,5 +184,6 @@ export class EventStream {
     this.heartbeat = null;
     for (const c of this.clients) c.res.end();
     this.clients.clear();
+    this.perAddress.clear();
   }
 }

@@ -23,7 +23,8 @@ import { withoutGatewayHost } from './public-state.js';
 import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
 import { Poller, type PollerConfig } from './poller.js';
 import { createSecurity, type Security } from './security/gate.js';
-import { registerSecurityRoutes } from './security/security-routes.js';
+import { ownerGateOf, registerSecurityRoutes } from './security/security-routes.js';
+import type { OwnerGate } from '../core/owner-gate.js';
 import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { buildSnapshot } from './snapshot.js';
@@ -54,7 +55,7 @@ export interface EnergyDeps {
   /** Let the scan use internal (loopback) interfaces; honoured only together with an injected `interfaces`. */
   discoveryIncludeInternal?: boolean;
   /** Event stream tuning (tests: a small unread-buffer bound). */
-  eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs'>;
+  eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs' | 'maxPerAddress'>;
   /**
    * The HTTP transport for features (weather, webhooks), used after the outbound gate's check;
    * default: the gate's own client, connected to the checked address.
@@ -73,7 +74,26 @@ export interface EnergyService extends Service {
   readonly events: EventStream;
   /** The passcode gate; `security.requireSession` is the preHandler for every gated route. */
   readonly security: Security;
+  /** The same gate for the recording sync (one owner for both services; compose.ts passes it on). */
+  readonly owner: OwnerGate;
   snapshot(): Snapshot;
+}
+
+/** Headers every answer of the bridge carries (the 403s of the host check included). */
+async function registerEnergyHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    hsts: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
 }
 
 /** The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. */
@@ -92,6 +112,11 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   let lastPlant: Values = {};
   const unsubscribe: Array<() => void> = [];
   let features: EnergyFeature[] = [];
+
+  // Made on first use, not at start: the recording sync's owner gate reads the same passcode and
+  // sessions, also when the bridge itself could not start (its port taken, say).
+  const securityOf = (): Security => (security ??= createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger }));
+  const owner = ownerGateOf(securityOf, logger);
 
   const need = <T>(v: T | null, what: string): T => {
     if (v === null) throw new Error(`energy service not started (${what})`);
@@ -143,6 +168,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     get security() {
       return need(security, 'security');
     },
+    owner,
     snapshot,
 
     async start() {
@@ -169,13 +195,13 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         maxClients: () => store.get().general.eventStreamMaxClients,
         // Clients without a session see the gateway host blanked while a passcode is set.
         publicView: (data) => (security?.passcodes.isSet ? withoutGatewayHost(data as LiveState) : data),
+        logger,
         ...deps.eventStream,
       });
       const st = state;
       const ev = events;
       unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
-      const gate = createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger });
-      security = gate;
+      const gate = securityOf();
       // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
       const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
       const modbus = deps.connect ?? createModbusConnection;
@@ -196,6 +222,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           estimator.feed(at, next.power.battery);
           const withFeatures = contribute(features, next, at, logger);
           hist.append(sampleFromState(withFeatures, at));
+          const failing = hist.writeError();
+          withFeatures.storageError = failing ? { what: failing.what, message: failing.message, since: failing.since } : null;
           st.set(withFeatures);
         },
         onDisconnected(error) {
@@ -206,20 +234,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
 
-      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts } });
-      await app.register(helmet, {
-        hsts: false,
-        contentSecurityPolicy: {
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'"],
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", 'data:'],
-            connectSrc: ["'self'"],
-            upgradeInsecureRequests: null,
-          },
-        },
-      });
+      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts }, headers: registerEnergyHeaders });
       registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
       registerClockRoute(app, clock);
@@ -264,6 +279,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       await app?.close();
       history?.stop();
       history = null;
+      // Sessions live in memory only: a restart locks again (the passcode hash persists).
+      security = null;
       poller = null;
       app = null;
     },

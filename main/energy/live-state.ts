@@ -56,6 +56,11 @@ export interface LiveState {
   weather: { outdoorTemp: number | null; weatherCode: number | null; location: string; latitude: number; longitude: number; updatedAt: number } | null;
   /** Active alerts (see alerts/engine.ts). */
   alerts: Snapshot['alerts'];
+  /**
+   * A write of the bridge's own data that fails (history on a full disk): what, the message, since
+   * when (epoch ms); null while everything is saved.
+   */
+  storageError: { what: string; message: string; since: number } | null;
 }
 
 const num = (v: Values[string] | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -168,6 +173,7 @@ export function emptyLiveState(gateway: { host: string; port: number }, pollInte
     connected: false,
     lastUpdated: null,
     lastError: null,
+    storageError: null,
     pollIntervalMs,
     gateway: { ...gateway, firmware: null },
     power: { solar: null, solarNative: null, solarThirdParty: null, home: null, homeGeneral: null, smartPort: null, grid: null, battery: null, batteryGross: null },

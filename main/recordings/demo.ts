@@ -11,6 +11,7 @@ import { createCloudSimulator } from './cloud/cloud-simulator.js';
 import { createFakeMediaServer } from './mediaserver/fake-media-server.js';
 import { recordingConfigFromEnv } from './config.js';
 import { createRecordingService } from './service.js';
+import type { OwnerGate } from '../core/owner-gate.js';
 
 /**
  * The demo: a simulated recording box on loopback (three shows, one episode still recording) and the
@@ -20,7 +21,7 @@ import { createRecordingService } from './service.js';
  * refreshes its TV library and the episodes of "2 Broke Girls" (delete after download) are deleted
  * from the box through the cloud.
  */
-export async function startRecordingsDemo(opts: { dataDir: string; port: number; logger: Logger; past?: boolean }): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRecordingsDemo(opts: { dataDir: string; port: number; logger: Logger; past?: boolean; owner?: OwnerGate }): Promise<{ url: string; stop(): Promise<void> }> {
   const library = demoLibrary();
   // A past (first start only): the older episodes are on the box first and arrive in two earlier
   // sync runs, dated three days and one day back; the rest appear afterwards for "Sync now".
@@ -63,7 +64,7 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
       ssdp: { bindAddress: '127.0.0.1', address: ssdp.address, port: ssdp.port, windowMs: 500 },
       gdm: { bindAddress: '127.0.0.1', address: plex.host, port: plex.gdmPort, windowMs: 500 },
     },
-    { logger: opts.logger, clock },
+    { logger: opts.logger, clock, owner: opts.owner },
   );
   try {
     await service.start();

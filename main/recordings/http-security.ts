@@ -14,11 +14,11 @@ export const RATE_LIMITS = {
 } as const;
 
 /**
- * Everything every response of the service carries: `X-Robots-Tag`, a strict CSP (scripts from
- * self plus eval), no HSTS (plain HTTP), the CSRF double-submit check, and the rate-limit plugin
- * (routes opt in with `config.rateLimit`).
+ * The headers every response of the service carries, the host check's 403s included (the HTTP
+ * factory registers them before that check): `X-Robots-Tag`, a strict CSP (scripts from self plus
+ * eval), no HSTS (plain HTTP).
  */
-export async function registerHttpSecurity(app: FastifyInstance, csrfSecret: string): Promise<void> {
+export async function registerRecordingHeaders(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (_req, reply) => {
     void reply.header('x-robots-tag', 'noindex, nofollow');
   });
@@ -40,6 +40,10 @@ export async function registerHttpSecurity(app: FastifyInstance, csrfSecret: str
       },
     },
   });
+}
+
+/** The CSRF double-submit check and the rate-limit plugin (routes opt in with `config.rateLimit`). */
+export async function registerHttpSecurity(app: FastifyInstance, csrfSecret: string): Promise<void> {
   await app.register(cookie, { secret: csrfSecret });
   await app.register(rateLimit, {
     global: false,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
@@ -11,7 +12,8 @@ import { openDatabase, type Db } from '../core/sqlite.js';
 import type { FetchLike } from './box/description.js';
 import type { RecordingConfig } from './config.js';
 import { resolveCsrfSecret } from './csrf.js';
-import { registerHttpSecurity } from './http-security.js';
+import { registerHttpSecurity, registerRecordingHeaders } from './http-security.js';
+import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
@@ -65,6 +67,11 @@ export interface RecordingDeps {
   adRemoval?: Pick<AdRemovalDeps, 'scanTimeout' | 'betweenRenames'>;
   /** Cloud-delete waits (the spec's 2 pings x 10 s by default; tests shorten them). */
   cloudTimings?: Partial<CloudTimings>;
+  /**
+   * The owner's passcode gate (the energy bridge's, from the composition root): while a passcode
+   * is set, every state-changing route needs the shared session. Without it the LAN is trusted.
+   */
+  owner?: OwnerGate;
 }
 
 export interface RecordingService {
@@ -177,17 +184,19 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
-        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) } });
+        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
+        registerOwnerGate(app, deps.owner);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
         };
-        // 200 either way (the service is up); `degraded` names what needs the user (a full disk).
+        // 200 either way (the service is up); `degraded` names what needs the user: a full disk for
+        // the media, or a data folder (state file, settings) that cannot be written.
         app.get('/healthz', async () => {
           db.prepare('SELECT 1').get();
-          return syncHealth({ runs, settings });
+          return syncHealth({ runs, settings, dataFolders: [path.dirname(config.dbPath), config.configDir] });
         });
         registerSettingsRoutes(app, ctx);
         registerShowRoutes(app, ctx);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, type ComponentType } from 'react';
+import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Link, usePath } from './router.js';
 
 export interface ShellRoute {
@@ -11,8 +11,9 @@ export interface ShellRoute {
 /**
  * The shell both services' pages share: skip link, header with the app's name and navigation,
  * the current page below (lazy pages show "Loading…"), and a "page not found" for other paths.
+ * `top` goes above every page (the recordings pages' lock banner).
  */
-export function AppShell({ brand, appName, routes, homeLabel }: { brand: string; appName: string; routes: readonly ShellRoute[]; homeLabel: string }) {
+export function AppShell({ brand, appName, routes, homeLabel, top }: { brand: string; appName: string; routes: readonly ShellRoute[]; homeLabel: string; top?: ReactNode }) {
   const path = usePath();
   const route = routes.find((r) => r.path === path);
   useEffect(() => {
@@ -41,6 +42,7 @@ export function AppShell({ brand, appName, routes, homeLabel }: { brand: string;
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
+        {top}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {Page ? (
             <Page />

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { AppShell, type ShellRoute } from '../app/AppShell.js';
+import { LockBanner } from './LockBanner.js';
 
 const RecordingsPage = lazy(() => import('./list/RecordingsPage.js').then((m) => ({ default: m.RecordingsPage })));
 const ShowsPage = lazy(() => import('./shows/ShowsPage.js').then((m) => ({ default: m.ShowsPage })));
@@ -17,5 +18,5 @@ const routes: readonly ShellRoute[] = [
 
 /** The recording sync's pages: the energy pages' header and look, its own navigation. */
 export function RecordingsApp() {
-  return <AppShell brand="▶ Recording sync" appName="Recording sync" routes={routes} homeLabel="recordings" />;
+  return <AppShell brand="▶ Recording sync" appName="Recording sync" routes={routes} homeLabel="recordings" top={<LockBanner />} />;
 }

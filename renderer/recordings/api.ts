@@ -1,10 +1,12 @@
 /**
  * The browser's client for the recording sync API (same origin). State-changing requests carry the
  * CSRF token from `GET /api/csrf-token` in `x-csrf-token` (the cookie goes along by itself); on a
- * 403 the cached token is dropped, a new one fetched and the request retried once. Errors are the
+ * 403 the cached token is dropped, a new one fetched and the request retried once. A 401 `locked`
+ * (the owner's passcode, see lock.ts) marks the page locked. Errors are the
  * energy pages' `ApiError` (named `RecApiError` here), read from the same error body.
  */
 import { ApiError as RecApiError, readJsonResponse } from '../api.js';
+import { lockState } from './lock.js';
 
 export { messageOf } from '../api.js';
 export { RecApiError };
@@ -51,7 +53,13 @@ async function request<T>(method: string, url: string, body?: unknown, retried =
     token = null;
     return request<T>(method, url, body, true);
   }
-  return readJsonResponse<T>(res, method, url);
+  try {
+    return await readJsonResponse<T>(res, method, url);
+  } catch (err) {
+    // The owner's passcode is set and this browser has no session: show the unlock form.
+    if (err instanceof RecApiError && err.status === 401 && err.code === 'locked') lockState.locked();
+    throw err;
+  }
 }
 
 export const rec = {

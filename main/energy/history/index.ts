@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { Clock, Timer } from '../../core/clock.js';
+import { isStorageFull } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { HistoryStats } from '../snapshot.js';
 import { MAX_ROWS } from './downsample.js';
@@ -37,6 +38,19 @@ export interface HistoryOptions {
   memoryCapacity?: number;
 }
 
+/** A history write that failed (a full disk, say): what, why in plain words, since when. */
+export interface HistoryWriteError {
+  what: 'history write';
+  message: string;
+  /** Epoch ms of the first failure of this spell. */
+  since: number;
+  /** Epoch ms of the latest failure. */
+  lastAt: number;
+}
+
+/** A failing write is logged at most once in this window, not once per poll. */
+export const WRITE_ERROR_LOG_EVERY_MS = 60_000;
+
 export interface History {
   start(): void;
   stop(): void;
@@ -44,6 +58,8 @@ export interface History {
   append(sample: HistorySample): boolean;
   /** Count and span of everything retained, durable copy included. */
   stats(): HistoryStats;
+  /** The failing durable write, while writes fail; null once one succeeds again. */
+  writeError(): HistoryWriteError | null;
   query(q: HistoryQuery): HistoryResult;
   /**
    * The same query answered off this thread (history reader worker, own read-only connection) as
@@ -80,6 +96,28 @@ export function createHistory(opts: HistoryOptions): History {
   let reports: LegacyImportReport[] = [];
   let pool: HistoryReaderPool | null = null;
   let importer: Worker | null = null;
+  let writeError: HistoryWriteError | null = null;
+  let lastErrorLog = -Infinity;
+
+  const writeFailed = (err: unknown) => {
+    const now = clock.now();
+    const full = isStorageFull(err);
+    const message = full
+      ? 'The disk holding the data folder is full: new history samples are kept in memory only (not saved) until space is freed.'
+      : `History samples cannot be saved: ${(err as Error).message ?? String(err)}`;
+    writeError = { what: 'history write', message, since: writeError?.since ?? now, lastAt: now };
+    if (now - lastErrorLog >= WRITE_ERROR_LOG_EVERY_MS) {
+      lastErrorLog = now;
+      const e = err as { code?: string; message?: string };
+      logger.error({ code: e.code, error: e.message, since: new Date(writeError.since).toISOString() }, full ? 'history not stored on disk: the disk is full' : 'history sample not stored on disk');
+    }
+  };
+  const writeSucceeded = () => {
+    if (!writeError) return;
+    logger.info({ since: new Date(writeError.since).toISOString() }, 'history is stored on disk again');
+    writeError = null;
+    lastErrorLog = -Infinity;
+  };
 
   const cutoff = () => clock.now() - retentionMs();
   const store = (): DurableStore => {
@@ -179,12 +217,19 @@ export function createHistory(opts: HistoryOptions): History {
       memory.trimBefore(cutoff());
       try {
         if (durable.insert(sample)) total++;
+        writeSucceeded();
+      } catch (err) {
+        writeFailed(err);
+      }
+      try {
         if (shrunk) prune();
       } catch (err) {
-        logger.error({ err }, 'history sample not stored on disk');
+        logger.error({ err }, 'history prune failed');
       }
       return true;
     },
+
+    writeError: () => writeError,
 
     stats() {
       if (!durable) return { count: memory.size, firstT: memory.firstT, lastT: memory.lastT };

@@ -65,7 +65,9 @@ export function registerHistoryRoutes(app: FastifyInstance, history: History): v
   app.get('/api/history/stats', async (req, reply) => {
     const { pretty } = parseInput(statsQuerySchema, req.query, 'query');
     const imports = history.legacyImports();
-    return sendJson(reply, { ...history.stats(), ...(imports.length ? { legacyImport: imports } : {}) }, pretty);
+    const failing = history.writeError();
+    const writeError = failing ? { what: failing.what, message: failing.message, since: new Date(failing.since).toISOString(), lastAt: new Date(failing.lastAt).toISOString() } : null;
+    return sendJson(reply, { ...history.stats(), ...(imports.length ? { legacyImport: imports } : {}), ...(writeError ? { writeError } : {}) }, pretty);
   });
 
   app.get('/api/history/export', async (req, reply) => {

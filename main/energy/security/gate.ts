@@ -1,7 +1,7 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../core/clock.js';
-import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { lockedError, sessionToken } from '../../core/owner-gate.js';
 import { Lockout } from './lockout.js';
 import { createPasscodeStore, type PasscodeStore } from './passcode-store.js';
 import { Sessions } from './sessions.js';
@@ -13,27 +13,20 @@ export interface Security {
   readonly lockout: Lockout;
   /** True when no passcode is set (the gate is open) or the request carries a valid session token. */
   isUnlocked(req: FastifyRequest): boolean;
-  /** True only when the request carries a valid session token. */
+  /** True only when the request carries a valid session token (Bearer header or the session cookie). */
   hasSession(req: FastifyRequest): boolean;
   /**
-   * The gate as a fastify preHandler: passes when no passcode is set, else needs
-   * `Authorization: Bearer <token>` of a live session; otherwise 401 `locked`.
+   * The gate as a fastify preHandler: passes when no passcode is set, else needs a live session
+   * (`Authorization: Bearer <token>` or the session cookie); otherwise 401 `locked`.
    * Reuse it on every gated route: `app.post(path, { preHandler: security.requireSession }, handler)`.
    */
   readonly requireSession: preHandlerAsyncHookHandler;
 }
 
-/** The token of an `Authorization: Bearer <token>` header, or null. */
-export function bearerToken(req: FastifyRequest): string | null {
-  const header = req.headers.authorization;
-  if (typeof header !== 'string') return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1]! : null;
-}
+/** The session token a request carries (Bearer header, else the shared session cookie), or null. */
+export const bearerToken = sessionToken;
 
-export function lockedError(): AppError {
-  return new AppError(401, 'locked', 'Settings are locked: unlock with the passcode (POST /api/unlock) and send the token as "Authorization: Bearer <token>".');
-}
+export { lockedError };
 
 export function createSecurity(opts: { file: string; clock: Clock; logger: Logger }): Security {
   const passcodes = createPasscodeStore({ file: opts.file, logger: opts.logger });

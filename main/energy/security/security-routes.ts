@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { clearedSessionCookie, sessionCookie, type OwnerGate } from '../../core/owner-gate.js';
 import { parseInput } from '../../core/validate.js';
 import { bearerToken, type Security } from './gate.js';
 
@@ -14,9 +15,55 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The passcode and its hash are never logged or returned.
  */
 export function registerSecurityRoutes(app: FastifyInstance, security: Security, logger: Logger): void {
+  registerUnlockRoutes(app, security, logger);
+  registerPasscodeRoutes(app, security, logger);
+}
+
+/** POST (set or change) and DELETE (clear) /api/security/passcode, both behind the gate. */
+function registerPasscodeRoutes(app: FastifyInstance, security: Security, logger: Logger): void {
+  const { passcodes, sessions } = security;
+
+  app.post('/api/security/passcode', { preHandler: security.requireSession }, async (req, reply) => {
+    const { passcode } = parseInput(passcodeBody, req.body, 'body');
+    await passcodes.set(passcode);
+    // A new passcode ends every other session; the caller gets a fresh one so it stays unlocked.
+    sessions.revokeAll();
+    const session = sessions.issue();
+    void reply.header('set-cookie', sessionCookie(session.token));
+    logger.info('settings passcode set');
+    return { passcodeSet: true, token: session.token, expiresAt: iso(session.expiresAt) };
+  });
+
+  app.delete('/api/security/passcode', { preHandler: security.requireSession }, async (_req, reply) => {
+    passcodes.clear();
+    sessions.revokeAll();
+    void reply.header('set-cookie', clearedSessionCookie());
+    logger.info('settings passcode cleared; the gate is open');
+    return { passcodeSet: false };
+  });
+}
+
+/**
+ * The bridge's passcode gate offered to the other service (the composition root passes it to the
+ * recording sync): the same passcode, sessions, lockout and cookie, so one unlock serves both.
+ */
+export function ownerGateOf(security: () => Security, logger: Logger): OwnerGate {
+  return {
+    passcodeSet: () => security().passcodes.isSet,
+    hasSession: (req) => security().hasSession(req),
+    registerSessionRoutes: (app) => registerSecurityRoutes(app, security(), logger),
+  };
+}
+
+/**
+ * POST /api/unlock and POST /api/lock. A successful unlock answers the token (for an
+ * `Authorization: Bearer` header) and sets it as the session cookie, which the browser also sends
+ * to the other service's port on the same host.
+ */
+function registerUnlockRoutes(app: FastifyInstance, security: Security, logger: Logger): void {
   const { passcodes, sessions, lockout } = security;
 
-  app.post('/api/unlock', async (req) => {
+  app.post('/api/unlock', async (req, reply) => {
     const address = req.ip;
     const lockedMs = lockout.lockedFor(address);
     if (lockedMs > 0) throw lockedOut(lockedMs);
@@ -46,6 +93,7 @@ export function registerSecurityRoutes(app: FastifyInstance, security: Security,
     const attempt = reservation.settle(correct);
     if (correct) {
       const session = sessions.issue();
+      void reply.header('set-cookie', sessionCookie(session.token));
       return { token: session.token, expiresAt: iso(session.expiresAt) };
     }
     if (!attempt || attempt.locked) {
@@ -57,26 +105,10 @@ export function registerSecurityRoutes(app: FastifyInstance, security: Security,
     });
   });
 
-  app.post('/api/lock', async (req) => {
+  app.post('/api/lock', async (req, reply) => {
     sessions.revoke(bearerToken(req));
+    void reply.header('set-cookie', clearedSessionCookie());
     return { locked: true };
-  });
-
-  app.post('/api/security/passcode', { preHandler: security.requireSession }, async (req) => {
-    const { passcode } = parseInput(passcodeBody, req.body, 'body');
-    await passcodes.set(passcode);
-    // A new passcode ends every other session; the caller gets a fresh one so it stays unlocked.
-    sessions.revokeAll();
-    const session = sessions.issue();
-    logger.info('settings passcode set');
-    return { passcodeSet: true, token: session.token, expiresAt: iso(session.expiresAt) };
-  });
-
-  app.delete('/api/security/passcode', { preHandler: security.requireSession }, async () => {
-    passcodes.clear();
-    sessions.revokeAll();
-    logger.info('settings passcode cleared; the gate is open');
-    return { passcodeSet: false };
   });
 }
 

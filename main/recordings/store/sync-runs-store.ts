@@ -62,7 +62,12 @@ export interface SyncRunsStore {
   clearFinished(): number;
   /** The newest finished run (health reporting). */
   lastFinished(): SyncRun | undefined;
-  /** Runs left `running` by a process that died are closed as `error` at start. */
+  /**
+   * Saves a running run's counters as they grow, so a run whose process is killed mid-download
+   * keeps the counts it reached.
+   */
+  progress(id: number, summary: SyncSummary): void;
+  /** Runs left `running` by a process that died are closed as `error` at start, keeping their counters. */
   closeInterrupted(now: number): number;
 }
 
@@ -74,7 +79,9 @@ export function createSyncRunsStore(db: Db): SyncRunsStore {
   const clearStmt = db.prepare(`DELETE FROM sync_runs WHERE status != 'running'`);
   const capStmt = db.prepare(`DELETE FROM sync_runs WHERE id <= (SELECT id FROM sync_runs ORDER BY id DESC LIMIT 1 OFFSET ?)`);
   const lastFinishedStmt = db.prepare(`SELECT * FROM sync_runs WHERE status != 'running' ORDER BY id DESC LIMIT 1`);
-  const interrupted = db.prepare(`UPDATE sync_runs SET status = 'error', finished_at = ?, summary_json = ? WHERE status = 'running'`);
+  const progressStmt = db.prepare(`UPDATE sync_runs SET summary_json = ? WHERE id = ? AND status = 'running'`);
+  const runningStmt = db.prepare(`SELECT * FROM sync_runs WHERE status = 'running'`);
+  const interrupted = db.prepare(`UPDATE sync_runs SET status = 'error', finished_at = ?, summary_json = ? WHERE id = ?`);
 
   const get = (id: number) => {
     const r = getStmt.get(id) as RunDbRow | undefined;
@@ -97,9 +104,19 @@ export function createSyncRunsStore(db: Db): SyncRunsStore {
       const r = lastFinishedStmt.get() as RunDbRow | undefined;
       return r ? fromDb(r) : undefined;
     },
+    progress(id, summary) {
+      progressStmt.run(JSON.stringify(summary), id);
+    },
     closeInterrupted(now) {
-      const summary: SyncSummary = { downloaded: 0, failed: 0, skipped: 0, seen: 0, boxes: 0, error: 'interrupted: the service stopped during this run' };
-      return interrupted.run(now, JSON.stringify(summary)).changes;
+      const rows = (runningStmt.all() as RunDbRow[]).map(fromDb);
+      return db.transaction(() => {
+        for (const r of rows) {
+          const reached: SyncSummary = { downloaded: 0, failed: 0, skipped: 0, seen: 0, boxes: 0, ...r.summary };
+          const error = 'interrupted: the service stopped during this run';
+          interrupted.run(now, JSON.stringify({ ...reached, error: reached.error ? `${error}; ${reached.error}` : error }), r.id);
+        }
+        return rows.length;
+      })();
     },
   };
 }

@@ -123,6 +123,15 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (boxErrors.length >= boxes.length + choice.unreachable.length) throw new Error(boxErrors.join('; '));
       if (boxErrors.length) summary.error = boxErrors.join('; ');
       summary.seen = work.length;
+      // The counters are saved as they grow: a run killed mid-download keeps what it reached.
+      const saveProgress = () => {
+        try {
+          deps.runs.progress(run.id, summary);
+        } catch (err) {
+          log.warn({ error: (err as Error).message }, 'sync progress not saved');
+        }
+      };
+      saveProgress();
 
       const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
       let next = 0;
@@ -151,6 +160,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
             log.error({ err, box_id: w.item.id }, 'item failed unexpectedly');
           } finally {
             release();
+            saveProgress();
           }
         }
       };

@@ -1,3 +1,7 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isStorageFull } from '../../core/errors.js';
 import type { RecordingSettings } from '../settings.js';
 import type { SyncRunsStore } from '../store/sync-runs-store.js';
 import { formatBytes, statfsFreeBytes, type FreeSpaceProbe } from './disk-space.js';
@@ -9,8 +13,12 @@ export type SyncHealth = { status: 'ok' } | { status: 'degraded'; reasons: strin
  * when the last sync had to skip recordings for lack of space, or the media root's disk is below
  * the free-space margin now. A missing media root is not a health problem (the first download creates it).
  */
-export function syncHealth(deps: { runs: SyncRunsStore; settings: RecordingSettings; freeSpace?: FreeSpaceProbe }): SyncHealth {
+export function syncHealth(deps: { runs: SyncRunsStore; settings: RecordingSettings; freeSpace?: FreeSpaceProbe; dataFolders?: readonly string[] }): SyncHealth {
   const reasons: string[] = [];
+  for (const dir of new Set(deps.dataFolders ?? [])) {
+    const problem = folderWriteProblem(dir);
+    if (problem) reasons.push(problem);
+  }
   const last = deps.runs.lastFinished();
   const skipped = last?.summary?.no_space ?? 0;
   if (skipped > 0) {
@@ -27,4 +35,25 @@ export function syncHealth(deps: { runs: SyncRunsStore; settings: RecordingSetti
     // no media root yet
   }
   return reasons.length ? { status: 'degraded', reasons } : { status: 'ok' };
+}
+
+/**
+ * Why the folder holding the state file cannot be written, or null: a small file is written,
+ * flushed and removed (a full disk refuses the write). Cheap enough for the 30-second health poll.
+ */
+export function folderWriteProblem(dir: string): string | null {
+  const probe = path.join(dir, `.write-probe-${crypto.randomBytes(4).toString('hex')}`);
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(probe, 'w');
+    fs.writeSync(fd, Buffer.alloc(4096, 0x2e));
+    fs.fsyncSync(fd);
+    return null;
+  } catch (err) {
+    if (isStorageFull(err)) return `the disk holding the data folder ${dir} is full: settings, shows and sync results cannot be saved until space is freed`;
+    return `the data folder ${dir} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): settings, shows and sync results cannot be saved`;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+    fs.rmSync(probe, { force: true });
+  }
 }

@@ -38,6 +38,11 @@ export function DashboardPage() {
         <ConnectionStatus snapshot={snapshot} state={state} streamOpen={streamOpen} now={now} />
       )}
       {error && <Banner kind="error">{error}</Banner>}
+      {state?.storageError && (
+        <Banner kind="warn" testId="storage-error">
+          <strong>History is not being saved</strong> (since {new Date(state.storageError.since).toLocaleString()}): {state.storageError.message}
+        </Banner>
+      )}
       <div className="card-grid">
         <Card title="Power flow" className="wide" id="flow">
           <PowerFlow power={snapshot.power} />

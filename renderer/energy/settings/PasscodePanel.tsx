@@ -2,26 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { api, ApiError, messageOf, session } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { Field } from '../../kit/Field.js';
+import { passcodeInput } from '../../kit/PasscodeInput.js';
 
 interface Props {
   passcodeSet: boolean;
   unlocked: boolean;
   onChange: () => void;
 }
-
-const fourDigits = (p: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }, value: string, set: (v: string) => void, autoComplete: string) => (
-  <input
-    type="password"
-    inputMode="numeric"
-    pattern="[0-9]{4}"
-    maxLength={4}
-    autoComplete={autoComplete}
-    value={value}
-    onChange={(e) => set(e.target.value.replace(/\D/g, '').slice(0, 4))}
-    {...p}
-    style={{ width: '7em' }}
-  />
-);
 
 /** Unlock/lock the settings session and set, change or clear the 4-digit passcode. */
 export function PasscodePanel({ passcodeSet, unlocked, onChange }: Props) {
@@ -52,7 +39,7 @@ export function PasscodePanel({ passcodeSet, unlocked, onChange }: Props) {
       const r = await api.post<{ token: string; expiresAt: string }>('/api/unlock', { passcode: code });
       session.set(r.token);
       setCode('');
-      return 'Unlocked for this browser tab.';
+      return 'Unlocked in this browser (the recording sync on this computer too).';
     });
   };
   const lock = () =>
@@ -83,7 +70,7 @@ export function PasscodePanel({ passcodeSet, unlocked, onChange }: Props) {
       {locked ? (
         <form onSubmit={unlock} className="row">
           <Field label="Passcode" error={error} hint="The 4-digit settings passcode.">
-            {(p) => fourDigits(p, code, setCode, 'current-password')}
+            {(p) => passcodeInput(p, code, setCode, 'current-password')}
           </Field>
           <button type="submit" className="primary" disabled={busy || code.length !== 4}>
             Unlock
@@ -93,12 +80,12 @@ export function PasscodePanel({ passcodeSet, unlocked, onChange }: Props) {
         <>
           <p className="small muted">
             {passcodeSet
-              ? 'Changes are allowed in this tab until you lock or the session ends (12 hours or a restart).'
-              : 'No passcode is set: anyone on your network can change settings. A passcode is a deterrent on a shared LAN, not strong security.'}
+              ? 'Changes are allowed in this browser, here and on the recording sync, until you lock or the session ends (12 hours or a restart).'
+              : 'No passcode is set: anyone on your network can change settings here and on the recording sync. A passcode is a deterrent on a shared LAN, not strong security.'}
           </p>
           <form onSubmit={setPasscode} className="row">
             <Field label={passcodeSet ? 'New passcode' : 'Set a passcode'} error={error}>
-              {(p) => fourDigits(p, next, setNext, 'new-password')}
+              {(p) => passcodeInput(p, next, setNext, 'new-password')}
             </Field>
             <button type="submit" disabled={busy || next.length !== 4}>
               {passcodeSet ? 'Change passcode' : 'Set passcode'}

@@ -49,7 +49,7 @@ export function EssentialsStep({ value, set, errors, onBack, onSave, saving }: {
           Back
         </button>
         <button type="button" className="primary" onClick={onSave} disabled={saving}>
-          {saving ? 'Saving…' : 'Save and finish'}
+          {saving ? 'Saving…' : 'Save and continue'}
         </button>
       </div>
     </section>

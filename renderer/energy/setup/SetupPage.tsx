@@ -8,6 +8,7 @@ import { plainMessage } from '../settings/plain.js';
 import { useSettings } from '../settings/use-settings.js';
 import { EssentialsStep, type Essentials } from './EssentialsStep.js';
 import { GatewayStep } from './GatewayStep.js';
+import { PasscodeStep } from './PasscodeStep.js';
 
 type Obj = Record<string, Record<string, unknown>>;
 
@@ -28,10 +29,10 @@ const FIELD_OF: Record<string, keyof Essentials | 'host'> = {
   'weather.enabled': 'weather',
 };
 
-/** First-run wizard: find and test the gateway, then battery, tariff and location, then save. */
+/** First-run wizard: find and test the gateway, then battery, tariff and location, save, then an optional passcode. */
 export function SetupPage() {
   const { settings, schema, error: loadError, reload } = useSettings();
-  const [step, setStep] = useState<1 | 2>(1);
+  const [step, setStep] = useState<1 | 2 | 3>(1);
   const [host, setHost] = useState('');
   const [port, setPort] = useState('502');
   const [ess, setEss] = useState<Essentials | null>(null);
@@ -74,7 +75,7 @@ export function SetupPage() {
     };
     try {
       await api.put('/api/settings', body);
-      navigate('/');
+      setStep(3);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid' && err.field) {
         const target = FIELD_OF[err.field];
@@ -97,8 +98,11 @@ export function SetupPage() {
       <ol className="steps" aria-label="Steps">
         <li aria-current={step === 1 ? 'step' : undefined}>1. Gateway</li>
         <li aria-current={step === 2 ? 'step' : undefined}>2. Essentials</li>
+        <li aria-current={step === 3 ? 'step' : undefined}>3. Passcode</li>
       </ol>
-      {locked ? (
+      {step === 3 ? (
+        <PasscodeStep passcodeSet={settings.passcodeSet} onDone={() => navigate('/')} />
+      ) : locked ? (
         <>
           <Banner kind="info">A settings passcode is set. Unlock to continue the setup.</Banner>
           <PasscodePanel passcodeSet unlocked={false} onChange={() => void reload()} />

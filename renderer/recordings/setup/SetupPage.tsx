@@ -8,12 +8,18 @@ import { SettingsCard } from '../settings/SettingsCard.js';
 import { LIBRARY, SCHEDULE } from '../settings/SettingsPage.js';
 import { useServerSettings } from '../use-server.js';
 import { FetcharrImport } from './FetcharrImport.js';
+import { useLockState } from '../LockBanner.js';
+import { PasscodeStep } from './PasscodeStep.js';
 
-const STEPS = ['Recording box', 'Media folder', 'Schedule', 'Shows'] as const;
+const BASE_STEPS = ['Recording box', 'Media folder', 'Schedule', 'Shows'] as const;
 
-/** First run: find the box (pick one when several answer), the media folder, the schedule, then shows to follow. */
+/**
+ * First run: find the box (pick one when several answer), the media folder, the schedule, shows to
+ * follow, and (beside the energy bridge) the owner's passcode.
+ */
 export function SetupPage() {
   const { view, error } = useServerSettings();
+  const lock = useLockState();
   const [step, setStep] = useState(0);
   const [fromFetcharr, setFromFetcharr] = useState(false);
   if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
@@ -25,6 +31,7 @@ export function SetupPage() {
       </>
     );
   }
+  const STEPS: readonly string[] = lock?.passcodeAvailable ? [...BASE_STEPS, 'Passcode'] : BASE_STEPS;
   const nav = (
     <div className="row">
       {step > 0 && (
@@ -86,6 +93,7 @@ export function SetupPage() {
           {nav}
         </Card>
       )}
+      {step === 4 && lock?.passcodeAvailable && <PasscodeStep state={lock} nav={nav} />}
     </>
   );
 }

@@ -252,6 +252,28 @@ describe('other shapes of its folder', () => {
     expect(out).toContain(`${kept.length} rows added, ${theirs.length - kept.length} already here or older than retention`);
   });
 
+  it('a folder of a program still running: rows still in history.db-wal come too, and the folder is left as it was', async () => {
+    const src = source({ without: ['history.json.imported'] });
+    // Its live state: the database with the newest row still in its write-ahead log.
+    const live = path.join(tmp('sigen-live-'), 'history.db');
+    fs.copyFileSync(path.join(src, 'history.db'), live);
+    const db = new Database(live);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    const extra = { t: facts.history.max_t + 1000, pvPower: 4321, gridPower: -100, batteryPower: 2000, batterySoc: 60.5, loadPower: 2221, outdoorTemp: null };
+    db.prepare('INSERT INTO samples (t, pvPower, gridPower, batteryPower, batterySoc, loadPower, outdoorTemp) VALUES (@t, @pvPower, @gridPower, @batteryPower, @batterySoc, @loadPower, @outdoorTemp)').run(extra);
+    fs.copyFileSync(live, path.join(src, 'history.db'));
+    fs.copyFileSync(`${live}-wal`, path.join(src, 'history.db-wal'));
+    db.close();
+    const before = hashTree(src);
+    const dataDir = tmp('energy-data-');
+    expect((await cli([src, '--data-dir', dataDir])).code).toBe(0);
+    const ours = rowsOf(ourDb(dataDir), OURS);
+    expect(ours).toHaveLength(facts.history.rows + 1);
+    expect(ours.at(-1)).toEqual(asOurs(extra));
+    expect(hashTree(src)).toEqual(before);
+  });
+
   it('a dry run shows the preview and writes nothing', async () => {
     const src = source();
     const dataDir = tmp('energy-data-');

@@ -24,13 +24,18 @@ export interface ImportJob {
 }
 
 export type ImportMessage =
-  | { type: 'progress'; file: string; done: number; total: number }
+  | { type: 'progress'; file: string; done: number; total: number; inserted: number }
   | { type: 'report'; report: LegacyImportReport }
   | { type: 'done' };
 
 const { dbFile, jobs, cutoff } = workerData as { dbFile: string; jobs: ImportJob[]; cutoff: number };
 const port = parentPort!;
-const CHUNK = 1000;
+/**
+ * Rows per transaction: small enough that a poll's own insert (on the service thread, which waits
+ * for the write lock) never waits long; after each one the worker checkpoints the WAL itself, so
+ * the service thread's next commit does not find a large WAL to fold back.
+ */
+const CHUNK = 250;
 const send = (m: ImportMessage) => port.postMessage(m);
 const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -55,8 +60,10 @@ try {
       const kept = got.samples.filter((s) => s.t >= cutoff);
       let imported = 0;
       for (let i = 0; i < kept.length; i += CHUNK) {
-        imported += store.insertMany(kept.slice(i, i + CHUNK));
-        send({ type: 'progress', file, done: Math.min(kept.length, i + CHUNK), total: kept.length });
+        const inserted = store.insertMany(kept.slice(i, i + CHUNK));
+        imported += inserted;
+        if ((i / CHUNK) % 8 === 7) store.db.pragma('wal_checkpoint(PASSIVE)');
+        send({ type: 'progress', file, done: Math.min(kept.length, i + CHUNK), total: kept.length, inserted });
         await pause();
       }
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);

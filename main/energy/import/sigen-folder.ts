@@ -1,7 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import os from 'node:os';
 import { AppError, invalid } from '../../core/errors.js';
 import type { ImportJob } from '../history/index.js';
 
@@ -55,24 +53,22 @@ function looksLikeSigenSettings(file: string): boolean {
   }
 }
 
-/** A history.db with its `samples` table (checked on a temporary copy: the folder is never touched). */
+/**
+ * A history.db with its `samples` table: an SQLite file whose schema page (the first page, read as
+ * bytes: the database is never opened here) declares `samples` with its `pvPower` column. A file
+ * damaged past its header still counts by name; reading it reports the damage.
+ */
 function looksLikeSigenDb(file: string): boolean {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sigen-probe-'));
+  const fd = fs.openSync(file, 'r');
   try {
-    const copy = path.join(tmp, 'probe.db');
-    fs.copyFileSync(file, copy);
-    const db = new Database(copy, { readonly: true, fileMustExist: true });
-    try {
-      const cols = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('samples') as string[];
-      return cols.includes('t') && cols.includes('pvPower');
-    } finally {
-      db.close();
-    }
-  } catch {
-    // Damaged beyond its header: it is still its file by name; reading it reports the damage.
-    return fs.statSync(file).size > 0;
+    const buf = Buffer.alloc(65_536);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const head = buf.subarray(0, n);
+    if (!head.subarray(0, 16).equals(Buffer.from('SQLite format 3\0', 'latin1'))) return false;
+    const text = head.toString('latin1');
+    return /CREATE TABLE[^(]*samples/i.test(text) ? text.includes('pvPower') : n > 0;
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.closeSync(fd);
   }
 }
 

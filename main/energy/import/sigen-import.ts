@@ -102,7 +102,10 @@ function previewHistoryFile(job: ImportJob, cutoff: number): HistoryFilePreview 
  */
 export function previewSigenImport(dir: unknown, target: ImportTarget, opts: { extraHistoryFiles?: string[]; historyDetail?: boolean } = {}): SigenPreview {
   const folder = inspectSigenFolder(dir);
-  const p = plan(folder, target);
+  return previewFolder(folder, plan(folder, target), target, opts);
+}
+
+function previewFolder(folder: SigenFolder, p: ReturnType<typeof plan>, target: ImportTarget, opts: { extraHistoryFiles?: string[]; historyDetail?: boolean }): SigenPreview {
   const retentionDays = (p.mapping?.next ?? target.settings.get()).history.retentionDays;
   const cutoff = target.now() - retentionDays * 86_400_000;
   const files = opts.historyDetail === false ? [] : historyJobs(folder, opts.extraHistoryFiles).map((j) => previewHistoryFile(j, cutoff));
@@ -141,9 +144,9 @@ export async function runSigenImport(
   target: ImportTarget,
   opts: { extraHistoryFiles?: string[]; onProgress?: (reports: LegacyImportReport[]) => void } = {},
 ): Promise<SigenResult> {
-  const preview = previewSigenImport(dir, target, { extraHistoryFiles: opts.extraHistoryFiles, historyDetail: false });
   const folder = inspectSigenFolder(dir);
   const p = plan(folder, target);
+  const preview = previewFolder(folder, p, target, { extraHistoryFiles: opts.extraHistoryFiles, historyDetail: false });
   const restartRequired: string[] = [];
 
   if (p.mapping) {

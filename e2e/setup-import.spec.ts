@@ -11,6 +11,8 @@ import { expect, test } from './fixtures.js';
  * every row is inside the imported 30-day retention whatever day the test runs.
  */
 const offset = sigenFacts.history.max_t + 3_600_000 - Date.now();
+/** `UPDATE_SCREENSHOTS=1` writes the preview's screenshot to docs/screenshots (see screenshots.spec.ts). */
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.resolve(import.meta.dirname, '..', 'docs', 'screenshots') : path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 
 test.describe('setup wizard: import from sigen-home-bridge', () => {
   test.use({
@@ -48,6 +50,8 @@ test.describe('setup wizard: import from sigen-home-bridge', () => {
       const notCarried = page.getByTestId('import-not-carried');
       await expect(notCarried).toContainText('poll.schedule');
       await expect(notCarried).toContainText(/Hot outside.*outdoor temperature/);
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: path.join(SHOTS, 'setup-import-desktop.png'), fullPage: true });
       // Nothing is written by a preview.
       expect(bridge.service.settings.get().gateway.host).toBe('');
 

@@ -88,6 +88,13 @@ interface TheirSettings {
   google: { authToken: string };
 }
 
+describe('the fixture', () => {
+  it('is the folder the real program wrote: its legacy file hashes as facts.json recorded', () => {
+    const dir = source();
+    expect(hashTree(dir)['history.json.imported']).toBe(facts.legacy_history.sha256);
+  });
+});
+
 describe('import from a sigen-home-bridge data folder', () => {
   const src = source();
   const dataDir = tmp('energy-data-');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../main/core/clock.js';
-import { hashTree, sigenFacts, sigenFolderCopy } from '../main/energy/import/testing.js';
+import { hashTree, sigenFacts, sigenFolderCopy } from '../main/energy/import/testing/sigen-fixture.js';
 import { firstRunOnLoopbackLan } from './bridge.js';
 import { expect, test } from './fixtures.js';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../core/paths.js';
-import { sigenFacts, sigenFolderCopy } from './testing.js';
+import { sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
 
 /** The command a headless user runs, as a child process: its output and exit codes. */
 const dirs: string[] = [];

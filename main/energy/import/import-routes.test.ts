@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
-import { hashTree, sigenFacts, sigenFolderCopy } from './testing.js';
+import { hashTree, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
 
 /**
  * POST /api/import/preview, POST /api/import and GET /api/import/status on a running bridge (no

@@ -13,7 +13,7 @@ import { createEnergyService, type EnergyService } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
 import { waitForState } from '../testing/harness.js';
 import { runSigenImportCli } from './cli.js';
-import { hashTree, sigenFacts, sigenFolderCopy } from './testing.js';
+import { hashTree, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
 
 /**
  * A Home app that was paired with the old bridge keeps working after the import, without pairing

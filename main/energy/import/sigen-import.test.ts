@@ -7,7 +7,7 @@ import { createPasscodeStore } from '../security/passcode-store.js';
 import type { EnergySettings } from '../settings.js';
 import { silentLogger } from '../../core/logger.js';
 import { runSigenImportCli } from './cli.js';
-import { hashTree, SIGEN_FIXTURE, sigenFacts, sigenFolderCopy } from './testing.js';
+import { hashTree, SIGEN_FIXTURE, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
 
 /**
  * The importer against a copy of a data folder written by the real sigen-home-bridge, through the

@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 /** The sigen-home-bridge data folder written by the real program (read-only in tests). */
-export const SIGEN_FIXTURE = path.join(import.meta.dirname, 'fixtures', 'sigen-home-bridge');
+export const SIGEN_FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'sigen-home-bridge');
 
 /** facts.json of the fixture: what was set through its API, row counts, sample rows. */
 export const sigenFacts = JSON.parse(fs.readFileSync(path.join(SIGEN_FIXTURE, 'facts.json'), 'utf8')) as {

@@ -26,6 +26,7 @@ import { registerSecurityRoutes } from './security/security-routes.js';
 import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { registerImportRoutes } from './import/import-routes.js';
+import { writeHapItem } from './homekit/storage.js';
 import { buildSnapshot } from './snapshot.js';
 import { registerWebUi } from './web-ui.js';
 import { contribute, type EnergyFeature, type FetchLike } from './features/feature.js';
@@ -235,7 +236,20 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         security: gate,
         logger,
         now: () => clock.now(),
-        target: { settings: store, onSettingsChange: applySettings, passcodes: gate.passcodes, homekitDir: path.join(config.dataDir, 'energy', 'homekit'), history: hist, now: () => clock.now() },
+        target: {
+          settings: store,
+          onSettingsChange: applySettings,
+          passcodes: gate.passcodes,
+          homekitDir: path.join(config.dataDir, 'energy', 'homekit'),
+          history: hist,
+          now: () => clock.now(),
+          homekit: {
+            writeItem: (key, value) => writeHapItem(path.join(config.dataDir, 'energy', 'homekit', 'persist'), key, value),
+            reload: async () => {
+              for (const f of features) if (f.name === 'homekit') await f.reload?.();
+            },
+          },
+        },
       });
       registerDiscoveryRoutes(app, {
         gate: gate.requireSession,

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +8,10 @@ import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
 import { hashTree, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
+import type { PairingData } from 'hap-controller/lib/protocol/pairing-protocol.js';
+
+const load = createRequire(import.meta.url);
+const HttpClient = (load('hap-controller/lib/transport/ip/http-client.js') as typeof import('hap-controller/lib/transport/ip/http-client.js')).default;
 
 /**
  * POST /api/import/preview, POST /api/import and GET /api/import/status on a running bridge (no
@@ -21,10 +27,28 @@ const tmp = (prefix: string) => {
 };
 const src = sigenFolderCopy();
 dirs.push(src);
-const srcBefore = hashTree(src);
+let srcBefore: Record<string, string>;
 let service: EnergyService;
+let homekitPort: number;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
 
 beforeAll(async () => {
+  // Its HomeKit bridge port in this copy: a free loopback port of this test's.
+  homekitPort = await freePort();
+  const file = path.join(src, 'settings.json');
+  const theirs = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...theirs, homekit: { ...theirs.homekit, port: homekitPort } }, null, 2));
+  srcBefore = hashTree(src);
   service = createEnergyService({ dataDir: tmp('energy-import-api-'), host: '127.0.0.1', port: 0, env: {} }, { logger: silentLogger, clock: { ...systemClock, now: () => NOW } });
   await service.start();
 });
@@ -79,6 +103,8 @@ describe('import API', () => {
   });
 
   it('imports in the background with progress; the old passcode then locks the settings and unlocks them', async () => {
+    // The pairing page was open before: hap-nodejs has read its store into memory already.
+    expect((await call('GET', '/api/homehub/pairing')).body).toMatchObject({ paired: false });
     const started = await call('POST', '/api/import', { from: 'sigen-home-bridge', dir: src });
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ state: 'running', from: 'sigen-home-bridge', dir: src });
@@ -99,7 +125,16 @@ describe('import API', () => {
       { file: path.join(src, 'history.db'), status: 'imported', imported: facts.history.rows, skipped: 0 },
       { file: path.join(src, 'history.json.imported'), status: 'imported', imported: 0, skipped: facts.legacy_history.rows },
     ]);
-    expect(status.result.restartRequired).toContain('homekit');
+    // The running bridge came up under the old identity: nothing waits for a restart.
+    expect(status.result.restartRequired).toEqual([]);
+    const pairing = JSON.parse(fs.readFileSync(path.join(src, 'controller-pairing.json'), 'utf8')) as PairingData;
+    const phone = new HttpClient(facts.homekit.bridge_username, '127.0.0.1', homekitPort, pairing);
+    try {
+      const { accessories } = await phone.getAccessories();
+      expect(accessories.length).toBeGreaterThan(1);
+    } finally {
+      await phone.close();
+    }
 
     const stats = (await call('GET', '/api/history/stats')).body;
     expect(stats).toMatchObject({ count: facts.history.rows, firstT: facts.history.min_t, lastT: facts.history.max_t });

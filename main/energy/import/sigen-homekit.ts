@@ -73,18 +73,24 @@ export function readSigenIdentity(dir: string, pin: string | null): { identity: 
  * Writes the identity into this bridge's HomeKit folder (`<data>/energy/homekit`): `identity.json`
  * (id and setup id) and hap-nodejs' `persist/AccessoryInfo.<id>.json` (keys and paired
  * controllers). Accessory ids are not carried: this bridge's accessories are its own, and the
- * controller finds them by asking the bridge. Takes effect when the HomeKit bridge next starts.
+ * controller finds them by asking the bridge. `writeItem` writes the store item through a running
+ * bridge's hap-nodejs storage (else the file is written); it takes effect when the bridge (re)starts.
  */
-export function writeSigenIdentity(homekitDir: string, id: SigenIdentity): BridgeIdentity {
+export function writeSigenIdentity(homekitDir: string, id: SigenIdentity, writeItem?: (key: string, value: unknown) => void): BridgeIdentity {
   const setupId = identitySchema.shape.setupId.safeParse(id.setupId).success ? id.setupId : null;
   const current = readIdentityFile(path.join(homekitDir, 'identity.json'));
   const identity = identitySchema.parse({ username: id.username, setupId: setupId ?? current?.setupId ?? 'SIGN' });
   const persist = path.join(homekitDir, 'persist');
-  fs.mkdirSync(persist, { recursive: true });
-  const file = path.join(persist, `AccessoryInfo.${identity.username.replace(/:/g, '')}.json`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify({ ...id.info, setupID: identity.setupId }));
-  fs.renameSync(tmp, file);
+  const key = `AccessoryInfo.${identity.username.replace(/:/g, '')}.json`;
+  const info = { ...id.info, setupID: identity.setupId };
+  if (writeItem) writeItem(key, info);
+  else {
+    fs.mkdirSync(persist, { recursive: true });
+    const file = path.join(persist, key);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(info));
+    fs.renameSync(tmp, file);
+  }
   return saveIdentity(path.join(homekitDir, 'identity.json'), identity);
 }
 

@@ -20,6 +20,11 @@ export interface ImportTarget {
   homekitDir: string;
   history: Pick<History, 'importFiles'>;
   now(): number;
+  /**
+   * A running service's HomeKit bridge: `writeItem` stores an item through its hap-nodejs storage,
+   * `reload` restarts it under the identity now on disk. Absent (the CLI): used at the next start.
+   */
+  homekit?: { writeItem(key: string, value: unknown): void; reload(): Promise<void> };
 }
 
 export interface HistoryFilePreview {
@@ -162,11 +167,16 @@ export async function runSigenImport(
   if (p.passcode === 'carried' && p.hash) target.passcodes.adopt(p.hash);
   if (p.identity) {
     const before = replacedPairings(target, p.identity.username);
-    writeSigenIdentity(target.homekitDir, p.identity);
+    writeSigenIdentity(target.homekitDir, p.identity, target.homekit?.writeItem);
     if (!restartRequired.includes('homekit')) restartRequired.push('homekit');
     if (before > 0) preview.notCarried.push({ setting: 'HomeKit (this bridge)', reason: `${before} Home app pairing${before === 1 ? '' : 's'} made with this bridge before the import belong to its previous identity: pair ${before === 1 ? 'it' : 'them'} again, or reset the import by pairing anew` });
   }
 
+  // A running bridge comes up under the imported identity and settings now: nothing waits for a restart.
+  if (target.homekit && restartRequired.includes('homekit')) {
+    await target.homekit.reload();
+    restartRequired.splice(restartRequired.indexOf('homekit'), 1);
+  }
   const retentionMs = target.settings.get().history.retentionDays * 86_400_000;
   const jobs = historyJobs(folder, opts.extraHistoryFiles);
   const historyReports = jobs.length ? await target.history.importFiles(jobs, opts.onProgress, target.now() - retentionMs) : [];

@@ -27,6 +27,8 @@ import { ownerGateOf, registerSecurityRoutes } from './security/security-routes.
 import type { OwnerGate } from '../core/owner-gate.js';
 import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
 import { registerSettingsRoutes } from './settings-routes.js';
+import { registerImportRoutes } from './import/import-routes.js';
+import { writeHapItem } from './homekit/storage.js';
 import { buildSnapshot } from './snapshot.js';
 import { registerWebUi } from './web-ui.js';
 import { contribute, type EnergyFeature, type FetchLike } from './features/feature.js';
@@ -239,6 +241,13 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       registerHistoryRoutes(app, hist);
       registerClockRoute(app, clock);
       const poll = poller;
+      const applySettings = (prev: EnergySettings, next: EnergySettings) => {
+        // Gateway edits drop the connection and poll with the new values; polling edits re-arm the
+        // timer on the same connection. Retention and the other live fields are read where used.
+        if (needsReconnect(prev, next)) void poll.reconnect();
+        else if (JSON.stringify(prev.polling) !== JSON.stringify(next.polling)) poll.reschedule();
+        for (const f of features) f.onSettings?.(prev, next);
+      };
       registerSecurityRoutes(app, gate, logger);
       registerGatewayRoutes(app, { gate: gate.requireSession, poller: poll });
       registerSettingsRoutes(app, {
@@ -246,12 +255,25 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         security: gate,
         seeds: () => energySeedsFromEnv(config.env),
         running: s,
-        onChange(prev, next) {
-          // Gateway edits drop the connection and poll with the new values; polling edits re-arm the
-          // timer on the same connection. Retention and the other live fields are read where used.
-          if (needsReconnect(prev, next)) void poll.reconnect();
-          else if (JSON.stringify(prev.polling) !== JSON.stringify(next.polling)) poll.reschedule();
-          for (const f of features) f.onSettings?.(prev, next);
+        onChange: applySettings,
+      });
+      registerImportRoutes(app, {
+        security: gate,
+        logger,
+        now: () => clock.now(),
+        target: {
+          settings: store,
+          onSettingsChange: applySettings,
+          passcodes: gate.passcodes,
+          homekitDir: path.join(config.dataDir, 'energy', 'homekit'),
+          history: hist,
+          now: () => clock.now(),
+          homekit: {
+            writeItem: (key, value) => writeHapItem(path.join(config.dataDir, 'energy', 'homekit', 'persist'), key, value),
+            reload: async () => {
+              for (const f of features) if (f.name === 'homekit') await f.reload?.();
+            },
+          },
         },
       });
       registerDiscoveryRoutes(app, {

@@ -45,6 +45,8 @@ export interface EnergyFeature {
   onPoll?(next: LiveState, at: number): Partial<LiveState> | void;
   snapshot?(snap: Snapshot): void;
   onSettings?(prev: EnergySettings, next: EnergySettings): void;
+  /** Re-reads the feature's own files and restarts it (an import replaced them). */
+  reload?(): Promise<void>;
 }
 
 export type FeatureFactory = (ctx: FeatureContext) => EnergyFeature;

@@ -9,7 +9,7 @@ import type { HistoryStats } from '../snapshot.js';
 import { MAX_ROWS } from './downsample.js';
 import { DurableStore } from './durable-store.js';
 import { exportFileName, exportStream, type ExportFormat } from './export.js';
-import type { ImportMessage } from './import-worker.js';
+import type { ImportJob, ImportMessage } from './import-worker.js';
 import type { LegacyImportReport } from './legacy-import.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory, type HistoryQuery, type HistoryResult } from './query.js';
@@ -19,6 +19,7 @@ import type { HistorySample } from './sample.js';
 
 export { sampleFromState, type HistorySample } from './sample.js';
 export { registerHistoryRoutes } from './routes.js';
+export type { ImportJob } from './import-worker.js';
 
 /** The durable copy is pruned to the retention window on this timer (spec: every 5 minutes). */
 export const PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -74,6 +75,12 @@ export interface History {
    * progress shows in `legacyImports()`. Resolves with the final reports.
    */
   importLegacy(): Promise<LegacyImportReport[]>;
+  /**
+   * Imports other programs' history files in a worker, in the background, keeping samples at or
+   * after `from` (default: the retention cutoff now); `onProgress` sees every file's report as it
+   * changes. Samples already stored (same `t`) are skipped, so importing twice equals once.
+   */
+  importFiles(jobs: ImportJob[], onProgress?: (reports: LegacyImportReport[]) => void, from?: number): Promise<LegacyImportReport[]>;
   exportFileName(format: ExportFormat): string;
   /** Deletes durable rows older than the retention window now; returns how many went. */
   prune(): number;
@@ -95,7 +102,8 @@ export function createHistory(opts: HistoryOptions): History {
   let timer: Timer | null = null;
   let reports: LegacyImportReport[] = [];
   let pool: HistoryReaderPool | null = null;
-  let importer: Worker | null = null;
+  const importers = new Set<Worker>();
+  let legacyRunning = false;
   let writeError: HistoryWriteError | null = null;
   let lastErrorLog = -Infinity;
 
@@ -134,6 +142,55 @@ export function createHistory(opts: HistoryOptions): History {
     return deleted;
   };
 
+  /**
+   * Runs one import worker over `jobs` (inserting samples at or after `from`), publishing every
+   * file's report as it changes; resolves with the final reports. Several may run at once (each
+   * with its own connection, in small transactions).
+   */
+  const runImport = (jobs: ImportJob[], from: number, publish: (reports: LegacyImportReport[]) => void): Promise<LegacyImportReport[]> => {
+    const w = startWorker('import-worker', import.meta.url, { dbFile: file, jobs, cutoff: from });
+    importers.add(w);
+    const byFile = new Map<string, LegacyImportReport>(jobs.map((j) => [j.file, { file: j.file, status: 'running', progress: { done: 0, total: 0 } }]));
+    const current = () => [...byFile.values()];
+    publish(current());
+    return new Promise<LegacyImportReport[]>((resolve) => {
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        const mine = importers.delete(w);
+        if (mine && durable) {
+          durable.resetCache();
+          total = durable.count();
+        }
+        if (mine) pool?.invalidate();
+        // A file the worker never reported on (missing, or the worker died) is not "running" any more.
+        for (const [f, r] of byFile) if (r.status === 'running') byFile.set(f, { file: f, status: 'failed', error: 'not imported (the import stopped before this file)' });
+        publish(current());
+        resolve(current());
+      };
+      w.on('message', (m: ImportMessage) => {
+        if (m.type === 'progress') {
+          byFile.set(m.file, { file: m.file, status: 'running', progress: { done: m.done, total: m.total } });
+          // Counted, not recounted: a count(*) per chunk over a large table would hold up this thread.
+          total += m.inserted;
+        } else if (m.type === 'report') {
+          byFile.set(m.report.file, m.report);
+          if (m.report.status === 'imported') logger.info(m.report, 'history file imported');
+          else if (m.report.status === 'partial') logger.warn(m.report, 'history file imported in part; the rest is damaged');
+          else logger.error(m.report, 'history file not imported; fix or remove it and restart');
+        } else return finish();
+        publish(current());
+      });
+      w.on('error', (err) => {
+        logger.error({ err }, 'history import failed');
+        for (const [f, r] of byFile) if (r.status === 'running') byFile.set(f, { file: f, status: 'failed', error: err.message });
+        publish(current());
+      });
+      w.on('exit', finish);
+    });
+  };
+
   return {
     file,
     start() {
@@ -158,8 +215,8 @@ export function createHistory(opts: HistoryOptions): History {
     stop() {
       if (timer) clock.clear(timer);
       timer = null;
-      void importer?.terminate();
-      importer = null;
+      for (const w of importers) void w.terminate();
+      importers.clear();
       void pool?.close();
       pool = null;
       durable?.close();
@@ -168,41 +225,18 @@ export function createHistory(opts: HistoryOptions): History {
 
     importLegacy() {
       const files = [...new Set(opts.legacyFiles ?? [path.join(opts.dataDir, 'energy', 'history.json')])].filter((f) => fs.existsSync(f));
-      if (!durable || !files.length || importer) return Promise.resolve(reports);
-      const w = startWorker('import-worker', import.meta.url, { dbFile: file, files, cutoff: cutoff() });
-      importer = w;
-      const byFile = new Map<string, LegacyImportReport>(files.map((f) => [f, { file: f, status: 'running', progress: { done: 0, total: 0 } }]));
-      const publish = () => (reports = [...byFile.values()]);
-      publish();
-      return new Promise<LegacyImportReport[]>((resolve) => {
-        const finish = () => {
-          if (importer !== w) return resolve(reports);
-          importer = null;
-          if (durable) {
-            durable.resetCache();
-            total = durable.count();
-          }
-          pool?.invalidate();
-          resolve(reports);
-        };
-        w.on('message', (m: ImportMessage) => {
-          if (m.type === 'progress') {
-            byFile.set(m.file, { file: m.file, status: 'running', progress: { done: m.done, total: m.total } });
-            if (durable) total = durable.count();
-          } else if (m.type === 'report') {
-            byFile.set(m.report.file, m.report);
-            if (m.report.status === 'imported') logger.info(m.report, 'legacy history imported');
-            else logger.error(m.report, 'legacy history file not imported; fix or remove it and restart');
-          } else finish();
-          publish();
-        });
-        w.on('error', (err) => {
-          logger.error({ err }, 'legacy history import failed');
-          for (const f of files) if (byFile.get(f)?.status !== 'imported') byFile.set(f, { file: f, status: 'failed', error: err.message });
-          publish();
-        });
-        w.on('exit', finish);
-      });
+      if (!durable || !files.length || legacyRunning) return Promise.resolve(reports);
+      legacyRunning = true;
+      return runImport(
+        files.map((file) => ({ file, format: 'legacy-json' as const })),
+        cutoff(),
+        (r) => (reports = r),
+      ).finally(() => (legacyRunning = false));
+    },
+
+    importFiles(jobs, onProgress, at = cutoff()) {
+      if (!durable) return Promise.reject(new Error('history not started'));
+      return runImport(jobs, at, onProgress ?? (() => undefined));
     },
 
     append(sample) {

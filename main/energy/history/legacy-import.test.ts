@@ -60,6 +60,32 @@ describe('legacy history import', () => {
     expect(fs.existsSync(`${other}.imported`)).toBe(true);
   });
 
+  it('understands sigen-home-bridge’s own history file (its field names, its signs: import and charging positive)', async () => {
+    const { dataDir } = legacyDir('[]');
+    fs.rmSync(path.join(dataDir, 'energy', 'history.json'));
+    const theirs = path.join(dataDir, 'history.json.imported');
+    // Two rows as that program writes them (facts.json of the real folder): charging from solar; exporting.
+    const rows = [
+      { t: T0 + 1000, pvPower: 693, gridPower: 0, batteryPower: 306, batterySoc: 30, loadPower: 387, outdoorTemp: 10.7 },
+      { t: T0 + 2000, pvPower: 5121, gridPower: -1234, batteryPower: 1787, batterySoc: 56.7, loadPower: 2100, outdoorTemp: null },
+    ];
+    fs.writeFileSync(theirs, JSON.stringify(rows));
+    th = await openTestHistory({ dataDir, legacyFiles: [theirs], start: T0 + 3000 });
+    const none = Object.fromEntries(SAMPLE_FIELDS.map((f) => [f, null]));
+    expect((await th.get('/api/history')).body).toEqual(rows.map((r) => ({ ...none, t: r.t, solar: r.pvPower, grid: r.gridPower, battery: r.batteryPower, soc: r.batterySoc, home: r.loadPower, outdoorTemp: r.outdoorTemp })));
+    expect(th.history.legacyImports()).toEqual([{ file: theirs, status: 'imported', imported: 2, skipped: 0 }]);
+  });
+
+  it('a file whose rows carry no power value is not reported imported', async () => {
+    const rows = [{ t: T0 + 1000, outdoorTemp: 12 }, { t: T0 + 2000, soc: 40 }];
+    const { dataDir, file } = legacyDir(JSON.stringify(rows));
+    th = await openTestHistory({ dataDir, start: T0 + 3000 });
+    const stats = (await th.get('/api/history/stats')).body;
+    expect(stats).toMatchObject({ count: 0, legacyImport: [{ file, status: 'failed' }] });
+    expect(stats.legacyImport[0].error).toMatch(/none of its 2 rows carries a power value/);
+    expect(fs.existsSync(file)).toBe(true);
+  });
+
   for (const [what, content, error] of [
     ['not JSON', '{"t": 1,', /not valid JSON/],
     ['not an array', '{"samples": []}', /expected a JSON array/],

@@ -1,25 +1,42 @@
 import fs from 'node:fs';
 import type { Logger } from '../../core/logger.js';
 import type { DurableStore } from './durable-store.js';
+import { fromSigenRow, hasPower, isSigenRow } from '../import/sigen-history.js';
 import { parseTime, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 /** What happened to a legacy history file at start; shown on GET /api/history/stats. */
 export interface LegacyImportReport {
   file: string;
-  status: 'running' | 'imported' | 'failed';
+  /** `partial`: some of the file could not be read (see `unreadable` and `error`); the rest was imported. */
+  status: 'running' | 'imported' | 'partial' | 'failed';
   /** While running: samples inserted so far and samples to insert (inside retention). */
   progress?: { done: number; total: number };
   /** Samples added (new `t` inside retention). */
   imported?: number;
   /** Samples left out: older than the retention window or already stored. */
   skipped?: number;
+  /** Rows found that could not be read (a damaged part of the file). */
+  unreadable?: number;
   error?: string;
+}
+
+/**
+ * A file whose rows carry no power value at all (only times, SOC or temperature) was not written
+ * in a layout this bridge understands: it is refused rather than reported "imported".
+ */
+export function noPowerError(samples: HistorySample[]): string | null {
+  if (samples.some(hasPower)) return null;
+  return samples.length
+    ? `none of its ${samples.length} rows carries a power value (solar, grid, battery or home; or sigen-home-bridge's pvPower, gridPower, batteryPower, loadPower): nothing imported`
+    : 'it holds no rows: nothing imported';
 }
 
 /**
  * Parses a legacy history file: a JSON array of objects, each with a time in `t`, `time` or
  * `timestamp` (epoch ms or ISO 8601) and any of our sample fields (numbers or null; other keys are
- * ignored). Throws on the first bad entry, naming it, so a malformed file is never half-imported.
+ * ignored). Rows written by sigen-home-bridge (`t`, `pvPower`, `gridPower`, `batteryPower`,
+ * `batterySoc`, `loadPower`, `outdoorTemp`) are understood too and mapped onto our fields.
+ * Throws on the first bad entry, naming it, so a malformed file is never half-imported.
  */
 export function parseLegacyHistory(text: string): HistorySample[] {
   let data: unknown;
@@ -32,6 +49,11 @@ export function parseLegacyHistory(text: string): HistorySample[] {
   return data.map((item: unknown, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`entry ${i}: expected an object`);
     const o = item as Record<string, unknown>;
+    if (isSigenRow(o)) {
+      const sample = fromSigenRow(o);
+      if (!sample) throw new Error(`entry ${i}: a sigen-home-bridge row needs t in epoch ms and numbers or null in its fields`);
+      return sample;
+    }
     const rawTime = o.t ?? o.time ?? o.timestamp;
     const t = parseTime(rawTime);
     if (t === null) throw new Error(`entry ${i}: missing or unparseable time (t, time or timestamp; epoch ms or ISO 8601)`);
@@ -56,6 +78,8 @@ export function importLegacyFiles(opts: { files: string[]; durable: DurableStore
     if (!fs.existsSync(file)) continue;
     try {
       const samples = parseLegacyHistory(fs.readFileSync(file, 'utf8'));
+      const refused = noPowerError(samples);
+      if (refused) throw new Error(refused);
       const kept = samples.filter((s) => s.t >= opts.cutoff);
       const imported = opts.durable.insertMany(kept);
       fs.renameSync(file, `${file}.imported`);

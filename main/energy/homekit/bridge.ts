@@ -201,6 +201,17 @@ export class HomekitBridge {
     if (bridge) await bridge.unpublish();
   }
 
+  /**
+   * Re-reads the identity file and starts again with the current settings (an import replaced the
+   * identity and its store item): controllers paired with that identity are let in at once.
+   */
+  async reload(): Promise<void> {
+    await this.stop();
+    this.identity = loadIdentity(this.identityFile);
+    this.opts.logger.info({ username: this.identity.username }, 'HomeKit bridge identity reloaded');
+    await this.start();
+  }
+
   /** Forgets every paired controller: a new identity (id, setup id) replaces the old, whose store is removed. */
   async resetPairing(): Promise<void> {
     const wasRunning = this.running;

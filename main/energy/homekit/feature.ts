@@ -30,6 +30,7 @@ export const createHomekitFeature: FeatureFactory = (ctx) => {
     name: 'homekit',
     start: () => bridge.start(),
     stop: () => bridge.stop(),
+    reload: () => bridge.reload(),
     onSettings(prev, next) {
       if (JSON.stringify(prev.alerts) !== JSON.stringify(next.alerts)) bridge.syncAlerts();
     },

@@ -16,3 +16,13 @@ export function useHapStorage(dir: string): void {
   HAPStorage.setCustomStoragePath(dir);
   storagePath = dir;
 }
+
+/**
+ * Writes one item of hap-nodejs' store (e.g. `AccessoryInfo.<id>.json`) through hap-nodejs' own
+ * storage, so the copy it may already hold in memory and the file stay the same (an identity
+ * imported into a running bridge).
+ */
+export function writeHapItem(dir: string, key: string, value: unknown): void {
+  useHapStorage(dir);
+  HAPStorage.storage().setItemSync(key, value);
+}

@@ -15,17 +15,24 @@ const hashSchema = z
     p: z.number().int().positive(),
     salt: z.string().min(1),
     hash: z.string().min(1),
+    /**
+     * How `salt` and `hash` are written. Absent: both base64 (this bridge's own hashes). `text-hex`:
+     * the salt is used as its UTF-8 text and the hash is hex, as sigen-home-bridge stores its
+     * passcode (`scrypt(passcode, salt text, N=16384, r=8, p=1, 64 bytes)`), so an imported
+     * passcode keeps working unchanged. The key length is the stored hash's length.
+     */
+    encoding: z.literal('text-hex').optional(),
   })
   .strict();
 
 /** `<dataDir>/energy/security.json`: kept apart from the settings so a settings reset keeps it. */
 export const securityFileSchema = z.object({ passcode: hashSchema.nullable().default(null) }).strict();
 
-type PasscodeHash = z.output<typeof hashSchema>;
+export type PasscodeHash = z.output<typeof hashSchema>;
 
-function derive(passcode: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
+function derive(passcode: string, salt: Buffer, params: ScryptOptions, keyBytes = KEY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(passcode, salt, KEY_BYTES, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(passcode, salt, keyBytes, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
   });
 }
 
@@ -37,8 +44,11 @@ export async function hashPasscode(passcode: string): Promise<PasscodeHash> {
 
 /** Timing-safe comparison of `passcode` with a stored hash. */
 export async function verifyPasscode(passcode: string, stored: PasscodeHash): Promise<boolean> {
-  const expected = Buffer.from(stored.hash, 'base64');
-  const key = await derive(passcode, Buffer.from(stored.salt, 'base64'), { N: stored.N, r: stored.r, p: stored.p });
+  const text = stored.encoding === 'text-hex';
+  const expected = Buffer.from(stored.hash, text ? 'hex' : 'base64');
+  if (expected.length < 16 || expected.length > 128) return false;
+  const salt = text ? Buffer.from(stored.salt, 'utf8') : Buffer.from(stored.salt, 'base64');
+  const key = await derive(passcode, salt, { N: stored.N, r: stored.r, p: stored.p }, expected.length);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
@@ -54,6 +64,13 @@ export interface PasscodeStore {
   /** Stores the salted hash of `passcode` (atomically); the passcode itself is never kept. */
   set(passcode: string): Promise<void>;
   clear(): void;
+  /**
+   * Stores a hash made elsewhere (an import from another program), checked against the schema;
+   * the passcode that made it unlocks from now on.
+   */
+  adopt(hash: PasscodeHash): void;
+  /** Whether the stored hash is exactly `hash` (an import run twice finds its own passcode). */
+  holds(hash: PasscodeHash): boolean;
   /** False when no passcode is set. */
   verify(passcode: string): Promise<boolean>;
 }
@@ -78,6 +95,13 @@ export function createPasscodeStore(opts: { file: string; logger: Logger }): Pas
     },
     clear() {
       store.replace({ passcode: null });
+    },
+    adopt(hash) {
+      store.replace({ passcode: hash });
+    },
+    holds(hash) {
+      const stored = store.get().passcode;
+      return !store.damaged && stored !== null && JSON.stringify(stored) === JSON.stringify(hashSchema.parse(hash));
     },
     async verify(passcode) {
       const stored = store.get().passcode;

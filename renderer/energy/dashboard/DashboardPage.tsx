@@ -23,7 +23,8 @@ export function DashboardPage() {
       </>
     );
   }
-  const notConfigured = state !== null && state.gateway.host === '';
+  // A locked bridge blanks the gateway host for visitors without a session: a connected gateway is configured.
+  const notConfigured = state !== null && state.gateway.host === '' && !snapshot.connected;
   const stale = !snapshot.connected;
   return (
     <div className={stale ? 'stale' : undefined} data-testid="dashboard" data-stale={stale ? 'true' : 'false'}>

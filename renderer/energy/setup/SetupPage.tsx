@@ -9,6 +9,7 @@ import { useSettings } from '../settings/use-settings.js';
 import { EssentialsStep, type Essentials } from './EssentialsStep.js';
 import { GatewayStep } from './GatewayStep.js';
 import { PasscodeStep } from './PasscodeStep.js';
+import { SigenImportOffer, SigenImportStep } from './SigenImportStep.js';
 
 type Obj = Record<string, Record<string, unknown>>;
 
@@ -39,6 +40,7 @@ export function SetupPage() {
   const [errors, setErrors] = useState<Partial<Record<keyof Essentials | 'host', string>>>({});
   const [status, setStatus] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   useEffect(() => {
     if (!settings || ess) return;
@@ -107,8 +109,13 @@ export function SetupPage() {
           <Banner kind="info">A settings passcode is set. Unlock to continue the setup.</Banner>
           <PasscodePanel passcodeSet unlocked={false} onChange={() => void reload()} />
         </>
+      ) : importing ? (
+        <SigenImportStep onCancel={() => setImporting(false)} onDone={() => navigate('/')} />
       ) : step === 1 ? (
-        <GatewayStep host={host} port={port} setHost={setHost} setPort={setPort} error={errors.host ?? null} onNext={() => setStep(2)} />
+        <>
+          <SigenImportOffer onOpen={() => setImporting(true)} />
+          <GatewayStep host={host} port={port} setHost={setHost} setPort={setPort} error={errors.host ?? null} onNext={() => setStep(2)} />
+        </>
       ) : (
         <EssentialsStep value={ess} set={(p) => setEss({ ...ess, ...p })} errors={errors} onBack={() => setStep(1)} onSave={() => void save()} saving={saving} />
       )}

@@ -1,0 +1,98 @@
+/**
+ * Importing a large sigen-home-bridge history into a running bridge that polls a gateway simulator
+ * at 1 s: 250,000 rows (that program's own ceiling) in its `history.db`, through POST /api/import.
+ * Figures: the import's duration and rows per second; the service thread's event-loop delay (p99,
+ * max) during the import against the same measure over an equal window before it (same run); and
+ * how many polls landed while the import ran against how many the interval asks for.
+ * Run: `node --import tsx bench/energy-import.bench.ts` (or `npm run bench energy-import`).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { silentLogger } from '../main/core/logger.js';
+import { createEnergyService } from '../main/energy/index.js';
+import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+import { figure, round } from './report.js';
+
+const ROWS = 250_000;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-import-bench-'));
+const src = path.join(work, 'sigen-data');
+fs.mkdirSync(src);
+const now = Date.now();
+{
+  const db = new Database(path.join(src, 'history.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE samples (t INTEGER PRIMARY KEY, pvPower REAL, gridPower REAL, batteryPower REAL, batterySoc REAL, loadPower REAL, outdoorTemp REAL)');
+  const insert = db.prepare('INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < ROWS; i++) {
+      const pv = Math.max(0, Math.round(Math.sin(i / 7000) * 6000));
+      const load = 400 + (i % 900);
+      const battery = Math.round((pv - load) * 0.6);
+      insert.run(now - (ROWS - i) * 1000, pv, pv - load - battery, battery, 20 + (i % 8000) / 100, load, 12.5);
+    }
+  })();
+  db.close();
+}
+fs.writeFileSync(path.join(src, 'settings.json'), JSON.stringify({ sigen: { host: '127.0.0.1', port: 502, unitId: 247 }, history: { retentionDays: 30 } }));
+
+const sim = await startGatewaySimulator({ firmware: 'V2.9' });
+const dataDir = path.join(work, 'bridge');
+const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: { GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(sim.port), POLL_INTERVAL_MS: '1000' } }, { logger: silentLogger });
+await service.start();
+type Status = { state: string; result: { historyReports: Array<{ imported?: number }> } };
+const call = async (method: string, url: string, body?: unknown) => (await fetch(`${service.url}${url}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })).json() as Promise<Status>;
+while (!service.state.get().connected) await new Promise((r) => setTimeout(r, 100));
+
+const polls: number[] = [];
+const unsubscribe = service.state.subscribe((s) => {
+  if (s.lastUpdated !== null && polls.at(-1) !== s.lastUpdated) polls.push(s.lastUpdated);
+});
+
+// Baseline window: the same service, polling, no import.
+const windowMs = 6000;
+const base = monitorEventLoopDelay({ resolution: 10 });
+base.enable();
+await new Promise((r) => setTimeout(r, windowMs));
+base.disable();
+
+const during = monitorEventLoopDelay({ resolution: 10 });
+const pollsBefore = polls.length;
+const t0 = performance.now();
+during.enable();
+// The importer's own settings change (the gateway above) would reconnect: keep this simulator.
+const tPost = performance.now();
+await call('POST', '/api/import', { from: 'sigen-home-bridge', dir: src });
+const postMs = performance.now() - tPost;
+const afterPost = monitorEventLoopDelay({ resolution: 10 });
+afterPost.enable();
+service.settings.replace({ ...service.settings.get(), gateway: { ...service.settings.get().gateway, host: '127.0.0.1', port: sim.port } });
+let status = await call('GET', '/api/import/status');
+while (status.state === 'running') {
+  await new Promise((r) => setTimeout(r, 100));
+  status = await call('GET', '/api/import/status');
+}
+const ms = performance.now() - t0;
+during.disable();
+afterPost.disable();
+console.log(`POST /api/import answered in ${round(postMs)} ms; loop delay after it: p99 ${round(afterPost.percentile(99) / 1e6)} ms, max ${round(afterPost.max / 1e6)} ms`);
+const pollsDuring = polls.length - pollsBefore;
+unsubscribe();
+if (status.state !== 'done' || status.result.historyReports[0]?.imported !== ROWS) {
+  console.error('import did not bring every row', JSON.stringify(status).slice(0, 500));
+  process.exitCode = 1;
+}
+
+console.log(`imported ${ROWS} rows (${round(fs.statSync(path.join(src, 'history.db')).size / 1e6)} MB) while polling at 1 s`);
+figure('import of 250,000 rows, POST to done', ms / 1000, 's', { max: 30 });
+figure('import rate', ROWS / (ms / 1000), 'rows/s', { min: 10_000 });
+figure('event-loop delay p99, no import (baseline)', base.percentile(99) / 1e6, 'ms');
+figure('event-loop delay p99 during the import', during.percentile(99) / 1e6, 'ms', { max: Math.max(50, (base.percentile(99) / 1e6) * 3) });
+figure('event-loop delay max during the import', during.max / 1e6, 'ms', { max: 250 });
+figure('polls during the import per poll interval', pollsDuring / Math.max(1, Math.floor(ms / 1000)), 'ratio', { min: 0.8 });
+
+await service.stop();
+await sim.close();
+fs.rmSync(work, { recursive: true, force: true });

@@ -17,7 +17,7 @@ const tmp = () => {
   return d;
 };
 const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'import-sigen.ts'), ...args], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: '', ...env }, timeout: 60_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'import.ts'), ...args], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: '', ...env }, timeout: 60_000 });
 
 describe('import command', () => {
   it('imports into DATA_DIR and says what it did; exit 0', () => {
@@ -33,11 +33,22 @@ describe('import command', () => {
   });
 
   it('refuses a folder that is not its folder (exit 2) and prints the usage for a missing one', () => {
-    const r = run([tmp()], { DATA_DIR: tmp() });
+    const r = run(['--from', 'sigen-home-bridge', tmp()], { DATA_DIR: tmp() });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('is not a sigen-home-bridge data folder');
     const none = run([]);
     expect(none.status).toBe(2);
+    expect(none.stderr).toContain('--from is missing');
     expect(none.stderr).toContain('usage: npm run import -- --from sigen-home-bridge DIR');
+  });
+
+  it('sends --from fetcharr to the fetcharr importer and refuses a program it does not know', () => {
+    const fetcharr = run(['--from', 'fetcharr', tmp(), '--dry-run'], { DATA_DIR: tmp() });
+    expect(fetcharr.status).toBe(1);
+    expect(fetcharr.stderr).toContain('refused:');
+    expect(fetcharr.stderr).not.toContain('sigen-home-bridge data folder');
+    const other = run(['--from', 'home-assistant', tmp()]);
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('--from home-assistant: not a program this app imports from');
   });
 });

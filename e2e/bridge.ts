@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../main/core/logger.js';
+import { tryMountTmpfs, unmount } from '../main/core/testing/tmpfs.js';
 import { seedDemoHistory } from '../main/energy/demo-past.js';
 import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
@@ -22,6 +23,8 @@ export interface BridgeOptions {
   demoPast?: boolean;
   /** Extra service dependencies (discovery's interface list and port). */
   deps?: (sim: GatewaySimulator) => Partial<EnergyDeps>;
+  /** Put the data folder on a tmpfs of this size (e.g. `6m`; needs root), to fill it up in a test. */
+  tmpfsDataDir?: string;
 }
 
 export interface Bridge {
@@ -65,6 +68,10 @@ export function todayAt(hour: number): number {
 /** A gateway simulator and an energy service on loopback ephemeral ports with a fresh data folder. */
 export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-e2e-'));
+  if (opts.tmpfsDataDir) {
+    const why = tryMountTmpfs(dataDir, opts.tmpfsDataDir);
+    if (why) throw new Error(why);
+  }
   let simNow = todayAt(opts.simHour);
   const now = () => simNow;
   let sim = await startGatewaySimulator({ firmware: 'V2.9', now, host: opts.simHost ?? '127.0.0.1' });
@@ -120,6 +127,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     async stop() {
       await service.stop();
       if (simUp) await sim.close();
+      if (opts.tmpfsDataDir) unmount(dataDir);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,7 @@ import type { RecordingConfig } from '../main/recordings/config.js';
 import { createRecordingService, type RecordingService } from '../main/recordings/index.js';
 import { ApiClient, testConfig } from '../main/recordings/testing/harness.js';
 import type { OwnerGate } from '../main/core/owner-gate.js';
+import { tryMountTmpfs, unmount } from '../main/core/testing/tmpfs.js';
 
 export interface RecOptions {
   /** The library of the (first) simulated box. */
@@ -23,6 +24,8 @@ export interface RecOptions {
   configured?: boolean;
   /** The owner's passcode gate (an energy bridge's), as the composition root passes it. */
   owner?: OwnerGate;
+  /** Put the state folder (state file, media) on a tmpfs of this size (e.g. `6m`; needs root). */
+  tmpfs?: string;
 }
 
 export interface RecEnv {
@@ -47,6 +50,10 @@ const UI_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'renderer');
  */
 export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recordings-e2e-'));
+  if (opts.tmpfs) {
+    const why = tryMountTmpfs(dir, opts.tmpfs);
+    if (why) throw new Error(why);
+  }
   // Each test gets its own copy of the library: tests change items (box.update) as they run.
   const box = createBoxSimulator({ shows: structuredClone(opts.shows), friendlyName: 'Living Room Fetch Box' });
   await box.start();
@@ -97,6 +104,7 @@ export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
       await ssdp.stop();
       await box.stop();
       await box2?.stop();
+      if (opts.tmpfs) unmount(dir);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

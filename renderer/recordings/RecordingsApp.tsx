@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { AppShell, type ShellRoute } from '../app/AppShell.js';
+import { HealthBanner } from './HealthBanner.js';
 import { LockBanner } from './LockBanner.js';
 
 const RecordingsPage = lazy(() => import('./list/RecordingsPage.js').then((m) => ({ default: m.RecordingsPage })));
@@ -18,5 +19,11 @@ const routes: readonly ShellRoute[] = [
 
 /** The recording sync's pages: the energy pages' header and look, its own navigation. */
 export function RecordingsApp() {
-  return <AppShell brand="▶ Recording sync" appName="Recording sync" routes={routes} homeLabel="recordings" top={<LockBanner />} />;
+  const top = (
+    <>
+      <LockBanner />
+      <HealthBanner />
+    </>
+  );
+  return <AppShell brand="▶ Recording sync" appName="Recording sync" routes={routes} homeLabel="recordings" top={top} />;
 }

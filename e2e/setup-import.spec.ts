@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { systemClock } from '../main/core/clock.js';
 import { hashTree, sigenFacts, sigenFolderCopy } from '../main/energy/import/testing/sigen-fixture.js';
@@ -14,6 +15,17 @@ const offset = sigenFacts.history.max_t + 3_600_000 - Date.now();
 /** `UPDATE_SCREENSHOTS=1` writes the preview's screenshot to docs/screenshots (see screenshots.spec.ts). */
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.resolve(import.meta.dirname, '..', 'docs', 'screenshots') : path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
 test.describe('setup wizard: import from sigen-home-bridge', () => {
   test.use({
     bridgeOptions: {
@@ -27,7 +39,9 @@ test.describe('setup wizard: import from sigen-home-bridge', () => {
     // Its gateway was a simulator on loopback when the folder was written; here it is this test's.
     const settingsFile = path.join(src, 'settings.json');
     const theirs = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...theirs, sigen: { ...theirs.sigen, host: bridge.sim.host, port: bridge.sim.port } }, null, 2));
+    // Its HomeKit bridge comes up at once after the import: on a free loopback port of this test's.
+    const homekitPort = await freePort();
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...theirs, sigen: { ...theirs.sigen, host: bridge.sim.host, port: bridge.sim.port }, homekit: { ...theirs.homekit, port: homekitPort } }, null, 2));
     const before = hashTree(src);
     try {
       await page.goto('/setup');
@@ -64,7 +78,10 @@ test.describe('setup wizard: import from sigen-home-bridge', () => {
       await expect(page.getByTestId('battery-reserve')).toHaveText(`${(sigenFacts.settings_json_stored as { battery: { reserveSoc: number } }).battery.reserveSoc}%`);
       const s = bridge.service.settings.get();
       expect(s.gateway).toMatchObject({ host: bridge.sim.host, port: bridge.sim.port });
-      expect(s.homekit).toMatchObject({ enabled: true, pin: sigenFacts.homekit.pin, bridgeName: sigenFacts.homekit.bridge_name });
+      expect(s.homekit).toMatchObject({ enabled: true, pin: sigenFacts.homekit.pin, bridgeName: sigenFacts.homekit.bridge_name, port: homekitPort });
+      // Its HomeKit bridge is up under the old identity, paired, without a restart.
+      const pairing = (await page.evaluate(async () => (await fetch('/api/homehub/pairing', { headers: { authorization: `Bearer ${sessionStorage.getItem('energy.sessionToken')}` } })).json())) as { running: boolean; paired: boolean; setupUri: string };
+      expect(pairing).toMatchObject({ running: true, paired: true, setupUri: (sigenFacts.homekit as { setup_uri?: string }).setup_uri });
       expect(bridge.service.security.passcodes.isSet).toBe(true);
       const stats = (await (await fetch(`${bridge.url}/api/history/stats`)).json()) as { count: number; firstT: number; lastT: number };
       // Every imported row, plus the polls since the gateway came up.

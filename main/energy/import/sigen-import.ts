@@ -169,7 +169,7 @@ export async function runSigenImport(
     const before = replacedPairings(target, p.identity.username);
     writeSigenIdentity(target.homekitDir, p.identity, target.homekit?.writeItem);
     if (!restartRequired.includes('homekit')) restartRequired.push('homekit');
-    if (before > 0) preview.notCarried.push({ setting: 'HomeKit (this bridge)', reason: `${before} Home app pairing${before === 1 ? '' : 's'} made with this bridge before the import belong to its previous identity: pair ${before === 1 ? 'it' : 'them'} again, or reset the import by pairing anew` });
+    if (before > 0) preview.notCarried.push({ setting: 'HomeKit (this bridge)', reason: `${before} Home app pairing${before === 1 ? '' : 's'} made with this bridge before the import belong to its previous identity: pair ${before === 1 ? 'it' : 'them'} again` });
   }
 
   // A running bridge comes up under the imported identity and settings now: nothing waits for a restart.

@@ -66,7 +66,7 @@ function PreviewView({ p }: { p: SigenPreview }) {
       </p>
       <p data-testid="import-homekit">
         {p.homekit
-          ? `Home app: the bridge “${p.homekit.bridgeName}” keeps its identity and its ${plural(p.homekit.pairedControllers, 'paired Home app')}, so nothing needs pairing again (it starts under that identity the next time this app starts).`
+          ? `Home app: the bridge “${p.homekit.bridgeName}” keeps its identity and its ${plural(p.homekit.pairedControllers, 'paired Home app')}, so nothing needs pairing again.`
           : 'Home app: nothing to carry.'}
         {p.homekit && p.homekit.replacesPairedHere > 0 ? ` ${plural(p.homekit.replacesPairedHere, 'Home app')} paired with this bridge so far will need pairing again.` : ''}
       </p>

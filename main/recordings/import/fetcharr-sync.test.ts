@@ -26,6 +26,8 @@ function fixtureBox(): SimShow[] {
 
 /** The box address fetcharr stored (fetch_ip:fetch_port): the simulator listens there on loopback. */
 const FIXTURE_BOX_PORT = 18402;
+/** fetcharr's stored plex_url is http://127.0.0.1:18403. */
+const FIXTURE_PLEX_PORT = 18403;
 
 suite('after importing fetcharr, a sync against the same box', () => {
   let h: Harness | null = null;
@@ -44,16 +46,18 @@ suite('after importing fetcharr, a sync against the same box', () => {
     root = copy.root;
     const facts = readFacts();
     h = await startHarness({ box: { shows: fixtureBox(), port: FIXTURE_BOX_PORT } });
-    plex = createFakeMediaServer({ token: 'fxPlexToken-9QwErTy' });
+    plex = createFakeMediaServer({ token: 'fxPlexToken-9QwErTy', port: FIXTURE_PLEX_PORT });
     await plex.start();
 
     const imported = await h.api.post('/api/import', { dir: copy.config, media_root_from: '/media', media_root_to: copy.media });
     expect(imported.status).toBe(200);
     expect(h.service.recordings.get('64$0$0$0')).toMatchObject({ show_title: null, box_udn: null, recorded_start: null });
     expect(imported.body.report.counts.recordings).toMatchObject({ done: 4, files_found: 4, retry: 1 });
-    // fetcharr's box address is used as it was stored; its Plex moved to the fake one on loopback.
-    expect((await h.api.get('/api/settings')).body.settings.box_address).toBe('127.0.0.1:18402');
-    expect((await h.api.patch('/api/settings', { media_server_url: plex.url })).status).toBe(200);
+    // fetcharr's box and Plex addresses are used as they were stored (both listen there on loopback);
+    // the imported token is bound to the imported Plex address, so it is sent there.
+    const settings = (await h.api.get('/api/settings')).body.settings;
+    expect(settings.box_address).toBe('127.0.0.1:18402');
+    expect(settings.media_server_url).toBe(plex.url);
 
     const done = facts.recordings.filter((r) => r.status === 'done');
     const files = done.map((r) => path.join(copy.media, ...r.file_path.replace(/^\/media\//, '').split('/')));

@@ -8,6 +8,8 @@ export interface FakeMediaServerOptions {
   name?: string;
   sections?: Array<{ id: string; title: string; type: string }>;
   host?: string;
+  /** HTTP port (default: any free one); a test reproducing a stored address sets it. */
+  port?: number;
 }
 
 export interface FakeMediaServer {
@@ -85,7 +87,7 @@ export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaSe
     async start() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(0, host, () => resolve());
+        server.listen(opts.port ?? 0, host, () => resolve());
       });
       port = (server.address() as AddressInfo).port;
       await new Promise<void>((resolve, reject) => {

@@ -23,8 +23,10 @@ function newestSource(dirs, exts) {
     }
     for (const e of entries) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (exts.some((x) => e.name.endsWith(x)) && !e.name.includes('.test.')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+      // Tests and their helpers (testing/ folders) are not compiled, so they do not count.
+      if (e.isDirectory()) {
+        if (e.name !== 'testing') walk(p);
+      } else if (exts.some((x) => e.name.endsWith(x)) && !e.name.includes('.test.')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
     }
   };
   for (const d of dirs) walk(path.join(root, d));

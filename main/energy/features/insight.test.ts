@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startEnergyHarness, waitForState } from '../testing/harness.js';
+import type { GatewaySimulatorOptions } from '../simulator/gateway-simulator.js';
 import { startFakeWeather } from '../weather/fake-server.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -25,10 +26,10 @@ async function receiver(statuses: number[] = []) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
 }
 
-async function setup() {
+async function setup(sim?: GatewaySimulatorOptions) {
   const fake = await startFakeWeather({ temperature: 23.5, weatherCode: 3 });
   cleanups.push(() => fake.close());
-  const h = await startEnergyHarness({ env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl } });
+  const h = await startEnergyHarness({ sim, env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl } });
   cleanups.push(() => h.stop());
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => h.service.app.inject({ method, url, ...(body !== undefined ? { payload: body as object } : {}) });
   return { ...h, fake, call };
@@ -77,8 +78,9 @@ describe('energy insight over HTTP', () => {
   });
 
   it('a saved tariff shows in the snapshot after the next polls, priced at the configured rates', async () => {
-    const { call, service, sim } = await setup();
-    sim.plant.soc = 0; // an empty battery: the home draws from the grid whatever the hour
+    // No sun and an empty battery: the home draws from the grid whatever the hour the test runs at.
+    const { call, service, sim } = await setup({ pvPeakW: 0, thirdPartyPeakW: 0 });
+    sim.plant.soc = 0;
     expect((await call('GET', '/api/snapshot')).json()).not.toHaveProperty('tariff');
     expect((await call('PUT', '/api/settings', { general: { currency: 'EUR' }, tariff: { importRate: 0.3, feedInRate: 0.08, dailySupplyCharge: 0.9 } })).statusCode).toBe(200);
     await waitForState(service, (s) => (s.power.grid ?? 0) > 0);

@@ -7,7 +7,7 @@ import type { HomekitBridge } from './bridge.js';
  * settings apply at the next restart), values pushed on every live-state change, alert contact
  * sensors kept in step with the rules, and the pairing routes behind the passcode gate.
  * hap-nodejs with its mDNS stack, and qrcode, load only when HomeKit is enabled at start or the
- * pairing page is opened: a service without HomeKit does not hold them (about 10 MB of heap).
+ * pairing page is opened: a service without HomeKit does not hold them (about 300 module files).
  */
 export const createHomekitFeature: FeatureFactory = (ctx) => {
   let loaded: Promise<HomekitBridge> | null = null;

@@ -28,7 +28,8 @@ describe('better-sqlite3 for Electron beside the Node build', () => {
   });
 
   it('the shell’s choice of addon is what opens the databases', () => {
-    const nodeBuild = path.resolve('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    // better-sqlite3 13 ships its Node-API addon prebuilt, one file per platform-arch.
+    const nodeBuild = path.resolve('node_modules', 'better-sqlite3', 'prebuilds', `${process.platform}-${process.arch}.node`);
     try {
       useSqliteNativeBinding(nodeBuild);
       openDatabase(path.join(root, 'a.db'), []).close();

@@ -28,7 +28,7 @@ import type { OwnerGate } from '../core/owner-gate.js';
 import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { registerImportRoutes } from './import/import-routes.js';
-import { writeHapItem } from './homekit/storage.js';
+import { writeHapItem } from './homekit/store-item.js';
 import { buildSnapshot } from './snapshot.js';
 import { registerWebUi } from './web-ui.js';
 import { contribute, type EnergyFeature, type FetchLike } from './features/feature.js';

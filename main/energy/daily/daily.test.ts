@@ -20,7 +20,9 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 /** Local hour of day (wall clock) of an instant in Berlin. */
-const localHour = (t: number) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' }).format(t));
+// One formatter for the whole week: constructing one per call cost ~1 ms each, 20 s over the week.
+const hourFormat = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' });
+const localHour = (t: number) => Number(hourFormat.format(t));
 
 /** The synthetic plant: 500 W home all day, 2 kW solar 09:00-15:00 local, no battery, grid balances. */
 function stateAt(t: number): LiveState {

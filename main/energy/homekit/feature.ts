@@ -1,22 +1,30 @@
 import path from 'node:path';
-import QRCode from 'qrcode';
 import type { FeatureFactory } from '../features/feature.js';
-import { HomekitBridge } from './bridge.js';
+import type { HomekitBridge } from './bridge.js';
 
 /**
  * The HomeKit bridge as an energy feature: published at start when enabled (accessory-bridge
  * settings apply at the next restart), values pushed on every live-state change, alert contact
  * sensors kept in step with the rules, and the pairing routes behind the passcode gate.
+ * hap-nodejs with its mDNS stack, and qrcode, load only when HomeKit is enabled at start or the
+ * pairing page is opened: a service without HomeKit does not hold them (about 300 module files).
  */
 export const createHomekitFeature: FeatureFactory = (ctx) => {
-  const bridge = new HomekitBridge({
-    dir: path.join(ctx.dataDir, 'energy', 'homekit'),
-    logger: ctx.logger.child({ component: 'homekit' }),
-    state: ctx.state,
-    settings: ctx.settings,
-  });
+  let loaded: Promise<HomekitBridge> | null = null;
+  const load = () =>
+    (loaded ??= import('./bridge.js').then(
+      ({ HomekitBridge }) =>
+        new HomekitBridge({
+          dir: path.join(ctx.dataDir, 'energy', 'homekit'),
+          logger: ctx.logger.child({ component: 'homekit' }),
+          state: ctx.state,
+          settings: ctx.settings,
+        }),
+    ));
 
   const pairing = async () => {
+    const bridge = await load();
+    const { default: QRCode } = await import('qrcode');
     const uri = bridge.setupUri();
     return {
       ...bridge.status(),
@@ -28,17 +36,25 @@ export const createHomekitFeature: FeatureFactory = (ctx) => {
 
   return {
     name: 'homekit',
-    start: () => bridge.start(),
-    stop: () => bridge.stop(),
-    reload: () => bridge.reload(),
+    start: async () => {
+      if (ctx.settings().homekit.enabled) await (await load()).start();
+    },
+    stop: async () => {
+      if (loaded) await (await loaded).stop();
+    },
+    // An import replaced the identity: a running bridge re-reads it; one not loaded yet reads it when it starts.
+    reload: async () => {
+      if (loaded) await (await loaded).reload();
+      else if (ctx.settings().homekit.enabled) await (await load()).start();
+    },
     onSettings(prev, next) {
-      if (JSON.stringify(prev.alerts) !== JSON.stringify(next.alerts)) bridge.syncAlerts();
+      if (loaded && JSON.stringify(prev.alerts) !== JSON.stringify(next.alerts)) void loaded.then((bridge) => bridge.syncAlerts());
     },
     routes(app) {
       app.get('/api/homehub/pairing', { preHandler: ctx.gate }, pairing);
       // Forgets every paired controller (new bridge identity); the Home app must pair again.
       app.post('/api/homehub/pairing/reset', { preHandler: ctx.gate }, async () => {
-        await bridge.resetPairing();
+        await (await load()).resetPairing();
         return pairing();
       });
     },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { HAPStorage } from 'hap-nodejs';
+import { setHapStoreWriter } from './store-item.js';
 
 let storagePath: string | null = null;
 
@@ -15,14 +16,5 @@ export function useHapStorage(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   HAPStorage.setCustomStoragePath(dir);
   storagePath = dir;
-}
-
-/**
- * Writes one item of hap-nodejs' store (e.g. `AccessoryInfo.<id>.json`) through hap-nodejs' own
- * storage, so the copy it may already hold in memory and the file stay the same (an identity
- * imported into a running bridge).
- */
-export function writeHapItem(dir: string, key: string, value: unknown): void {
-  useHapStorage(dir);
-  HAPStorage.storage().setItemSync(key, value);
+  setHapStoreWriter((key, value) => HAPStorage.storage().setItemSync(key, value));
 }

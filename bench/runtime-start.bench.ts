@@ -1,0 +1,163 @@
+/**
+ * The runtime the service ships on: `node --import tsx bench/runtime-start.bench.ts` (or
+ * `npm run bench runtime`).
+ *  1. Time from spawn to the energy port answering `GET /api/state` (200), for the compiled start
+ *     (the node command `npm start` runs, its compile cache filled by an earlier start), median of 5. Target: <= 500 ms. Same-run baselines: a bare fastify
+ *     server on the same Node answering its one route, and the development start through tsx.
+ *  2. Resident memory of both services (one process; worker threads included) idle at a 1 s poll
+ *     against the gateway simulator on loopback, after a minute. Target: <= 90 MB. Baselines: the
+ *     bare fastify server after the same minute, and the `npm` process that `npm start` keeps as the
+ *     service's parent.
+ * Builds dist/ first when it is missing (as `npm start` does). Loopback only.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+import { figure, median } from './report.js';
+
+const repo = path.resolve(import.meta.dirname, '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
+
+// The node arguments `npm start` runs (package.json: `exec node <flags> dist/main/headless.js`).
+const startScript = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+const startArgv = startScript.replace(/^exec\s+/, '').split(/\s+/).slice(1);
+
+const built = spawnSync(process.execPath, [path.join(repo, 'scripts', 'ensure-built.mjs')], { cwd: repo, stdio: 'inherit' });
+if (built.status !== 0) throw new Error('could not build dist/ (npm run build:main / build:ui)');
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+/** Resident set of a process in MB (VmRSS: worker threads share it). */
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+/** Polls `url` until it answers 200; returns the moment it did (performance.now()). */
+async function answersAt(url: string, child: ChildProcess, deadlineMs = 30_000): Promise<number> {
+  const t0 = performance.now();
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (performance.now() - t0 < deadlineMs && !exited) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return performance.now();
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${url} did not answer${exited ? ' (the process exited)' : ''}`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
+
+const sim = await startGatewaySimulator({ firmware: 'V2.9' });
+const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runtime-'));
+let run = 0;
+const serviceEnv = async () => {
+  const energyPort = await freePort();
+  return {
+    energyPort,
+    env: {
+      ...process.env,
+      DATA_DIR: path.join(dataRoot, `run-${run++}`),
+      GATEWAY_HOST: sim.host,
+      GATEWAY_PORT: String(sim.port),
+      POLL_INTERVAL_MS: '1000',
+      SERVER_PORT: String(energyPort),
+      PORT: String(await freePort()),
+      BIND_HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: '',
+    },
+  };
+};
+
+const bareFastify = (port: number) => [
+  '--input-type=module',
+  '-e',
+  `import Fastify from 'fastify'; const app = Fastify(); app.get('/', async () => ({ ok: true })); await app.listen({ port: ${port}, host: '127.0.0.1' });`,
+];
+
+/** Median spawn-to-answer over ROUNDS fresh processes. */
+async function startup(args: () => Promise<{ argv: string[]; env: NodeJS.ProcessEnv; url: string }>, rounds = ROUNDS): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const { argv, env, url } = await args();
+    const t0 = performance.now();
+    const child = spawn(process.execPath, argv, { cwd: repo, env, stdio: 'ignore' });
+    try {
+      times.push((await answersAt(url, child)) - t0);
+    } finally {
+      await stop(child);
+    }
+  }
+  return median(times);
+}
+
+try {
+  // 1. Start-up. The compiled start keeps V8's code cache on disk (headless.ts): one start fills
+  // a fresh cache folder, the timed ones use it; a first start without any cache is shown beside.
+  const cacheDir = path.join(dataRoot, 'compile-cache');
+  const compiledStart = (extraEnv: NodeJS.ProcessEnv) => async () => {
+    const { energyPort, env } = await serviceEnv();
+    return { argv: startArgv, env: { ...env, ...extraEnv }, url: `http://127.0.0.1:${energyPort}/api/state` };
+  };
+  await startup(compiledStart({ NODE_COMPILE_CACHE: cacheDir }), 1);
+  const compiled = await startup(compiledStart({ NODE_COMPILE_CACHE: cacheDir }));
+  const cold = await startup(compiledStart({ NODE_DISABLE_COMPILE_CACHE: '1' }), 3);
+  const bare = await startup(async () => {
+    const port = await freePort();
+    return { argv: bareFastify(port), env: process.env, url: `http://127.0.0.1:${port}/` };
+  });
+  const dev = await startup(async () => {
+    const { energyPort, env } = await serviceEnv();
+    return { argv: ['--import', 'tsx', 'main/headless.ts'], env, url: `http://127.0.0.1:${energyPort}/api/state` };
+  }, 3);
+  figure(`energy port answers after spawn, compiled start (median of ${ROUNDS})`, compiled, 'ms', { max: 500 });
+  figure('the same with no compile cache, a first start (median of 3)', cold, 'ms');
+  figure(`baseline: bare fastify server answers after spawn (median of ${ROUNDS})`, bare, 'ms');
+  figure('development start through tsx (npm run dev, median of 3)', dev, 'ms');
+
+  // 2. Idle memory after a minute at 1 s polls, beside a bare fastify server idle as long, and the
+  // npm process `npm start` keeps as the parent.
+  const { energyPort, env } = await serviceEnv();
+  const npmCli = process.env.npm_execpath;
+  const service = npmCli
+    ? spawn(process.execPath, [npmCli, 'start', '--silent'], { cwd: repo, env, stdio: 'ignore' })
+    : spawn(process.execPath, startArgv, { cwd: repo, env, stdio: 'ignore' });
+  const barePort = await freePort();
+  const bareServer = spawn(process.execPath, bareFastify(barePort), { cwd: repo, stdio: 'ignore' });
+  try {
+    await answersAt(`http://127.0.0.1:${energyPort}/api/state`, service);
+    await answersAt(`http://127.0.0.1:${barePort}/`, bareServer);
+    // The service process: npm's child when started through npm, else the spawned node itself.
+    const servicePid = npmCli ? Number(fs.readFileSync(`/proc/${service.pid}/task/${service.pid}/children`, 'utf8').trim().split(/\s+/)[0]) : service.pid!;
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const polled = (await (await fetch(`http://127.0.0.1:${energyPort}/api/state`)).json()) as { lastUpdated?: number | null };
+    if (!polled.lastUpdated || Date.now() - polled.lastUpdated > 5000) throw new Error('the service was not polling the simulator');
+    figure(`both services idle at 1 s polls after ${IDLE_MS / 1000} s, RSS`, rssMb(servicePid), 'MB', { max: 90 });
+    figure(`baseline: bare fastify server idle ${IDLE_MS / 1000} s, RSS`, rssMb(bareServer.pid!), 'MB');
+    if (npmCli) figure('the npm process `npm start` keeps as the parent, RSS', rssMb(service.pid!), 'MB');
+  } finally {
+    await stop(service);
+    await stop(bareServer);
+  }
+} finally {
+  await sim.close();
+  fs.rmSync(dataRoot, { recursive: true, force: true });
+}

@@ -1,0 +1,59 @@
+/**
+ * `prestart`: `npm start` runs compiled JavaScript (dist/main) and serves the built pages
+ * (dist/renderer). Each is built here when it is missing or older than its sources (after a
+ * `git pull`), and otherwise left alone, so a normal start costs a file-time scan and no compiler.
+ * Plain JavaScript on purpose: it runs before anything is compiled.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Newest modification time among the files under `dirs` (skipping tests), 0 when none. */
+function newestSource(dirs, exts) {
+  let newest = 0;
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      // Tests and their helpers (testing/ folders) are not compiled, so they do not count.
+      if (e.isDirectory()) {
+        if (e.name !== 'testing') walk(p);
+      } else if (exts.some((x) => e.name.endsWith(x)) && !e.name.includes('.test.')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const d of dirs) walk(path.join(root, d));
+  return newest;
+}
+
+function builtAt(file) {
+  try {
+    return fs.statSync(path.join(root, file)).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+const steps = [
+  { output: 'dist/main/headless.js', sources: ['main', 'preload'], exts: ['.ts'], script: 'build:main', what: 'the services' },
+  { output: 'dist/renderer/index.html', sources: ['renderer'], exts: ['.ts', '.tsx', '.css', '.html'], script: 'build:ui', what: 'the pages' },
+];
+
+for (const step of steps) {
+  const at = builtAt(step.output);
+  if (at >= 0 && at >= newestSource(step.sources, step.exts)) continue;
+  process.stderr.write(`${at < 0 ? 'Building' : 'Rebuilding'} ${step.what} (npm run ${step.script})…\n`);
+  const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
+  const res = spawnSync(npm[0], [...npm[1], 'run', '--silent', step.script], { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) {
+    process.stderr.write(`npm start: "npm run ${step.script}" failed; fix the error above and start again.\n`);
+    process.exit(res.status ?? 1);
+  }
+}

@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../main/core/logger.js';
@@ -19,6 +18,7 @@ import { PlantReader } from '../main/energy/gateway/plant-reader.js';
 import { INVERTER_REGISTERS, PLANT_REGISTERS, PLANT_UNIT } from '../main/energy/gateway/registers.js';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { figure } from './report.js';
+import { freePort } from '../main/core/testing/free-port.js';
 
 const repo = path.resolve(import.meta.dirname, '..');
 let ok = true;
@@ -117,13 +117,6 @@ let ok = true;
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (100 Hz) → s
   };
-  const freePort = () =>
-    new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
   const measure = async (args: string[], env: NodeJS.ProcessEnv, warmMs: number, sampleMs: number) => {
     const child = spawn(process.execPath, args, { cwd: repo, env, stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, warmMs));

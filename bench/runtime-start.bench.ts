@@ -12,11 +12,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { figure, median } from './report.js';
+import { freePort } from '../main/core/testing/free-port.js';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -28,14 +28,6 @@ const startArgv = startScript.replace(/^exec\s+/, '').split(/\s+/).slice(1);
 
 const built = spawnSync(process.execPath, [path.join(repo, 'scripts', 'ensure-built.mjs')], { cwd: repo, stdio: 'inherit' });
 if (built.status !== 0) throw new Error('could not build dist/ (npm run build:main / build:ui)');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 /** Resident set of a process in MB (VmRSS: worker threads share it). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { systemClock } from '../main/core/clock.js';
 import { hashTree, sigenFacts, sigenFolderCopy } from '../main/energy/import/testing/sigen-fixture.js';
 import { firstRunOnLoopbackLan } from './bridge.js';
 import { expect, test } from './fixtures.js';
+import { freePort } from '../main/core/testing/free-port.js';
 
 /**
  * The first-run wizard's "Coming from sigen-home-bridge?" path, from a folder written by the real
@@ -15,16 +15,6 @@ const offset = sigenFacts.history.max_t + 3_600_000 - Date.now();
 /** `UPDATE_SCREENSHOTS=1` writes the preview's screenshot to docs/screenshots (see screenshots.spec.ts). */
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.resolve(import.meta.dirname, '..', 'docs', 'screenshots') : path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 test.describe('setup wizard: import from sigen-home-bridge', () => {
   test.use({

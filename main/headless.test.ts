@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './core/paths.js';
+import { freePort } from './core/testing/free-port.js';
 
 /**
  * What the README tells a home server to run is `npm start`, and what systemd, `docker stop` or a
@@ -41,13 +42,6 @@ const alive = (pid: number) => {
   }
 };
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** True when nothing listens on the port: binding it succeeds. */
 async function portFree(port: number): Promise<boolean> {

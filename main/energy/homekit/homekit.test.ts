@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { parseSetupUri } from './setup-uri.js';
 import type { PairingData } from 'hap-controller/lib/protocol/pairing-protocol.js';
 import { characteristicFromUuid } from 'hap-controller/lib/model/characteristic.js';
 import { serviceFromUuid } from 'hap-controller/lib/model/service.js';
+import { freePort } from '../../core/testing/free-port.js';
 
 /**
  * An independent HomeKit controller from npm (hap-controller's IP transport: Pair Setup, Pair Verify,
@@ -34,16 +34,6 @@ let sim: GatewaySimulator;
 let service: EnergyService;
 let port: number;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 async function startService(): Promise<EnergyService> {
   const s = createEnergyService(

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyService } from '../index.js';
 import { hashTree, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
 import type { PairingData } from 'hap-controller/lib/protocol/pairing-protocol.js';
+import { freePort } from '../../core/testing/free-port.js';
 
 const load = createRequire(import.meta.url);
 const HttpClient = (load('hap-controller/lib/transport/ip/http-client.js') as typeof import('hap-controller/lib/transport/ip/http-client.js')).default;
@@ -31,16 +31,6 @@ let srcBefore: Record<string, string>;
 let service: EnergyService;
 let homekitPort: number;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 beforeAll(async () => {
   // Its HomeKit bridge port in this copy: a free loopback port of this test's.

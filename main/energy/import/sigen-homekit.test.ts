@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { PairingData } from 'hap-controller/lib/protocol/pairing-protocol.js';
@@ -14,6 +13,7 @@ import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gatew
 import { waitForState } from '../testing/harness.js';
 import { runSigenImportCli } from './cli.js';
 import { hashTree, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';
+import { freePort } from '../../core/testing/free-port.js';
 
 /**
  * A Home app that was paired with the old bridge keeps working after the import, without pairing
@@ -36,16 +36,6 @@ let service: EnergyService;
 let port: number;
 const clients: HttpClient[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 function controller(data: PairingData): HttpClient {
   const c = new HttpClient(facts.homekit.bridge_username, '127.0.0.1', port, data);

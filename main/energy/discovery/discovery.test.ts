@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
+import { startBanner } from '../../core/testing/lan-targets.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
@@ -176,9 +177,17 @@ describe('gateway test', () => {
     const { call } = await startService({ GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' }, { clock: createManualClock() });
     const refused = await call('/api/test/gateway', { host: '127.0.0.13', port: gw.port });
     expect(refused.statusCode).toBe(200);
-    expect(refused.json()).toMatchObject({ ok: false, error: expect.stringContaining('refused') });
+    expect(refused.json()).toMatchObject({ ok: false, error: `no Modbus answer from 127.0.0.13:${gw.port}; check the address, that the gateway is on this network and that Modbus TCP is enabled on it.` });
     const silent = (await call('/api/test/gateway', { host: '127.0.0.14', port: gw.port })).json();
-    expect(silent).toMatchObject({ ok: false, error: expect.stringContaining('did not answer') });
+    expect(silent).toMatchObject({ ok: false, error: expect.stringContaining('no Modbus answer from 127.0.0.14') });
+    // A closed port, a silent host and a service that writes something that is not Modbus get the
+    // same answer: a guest cannot use the test to map which ports are open on the LAN.
+    const banner = await startBanner();
+    cleanups.push(() => banner.close());
+    const garbage = (await call('/api/test/gateway', { host: '127.0.0.1', port: banner.port })).json();
+    const shape = (b: { ok: boolean; error: string }, host: string, port: number) => ({ ok: b.ok, error: b.error.replace(`${host}:${port}`, 'HOST') });
+    expect(shape(garbage, '127.0.0.1', banner.port)).toEqual(shape(refused.json(), '127.0.0.13', gw.port));
+    expect(shape(silent, '127.0.0.14', gw.port)).toEqual(shape(refused.json(), '127.0.0.13', gw.port));
     const bad = await call('/api/test/gateway', { host: '', port: 502 });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.field).toBe('host');

@@ -87,7 +87,7 @@ export async function testGateway(opts: ProbeOptions, connect: ConnectionFactory
     const model = await probeModel(c.read, opts.inverterUnits.from, opts.inverterUnits.to, deadline);
     return { ok: true, host, port, soc, model, firmware, ms: ms() };
   } catch (err) {
-    const error = err instanceof OutOfTime ? `no answer from ${host}:${port} within ${Math.round((opts.budgetMs ?? 5000) / 1000)} s` : describe(err, host, port);
+    const error = describe(err, host, port);
     return { ok: false, host, port, error, ms: ms() };
   } finally {
     await conn?.close().catch(() => undefined);
@@ -108,11 +108,14 @@ export async function confirmGateway(host: string, port: number, connect: Connec
   }
 }
 
+/**
+ * The test's answer in plain words. A refused connection, a silent host and a service that does
+ * not speak Modbus all get the same answer, so the route cannot be used to map which ports are
+ * open on the LAN; only a Modbus device that answers with an exception is told apart.
+ */
 function describe(err: unknown, host: string, port: number): string {
   if (err instanceof ModbusException) return `${host}:${port} answered Modbus but not the battery register (${err.message}); is it the energy gateway?`;
   const msg = (err as Error)?.message || String(err);
-  if (/ECONNREFUSED/.test(msg)) return `${host}:${port} refused the connection; check the address and that Modbus TCP is enabled on the gateway.`;
-  if (/timed out|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/i.test(msg)) return `${host}:${port} did not answer; check the address and that the gateway is on this network.`;
   if (/ENOTFOUND|EAI_AGAIN/.test(msg)) return `The host name ${host} could not be resolved.`;
-  return msg;
+  return `no Modbus answer from ${host}:${port}; check the address, that the gateway is on this network and that Modbus TCP is enabled on it.`;
 }

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleShow } from '../box/simulator/sample-library.js';
-import { sha256File, startHarness, tempDir, type Harness } from '../testing/harness.js';
+import { sha256File, startHarness, type Harness } from '../testing/harness.js';
+import { tmpfsUnavailable, tryMountTmpfs, unmount } from '../../core/testing/tmpfs.js';
 import { formatBytes, spaceShortfall, statfsFreeBytes } from './disk-space.js';
 
 const MiB = 1024 * 1024;
@@ -30,22 +32,7 @@ describe('free-space arithmetic', () => {
   });
 });
 
-/** Mounts a tmpfs of `size` at `dir`; returns why it cannot when it cannot (not root, no permission). */
-function tryMount(dir: string, size: string): string | null {
-  if (process.platform !== 'linux') return `tmpfs mounts need Linux (this is ${process.platform})`;
-  if (process.getuid?.() !== 0) return 'tmpfs mounts need root (CI runs as root)';
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
-    return null;
-  } catch (err) {
-    return `mount -t tmpfs failed: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`;
-  }
-}
-
-const probeDir = tempDir('recordings-mount-probe-');
-const cannotMount = tryMount(probeDir, '1m');
-if (!cannotMount) execFileSync('umount', [probeDir]);
-fs.rmSync(probeDir, { recursive: true, force: true });
+const cannotMount = tmpfsUnavailable(os.tmpdir());
 if (cannotMount) console.log(`SKIPPED the small-disk sync tests: ${cannotMount}`);
 
 const freeOn = (dir: string) => {
@@ -65,7 +52,7 @@ describe.skipIf(cannotMount !== null)('sync onto a small disk (an 8 MiB tmpfs th
     Object.assign(show.items[4]!, { dropAfterBytes: 700 * 1024, dropTimes: 1000 });
     h = await startHarness({ box: { shows: [show] } });
     fs.mkdirSync(h.mediaRoot, { recursive: true });
-    const why = tryMount(h.mediaRoot, '8m');
+    const why = tryMountTmpfs(h.mediaRoot, '8m');
     if (why) throw new Error(why);
     mounted = true;
     await h.api.post('/api/shows', { name: 'small disk', dest_folder: 'Shows' });
@@ -74,7 +61,7 @@ describe.skipIf(cannotMount !== null)('sync onto a small disk (an 8 MiB tmpfs th
   });
   afterAll(async () => {
     await h?.service.stop().catch(() => undefined);
-    if (mounted) execFileSync('umount', ['-l', h.mediaRoot]);
+    if (mounted) unmount(h.mediaRoot);
     await h?.cleanup();
   });
 
@@ -152,7 +139,7 @@ describe.skipIf(cannotMount !== null)('a disk that fills up during a download (a
     const show = sampleShow('Full Disk Show', 920000001, 3, (i) => [20 * MiB, 1 * MiB, 1 * MiB][i]!);
     h = await startHarness({ box: { shows: [show] }, deps: { freeSpace: (dir) => (lie ? 2 ** 40 : statfsFreeBytes(dir)) } });
     fs.mkdirSync(h.mediaRoot, { recursive: true });
-    const why = tryMount(h.mediaRoot, '6m');
+    const why = tryMountTmpfs(h.mediaRoot, '6m');
     if (why) throw new Error(why);
     mounted = true;
     await h.api.post('/api/shows', { name: 'full disk', dest_folder: 'Shows' });
@@ -160,7 +147,7 @@ describe.skipIf(cannotMount !== null)('a disk that fills up during a download (a
   });
   afterAll(async () => {
     await h?.service.stop().catch(() => undefined);
-    if (mounted) execFileSync('umount', ['-l', h.mediaRoot]);
+    if (mounted) unmount(h.mediaRoot);
     await h?.cleanup();
   });
 

@@ -22,7 +22,7 @@ const repo = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 
-// The node arguments `npm start` runs (package.json: `exec node <flags> dist/main/headless.js`).
+// The node arguments `npm start` runs (package.json: `exec node <flags> dist/server/headless.js`).
 const startScript = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
 const startArgv = startScript.replace(/^exec\s+/, '').split(/\s+/).slice(1);
 

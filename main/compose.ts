@@ -3,7 +3,7 @@ import type { Clock } from './core/clock.js';
 import type { Logger } from './core/logger.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from './energy/index.js';
 import type { ConnectionFactory } from './energy/gateway/connection.js';
-import { createRecordingService, recordingConfigFromEnv, type RecordingService } from './recordings/index.js';
+import type { RecordingService } from './recordings/index.js';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -30,17 +30,31 @@ export function composeServices(opts: ComposeOptions) {
     { dataDir: opts.dataDir, host: opts.host, port: opts.energyPort ?? envPort(opts.env.SERVER_PORT), env: opts.env },
     { logger: opts.logger, clock: opts.clock, connect: opts.connect, ...opts.discovery },
   );
-  const recordings: RecordingService | null =
-    opts.recordings === false
-      ? null
-      : createRecordingService({ ...recordingConfigFromEnv(opts.env, opts.dataDir), host: opts.env.RECORDINGS_HOST?.trim() || opts.host }, { logger: opts.logger, clock: opts.clock, owner: energy.owner });
+  // The recording sync's modules load after the bridge is up (its port answers sooner; the
+  // recordings graph is as big as the bridge's). Null until then, and when switched off.
+  let recordings: RecordingService | null = null;
+  const loadRecordings = async (): Promise<RecordingService | null> => {
+    if (opts.recordings === false) return null;
+    if (recordings) return recordings;
+    const { createRecordingService, recordingConfigFromEnv } = await import('./recordings/index.js');
+    recordings = createRecordingService(
+      { ...recordingConfigFromEnv(opts.env, opts.dataDir), host: opts.env.RECORDINGS_HOST?.trim() || opts.host },
+      { logger: opts.logger, clock: opts.clock, owner: energy.owner },
+    );
+    return recordings;
+  };
   const started: Array<{ stop(): Promise<void> }> = [];
+  const services = [['energy', async () => energy], ['recordings', loadRecordings]] as const;
   return {
     energy,
-    recordings,
+    /** The recording sync, once `start`/`startEach` created it; null before that and when off. */
+    get recordings() {
+      return recordings;
+    },
     dataDir: path.resolve(opts.dataDir),
     async start() {
-      for (const service of [energy, recordings]) {
+      for (const [, make] of services) {
+        const service = await make();
         if (!service) continue;
         try {
           await service.start();
@@ -58,13 +72,15 @@ export function composeServices(opts: ComposeOptions) {
      */
     async startEach(): Promise<ServiceFailure[]> {
       const failures: ServiceFailure[] = [];
-      for (const [name, service] of [['energy', energy], ['recordings', recordings]] as const) {
-        if (!service) continue;
+      for (const [name, make] of services) {
+        let service: EnergyService | RecordingService | null = null;
         try {
+          service = await make();
+          if (!service) continue;
           await service.start();
           started.push(service);
         } catch (error) {
-          await service.stop().catch(() => undefined);
+          await service?.stop().catch(() => undefined);
           failures.push({ service: name, error });
         }
       }

@@ -8,7 +8,7 @@ import { createLogger } from './core/logger.js';
 import { defaultDataDir } from './core/paths.js';
 import { lanUrls, PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
-import { installUnhandledRejectionLogging } from './recordings/index.js';
+import { installUnhandledRejectionLogging } from './core/process-guards.js';
 
 const logger = createLogger({ name: 'home-lan-bridge' });
 const dataDir = defaultDataDir();

@@ -1,5 +1,5 @@
 /**
- * `npm start` (compiled: dist/main/headless.js) and `npm run dev` (tsx): both services without
+ * `npm start` (bundled: dist/server/headless.js, see scripts/build-server.mjs) and `npm run dev` (tsx): both services without
  * Electron. This entry only turns on Node's on-disk compile cache (Node 22.1+; V8's code for every
  * module kept between starts, in <tmp>/node-compile-cache or NODE_COMPILE_CACHE) before anything
  * else loads, so later starts skip compiling our modules and the dependencies; then it runs

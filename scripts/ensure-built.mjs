@@ -1,5 +1,5 @@
 /**
- * `prestart`: `npm start` runs compiled JavaScript (dist/main) and serves the built pages
+ * `prestart`: `npm start` runs compiled JavaScript (dist/server, bundled by scripts/build-server.mjs) and serves the built pages
  * (dist/renderer). Each is built here when it is missing or older than its sources (after a
  * `git pull`), and otherwise left alone, so a normal start costs a file-time scan and no compiler.
  * Plain JavaScript on purpose: it runs before anything is compiled.
@@ -42,7 +42,7 @@ function builtAt(file) {
 }
 
 const steps = [
-  { output: 'dist/main/headless.js', sources: ['main', 'preload'], exts: ['.ts'], script: 'build:main', what: 'the services' },
+  { output: 'dist/server/headless.js', sources: ['main'], exts: ['.ts'], script: 'build:server', what: 'the services' },
   { output: 'dist/renderer/index.html', sources: ['renderer'], exts: ['.ts', '.tsx', '.css', '.html'], script: 'build:ui', what: 'the pages' },
 ];
 

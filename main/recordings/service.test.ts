@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { silentLogger } from '../core/logger.js';
 import { recordingConfigFromEnv } from './config.js';
 import { DEV_CSRF_SECRET, mintToken } from './csrf.js';
-import { unhandledRejectionLogger, installUnhandledRejectionLogging } from './process-guards.js';
+import { unhandledRejectionLogger, installUnhandledRejectionLogging } from '../core/process-guards.js';
 import { createRecordingService } from './service.js';
 import { ApiClient, tempDir, testConfig } from './testing/harness.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.js';
+import type { Logger } from './logger.js';
 
 /** The listener the headless entry installs: an unhandled rejection is logged and the process keeps running. */
 export function unhandledRejectionLogger(logger: Logger): (reason: unknown) => void {

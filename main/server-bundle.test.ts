@@ -1,0 +1,142 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './core/paths.js';
+import { freePort } from './core/testing/free-port.js';
+import { startGatewaySimulator, type GatewaySimulator } from './energy/simulator/gateway-simulator.js';
+
+/**
+ * `npm start` runs the bundle scripts/build-server.mjs writes to dist/server/ (a few files instead
+ * of hundreds). A bundle can break what a module graph does not: a worker thread found beside the
+ * module that starts it, a page folder found from the repository root, the recording sync loaded
+ * after the bridge. These run the built bundle itself, as `npm start` does, with real sockets.
+ */
+const server = path.join(repoRoot, 'dist', 'server');
+const npm = process.env.npm_execpath ? { cmd: process.execPath, args: [process.env.npm_execpath] } : { cmd: 'npm', args: [] as string[] };
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const json = async (url: string) => {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  return res.ok ? ((await res.json()) as Record<string, unknown>) : undefined;
+};
+
+describe('the bundled start (dist/server)', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'server-bundle-'));
+  let sim: GatewaySimulator;
+  let child: ChildProcess | undefined;
+  let log = '';
+  let energy = '';
+  let recordings = '';
+  const legacy = path.join(tmp, 'data', 'energy', 'history.json');
+  // Three samples an hour old in the legacy history format, for the import worker.
+  const t0 = Date.now() - 3_600_000;
+  const samples = [0, 1, 2].map((i) => ({ t: t0 + i * 1000, solar: 1000 + i, home: 500 + i }));
+
+  beforeAll(async () => {
+    const built = spawnSync(npm.cmd, [...npm.args, 'run', '--silent', 'prestart'], { cwd: repoRoot, stdio: 'inherit' });
+    expect(built.status).toBe(0);
+    sim = await startGatewaySimulator({ firmware: 'V2.9' });
+    fs.mkdirSync(path.dirname(legacy), { recursive: true });
+    fs.mkdirSync(path.join(tmp, 'media'));
+    fs.writeFileSync(legacy, JSON.stringify(samples));
+    const [energyPort, recordingsPort] = [await freePort(), await freePort()];
+    energy = `http://127.0.0.1:${energyPort}`;
+    recordings = `http://127.0.0.1:${recordingsPort}`;
+    child = spawn(process.execPath, [path.join(server, 'headless.js')], {
+      cwd: tmp,
+      env: {
+        ...process.env,
+        VITEST: '',
+        DATA_DIR: path.join(tmp, 'data'),
+        SERVER_PORT: String(energyPort),
+        PORT: String(recordingsPort),
+        MEDIA_ROOT: path.join(tmp, 'media'),
+        BIND_HOST: '127.0.0.1',
+        GATEWAY_HOST: sim.host,
+        GATEWAY_PORT: String(sim.port),
+        POLL_INTERVAL_MS: '1000',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
+  }, 300_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const gone = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    }
+    await sim?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('is a few files, every one at the root of dist/server (workers under their own names)', () => {
+    const files = fs.readdirSync(server).filter((f) => f.endsWith('.js'));
+    expect(files).toEqual(expect.arrayContaining(['headless.js', 'reader-worker.js', 'import-worker.js', 'download-worker.js']));
+    expect(files.length).toBeLessThan(40);
+    expect(fs.readdirSync(server, { withFileTypes: true }).filter((e) => e.isDirectory())).toEqual([]);
+  });
+
+  it('polls the gateway and serves the pages from the repository', async () => {
+    const state = await waitFor('a reading', async () => {
+      const s = await json(`${energy}/api/state`);
+      return s?.connected === true ? s : undefined;
+    });
+    expect(state.connected).toBe(true);
+    const page = await fetch(`${energy}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+  }, 90_000);
+
+  it('imports a legacy history file in its worker and reads history through the reader workers', async () => {
+    const stats = await waitFor('the legacy import', async () => {
+      const s = await json(`${energy}/api/history/stats`);
+      const jobs = s?.legacyImport as Array<{ status: string }> | undefined;
+      return jobs?.[0]?.status === 'imported' ? s : undefined;
+    });
+    expect(stats.legacyImport).toEqual([{ file: legacy, status: 'imported', imported: 3, skipped: 0 }]);
+    const rows = (await (await fetch(`${energy}/api/history?since=${t0 - 1000}&until=${t0 + 5000}`)).json()) as Array<{ t: number; solar: number }>;
+    expect(rows.map((r) => [r.t, r.solar])).toEqual(samples.map((s) => [s.t, s.solar]));
+    // The export streams from a reader worker too: the imported rows, then the live polls.
+    const csv = (await (await fetch(`${energy}/api/history/export?format=csv`)).text()).trim().split('\n');
+    expect(csv.length).toBeGreaterThan(samples.length);
+    expect(csv.filter((line) => /(^|,)100[012](,|$)/.test(line))).toHaveLength(samples.length);
+  }, 90_000);
+
+  it('starts the recording sync after the bridge, from its own chunk', async () => {
+    const health = await waitFor('the recording sync', () => json(`${recordings}/healthz`));
+    expect(health).toEqual({ status: 'ok' });
+  }, 90_000);
+
+  it('has a download worker that loads on its own and reports ready', async () => {
+    const worker = new Worker(path.join(server, 'download-worker.js'));
+    try {
+      const first = await new Promise<unknown>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect(first).toEqual({ op: 'ready' });
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('logged no error while doing all that', () => {
+    expect(log).not.toMatch(/"level":(50|60)|Error:/);
+  });
+});

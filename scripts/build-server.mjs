@@ -1,0 +1,48 @@
+/**
+ * `npm run build:server`: the headless start (`npm start`) as a few bundled ES modules in
+ * dist/server/, built by esbuild straight from the TypeScript sources. Loading ~400 small files
+ * (ours and the dependencies') one by one was most of a start's CPU time; a bundle loads in a few
+ * reads (`npm run bench runtime` shows the start beside a bare fastify server).
+ *
+ * Layout, which main/core/worker.ts and main/core/paths.ts rely on: every output file sits at the
+ * root of dist/server/ — the entry, the shared chunks (the recording sync is a chunk of its own,
+ * loaded after the bridge listens) and the worker-thread entries under their own names — so a
+ * module's `new URL('./<worker>.js', import.meta.url)` finds its worker, and `dist/server/../..` is
+ * the repository. Native and optional modules stay in node_modules (better-sqlite3, hap-nodejs,
+ * ws's optional accelerators). Plain JavaScript on purpose: it runs before anything is compiled.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outdir = path.join(root, 'dist', 'server');
+
+/** Worker-thread entries: every `<name>-worker.ts` under main/ (started by core/worker.ts `startWorker`). */
+const workers = fs
+  .readdirSync(path.join(root, 'main'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('-worker.ts') && !f.split(path.sep).includes('testing'))
+  .map((f) => path.join('main', f));
+const names = workers.map((f) => path.basename(f, '.ts'));
+if (new Set(names).size !== names.length) throw new Error(`worker file names must be unique in the bundle: ${names.join(', ')}`);
+
+fs.rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: [
+    { in: 'main/headless.ts', out: 'headless' },
+    ...workers.map((file) => ({ in: file, out: path.basename(file, '.ts') })),
+  ],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  sourcemap: 'linked',
+  // Native addons load from node_modules; hap-nodejs is imported only when HomeKit is switched on.
+  external: ['better-sqlite3', 'hap-nodejs', 'bufferutil', 'utf-8-validate'],
+  // The CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
+  banner: { js: "import { createRequire as __hlbCreateRequire } from 'node:module'; const require = __hlbCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});

@@ -26,6 +26,36 @@ const workers = fs
 const names = workers.map((f) => path.basename(f, '.ts'));
 if (new Set(names).size !== names.length) throw new Error(`worker file names must be unique in the bundle: ${names.join(', ')}`);
 
+/**
+ * `import http from 'node:http'` in an ES module makes Node build the module's ES facade, which
+ * reads every export — among them the lazy `WebSocket` getters that load Node's bundled undici
+ * (a 750 kB script kept in memory for the life of the process, for a fetch nobody made). The
+ * bundle takes these built-ins through `require`, as CommonJS code does; only the default import
+ * exists, so a named import fails the build instead of misbehaving.
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-by-require' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({
+      contents: `import { createRequire } from 'node:module';\nexport default createRequire(import.meta.url)('node:${args.path}');\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * zod re-exports its error messages in ~50 languages as `z.locales`; nothing here uses them (the
+ * English ones zod sets up for itself come in directly), and they were a quarter of the bundle.
+ */
+const withoutZodLocales = {
+  name: 'without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'empty' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};\n', loader: 'js' }));
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -39,10 +69,18 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node24',
+  // Minified and ASCII-only: V8 keeps every script's source in memory for its lifetime (a single
+  // non-ASCII character makes it two bytes per character), so the bundle's size is resident size.
+  // Names are kept for logs and stack traces; the source maps beside the files map positions back.
+  minify: true,
+  keepNames: true,
+  charset: 'ascii',
+  legalComments: 'linked',
   sourcemap: 'linked',
   // Native addons load from node_modules; hap-nodejs is imported only when HomeKit is switched on.
   external: ['better-sqlite3', 'hap-nodejs', 'bufferutil', 'utf-8-validate'],
   // The CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __hlbCreateRequire } from 'node:module'; const require = __hlbCreateRequire(import.meta.url);" },
+  plugins: [builtinsByRequire, withoutZodLocales],
   logLevel: 'warning',
 });

@@ -44,10 +44,21 @@ test.describe('media server and cloud', () => {
       await page.goto('/history');
       await expect(page.getByText('library refreshed')).toBeVisible();
 
-      await page.goto('/');
+      await page.goto('/recordings');
       const row = page.locator('[data-box-id="700000002"]');
-      page.once('dialog', (d) => void d.accept());
+      // An in-page confirmation (no window.confirm): Cancel first changes nothing, then Delete.
+      page.once('dialog', () => {
+        throw new Error('a browser dialog opened');
+      });
       await row.getByRole('button', { name: /from the box/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete from the box?' });
+      await expect(dialog).toContainText('The downloaded file in your library stays');
+      await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      expect(cloud.deleted).toEqual([]);
+      await row.getByRole('button', { name: /from the box/ }).click();
+      await dialog.getByRole('button', { name: 'Delete from box' }).click();
       await expect(page.getByText('was deleted from the box')).toBeVisible();
       await expect(row.getByText('deleted from box')).toBeVisible();
       await expect(row.getByRole('button', { name: /from the box/ })).toHaveCount(0);

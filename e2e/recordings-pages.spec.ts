@@ -86,7 +86,9 @@ test.describe('first-run setup', () => {
     await picker.getByRole('radio', { name: /Bedroom Fetch Box/ }).check();
     await picker.getByRole('button', { name: 'Use this box' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Using Bedroom Fetch Box' })).toBeVisible();
-    await expect(page.getByTestId('current-box')).toHaveText(rec.box2!.descriptionUrl);
+    // The box by its own name (from its description), not its description URL.
+    await expect(page.getByTestId('current-box')).toContainText('Bedroom Fetch Box');
+    await expect(page.getByTestId('current-box')).not.toContainText('/MediaServer.xml');
     expect((await rec.api.get('/api/settings')).body.settings.box_address).toBe(rec.box2!.descriptionUrl);
 
     // The next steps: a media folder the server refuses, then one it takes; the schedule preview.

@@ -66,6 +66,12 @@ test.describe('recordings screenshots', () => {
       await arrange(rec);
 
       await page.goto('/');
+      await expect(page.getByTestId('sync-deck')).toContainText('Syncing', { timeout: 20_000 });
+      await expect(page.getByTestId('recent-syncs')).toContainText('#1');
+      await expect(page.getByTestId('tile-box')).toContainText('Living Room Fetch Box');
+      await shoot(page, `recordings-overview-${v.name}.png`);
+
+      await page.goto('/recordings');
       await expect(page.getByRole('progressbar').first()).toBeVisible({ timeout: 20_000 });
       await expect.poll(async () => Number(await page.getByRole('progressbar').first().getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(8);
       await expect(page.locator('.rec-row[data-status="skipped"]')).toHaveCount(1);

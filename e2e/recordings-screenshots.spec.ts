@@ -31,7 +31,7 @@ async function arrange(rec: RecEnv) {
   db.prepare('UPDATE recordings SET purged_at = ? WHERE box_id = ?').run(Date.now() - 86_400_000, '903106335');
   db.close();
   rec.service.recordings.invalidate();
-  rec.box.update('712000101', { failStatus: undefined, bytesPerSecond: 100_000 });
+  rec.box.update('712000101', { failStatus: undefined, bytesPerSecond: 30_000 });
   await rec.api.post('/api/sync');
 }
 

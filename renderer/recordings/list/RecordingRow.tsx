@@ -71,7 +71,7 @@ export function RecordingCells({ r, tz, onRescan, onDelete }: { r: Recording; tz
           </button>
         )}
         {onDelete && !tomb && r.status === 'done' && !r.progress && (
-          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete ${name} from the box`}>
+          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete from box: ${name}`}>
             Delete from box
           </button>
         )}

@@ -60,7 +60,7 @@ test.describe('recordings screenshots', () => {
 
   for (const v of VARIANTS) {
     test(`every recordings page (${v.name})`, async ({ page, rec }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(300_000);
       await page.setViewportSize(v.viewport);
       if (v.dark) await page.emulateMedia({ colorScheme: 'dark' });
       await arrange(rec);

@@ -44,13 +44,24 @@ test.describe('media server and cloud', () => {
       await page.goto('/history');
       await expect(page.getByText('library refreshed')).toBeVisible();
 
-      await page.goto('/');
+      await page.goto('/recordings');
       const row = page.locator('[data-box-id="700000002"]');
-      page.once('dialog', (d) => void d.accept());
-      await row.getByRole('button', { name: /from the box/ }).click();
+      // An in-page confirmation (no window.confirm): Cancel first changes nothing, then Delete.
+      page.once('dialog', () => {
+        throw new Error('a browser dialog opened');
+      });
+      await row.getByRole('button', { name: /Delete from box/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete from the box?' });
+      await expect(dialog).toContainText('The downloaded file in your library stays');
+      await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      expect(cloud.deleted).toEqual([]);
+      await row.getByRole('button', { name: /Delete from box/ }).click();
+      await dialog.getByRole('button', { name: 'Delete from box' }).click();
       await expect(page.getByText('was deleted from the box')).toBeVisible();
       await expect(row.getByText('deleted from box')).toBeVisible();
-      await expect(row.getByRole('button', { name: /from the box/ })).toHaveCount(0);
+      await expect(row.getByRole('button', { name: /Delete from box/ })).toHaveCount(0);
       expect(cloud.deleted).toEqual(['cloud-700000002']);
     } finally {
       await cloud.stop();

@@ -50,7 +50,7 @@ test.describe('setup: coming from fetcharr', () => {
       expect((await rec.api.get('/api/shows')).body.shows).toEqual([]);
 
       await page.getByRole('button', { name: 'Import from fetcharr' }).click();
-      await expect(page).toHaveURL(new URL('/', rec.url).href);
+      await expect(page).toHaveURL(new URL('/recordings', rec.url).href);
       await expect(page.getByRole('heading', { name: 'Recordings' })).toBeVisible();
       const spring = page.locator('[data-box-id="64$0$0$0"]');
       await expect(spring).toContainText('Garden Makeover');

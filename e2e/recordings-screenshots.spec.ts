@@ -31,7 +31,7 @@ async function arrange(rec: RecEnv) {
   db.prepare('UPDATE recordings SET purged_at = ? WHERE box_id = ?').run(Date.now() - 86_400_000, '903106335');
   db.close();
   rec.service.recordings.invalidate();
-  rec.box.update('712000101', { failStatus: undefined, bytesPerSecond: 100_000 });
+  rec.box.update('712000101', { failStatus: undefined, bytesPerSecond: 30_000 });
   await rec.api.post('/api/sync');
 }
 
@@ -60,12 +60,18 @@ test.describe('recordings screenshots', () => {
 
   for (const v of VARIANTS) {
     test(`every recordings page (${v.name})`, async ({ page, rec }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(300_000);
       await page.setViewportSize(v.viewport);
       if (v.dark) await page.emulateMedia({ colorScheme: 'dark' });
       await arrange(rec);
 
       await page.goto('/');
+      await expect(page.getByTestId('sync-deck')).toContainText('Syncing', { timeout: 20_000 });
+      await expect(page.getByTestId('recent-syncs')).toContainText('#1');
+      await expect(page.getByTestId('tile-box')).toContainText('Living Room Fetch Box');
+      await shoot(page, `recordings-overview-${v.name}.png`);
+
+      await page.goto('/recordings');
       await expect(page.getByRole('progressbar').first()).toBeVisible({ timeout: 20_000 });
       await expect.poll(async () => Number(await page.getByRole('progressbar').first().getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(8);
       await expect(page.locator('.rec-row[data-status="skipped"]')).toHaveCount(1);

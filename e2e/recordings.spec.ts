@@ -22,7 +22,7 @@ test.describe('recordings page', () => {
       if (msg.type() === 'error') problems.push(msg.text());
     });
     page.on('pageerror', (err) => problems.push(err.message));
-    const res = await page.goto('/');
+    const res = await page.goto('/recordings');
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
     await expect(page.getByRole('heading', { name: 'Recordings' })).toBeVisible();
     await expect(page.getByTestId('poll-status')).toContainText('0 recordings');
@@ -70,7 +70,7 @@ test.describe('recordings page', () => {
     page.on('request', (req: Request) => {
       if (new URL(req.url()).pathname === '/api/recordings') polls.push(Date.now());
     });
-    await page.goto('/');
+    await page.goto('/recordings');
     await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '60000');
     expect(polls).toHaveLength(1);
 
@@ -132,7 +132,7 @@ test.describe('recordings page with 10,000 rows', () => {
         now,
       );
     }
-    await page.goto('/');
+    await page.goto('/recordings');
     const table = page.getByTestId('recordings-table');
     await expect(table).toHaveAttribute('aria-rowcount', '10001');
     await expect(page.getByTestId('poll-status')).toContainText('10,000 recordings');

@@ -21,6 +21,8 @@ const RECORDING_WRITES: Array<[string, string, unknown?]> = [
   ['POST', '/api/cloud-test'],
   ['POST', '/api/recordings/1/ad-scan'],
   ['POST', '/api/recordings/1/delete-from-box'],
+  ['POST', '/api/storage/test', { path: '/etc' }],
+  ['POST', '/api/reset', { confirm: 'RESET' }],
 ];
 
 /** A browser-like cookie jar for one host: cookies ignore ports, so both services share it. */

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDemoClock } from './core/clock.js';
 import { createLogger } from './core/logger.js';
+import { removeDemoFolder } from './demo-cleanup.js';
 import { seedDemoHistory } from './energy/demo-past.js';
 import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
@@ -61,13 +62,21 @@ const services = composeServices({
 });
 
 let recordings: Awaited<ReturnType<typeof startRecordingsDemo>> | null = null;
+let stopping = false;
 async function shutdown() {
+  if (stopping) return;
+  stopping = true;
   setTimeout(() => process.exit(1), 5000).unref();
+  process.stdout.write('\nStopping the demo…\n');
+  const recorded = recordings?.recorded() ?? 0;
   await recordings?.stop();
   await services.stop();
   await gateway.close();
   await weather.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // Ctrl+C says what it took away: the services and simulators, and the data folder with what was in it.
+  process.stdout.write(
+    `Stopped both services (ports ${new URL(services.energy.url).port}${recordings ? ` and ${new URL(recordings.url).port}` : ''} are free) and the simulated gateway, weather service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud.\n${removeDemoFolder(dataDir)}\n`,
+  );
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown());

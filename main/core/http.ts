@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ZodError } from 'zod';
 import { capConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS } from './connection-cap.js';
 import { AppError, errorBody, isStorageFull, storageFull } from './errors.js';
+import { sendNotFound } from './not-found.js';
 import { registerHostCheck, type HostCheckOptions } from './host-check.js';
 import type { Logger } from './logger.js';
 import { PortInUseError, type PortOwner } from './startup.js';
@@ -22,13 +23,16 @@ export interface HttpServerOptions {
   headers?: (app: FastifyInstance) => Promise<void>;
   /** Most connections one client address may hold open (default MAX_CONNECTIONS_PER_ADDRESS). */
   maxConnectionsPerAddress?: number;
+  /** The service's name on the friendly 404 page a browser gets for an unknown path. */
+  appName?: string;
   /** Extra fastify options (tests rarely need them). */
   fastify?: Partial<FastifyServerOptions>;
 }
 
 /**
  * The fastify factory both services use: JSON error bodies `{ error: { code, message } }`, bad
- * input as 400 naming the field, never a stack trace, unknown routes as a JSON 404.
+ * input as 400 naming the field, never a stack trace, unknown routes as a JSON 404 (a browser
+ * navigation outside /api/ gets a friendly HTML page instead: see not-found.ts).
  */
 export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   const app = Fastify({
@@ -56,7 +60,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     void reply.status(appErr.status).send(errorBody(appErr));
   });
   app.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send(errorBody(new AppError(404, 'not_found', `No route for ${req.method} ${req.url.split('?')[0]}`)));
+    sendNotFound(req, reply, opts.appName ?? 'Home LAN Bridge');
   });
   return app;
 }

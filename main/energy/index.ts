@@ -236,7 +236,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         },
       }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
 
-      app = createHttpServer({ logger, hostCheck: { allowedHosts: () => store.get().general.allowedHosts }, headers: registerEnergyHeaders });
+      app = createHttpServer({ logger, appName: 'Energy bridge', hostCheck: { allowedHosts: () => store.get().general.allowedHosts }, headers: registerEnergyHeaders });
       registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
       registerClockRoute(app, clock);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger.js';
-import { startRecordingsDemo } from './demo.js';
+import { DEMO_CRON, startRecordingsDemo } from './demo.js';
 import { ApiClient, tempDir } from './testing/harness.js';
 
 describe('recordings demo', () => {
@@ -9,7 +9,8 @@ describe('recordings demo', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('serves the service against a simulated box with followed shows, then stops cleanly', async () => {
-    const demo = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger });
+    // Without the ffmpeg clips here (the next test has them): the box records a new episode every 4 s.
+    const demo = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger, clips: false, newEpisodeEveryMs: 4000 });
     try {
       const api = new ApiClient(demo.url);
       expect(new URL(demo.url).hostname).toBe('127.0.0.1');
@@ -35,13 +36,71 @@ describe('recordings demo', () => {
       const recs = (await api.get('/api/recordings')).body;
       expect(JSON.stringify(recs)).toContain('E3 - Episode 3');
       expect(JSON.stringify(recs)).not.toContain('E4 - Episode 4');
+      // The schedule does not take what waits for Sync now, and the box keeps recording: two Sync
+      // nows in a row both download something.
+      expect(view.settings.sync_cron).toBe(DEMO_CRON);
+      for (let i = 0; i < 2; i++) {
+        if (i > 0) {
+          // After a sync took everything: the box records the next episode a little later.
+          const seen = demo.recorded();
+          const until = Date.now() + 10_000;
+          while (demo.recorded() === seen && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+        }
+        const started = await api.post('/api/sync');
+        expect(started.status).toBe(202);
+        const run = await finished(api, started.body.run.id);
+        expect(run.status).toBe('ok');
+        expect(run.summary!.downloaded, `Sync now #${i + 1}`).toBeGreaterThan(0);
+      }
+      expect(demo.recorded()).toBeGreaterThan(0);
     } finally {
       await demo.stop();
     }
     // A second start on the same data folder keeps the state and does not duplicate the shows.
-    const again = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger });
+    const again = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger, clips: false });
     expect((await new ApiClient(again.url).get('/api/shows')).body.shows).toHaveLength(2);
-    expect((await new ApiClient(again.url).get('/api/sync-runs')).body.runs).toHaveLength(2);
+    expect((await new ApiClient(again.url).get('/api/sync-runs')).body.runs).toHaveLength(4);
     await again.stop();
-  });
+  }, 180_000);
+
+  it('keeps its promise: ad removal on, and Re-scan of a demo clip finds and cuts its real break (comskip, ffmpeg)', async () => {
+    const dir2 = tempDir('recordings-demo-promise-');
+    const demo = await startRecordingsDemo({ dataDir: dir2, port: 0, logger: silentLogger, newEpisodeEveryMs: 0 });
+    try {
+      const api = new ApiClient(demo.url);
+      const view = (await api.get('/api/settings')).body;
+      expect(view.settings).toMatchObject({ ad_removal_enabled: true, sync_cron: DEMO_CRON });
+      const gardening = (await api.get('/api/shows')).body.shows.find((s: { name: string }) => s.name === 'Gardening');
+      expect(gardening.ad_mode).toBe('cut');
+      type Row = { box_id: string; show_title: string; ad_status: string; ad_breaks_json: string | null; ad_error?: string | null; status: string; progress: unknown };
+      const rows = async () => (await api.get('/api/recordings')).body.recordings as Row[];
+      const past = (await rows()).find((r) => r.show_title === 'Gardening Australia' && r.status === 'done')!;
+      expect(past.ad_status).toBe('unscanned');
+      expect((await api.post(`/api/recordings/${past.box_id}/ad-scan`)).status).toBe(202);
+      const until = Date.now() + 240_000;
+      let row: Row | undefined;
+      while (Date.now() < until) {
+        row = (await rows()).find((r) => r.box_id === past.box_id);
+        if (row && row.ad_status !== 'scanning' && row.ad_status !== 'unscanned' && !row.progress) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(row).toMatchObject({ ad_status: 'cut', ad_error: null });
+      const breaks = JSON.parse(row!.ad_breaks_json!) as Array<{ start: number; end: number }>;
+      expect(breaks).toHaveLength(1);
+      expect(Math.abs(breaks[0]!.start - 130)).toBeLessThan(3);
+    } finally {
+      await demo.stop();
+      fs.rmSync(dir2, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
+
+/** Waits (bounded) until a sync run has finished and returns it. */
+async function finished(api: ApiClient, id: number): Promise<{ status: string; summary: { downloaded: number } | null }> {
+  const end = Date.now() + 90_000;
+  for (;;) {
+    const run = (await api.get(`/api/sync-runs/${id}`)).body.run;
+    if (run.status !== 'running' || Date.now() > end) return run;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

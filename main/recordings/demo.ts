@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { makeClip, twoAdBreak, type ClipPart } from './adcut/testing/clips.js';
 import { createBoxSimulator } from './box/simulator/box-simulator.js';
+import type { SimItem } from './box/simulator/box-model.js';
 import { demoLibrary } from './box/simulator/sample-library.js';
 import { createSsdpResponder } from './box/simulator/ssdp-responder.js';
 import { createCloudSimulator } from './cloud/cloud-simulator.js';
@@ -21,8 +23,23 @@ import type { OwnerGate } from '../core/owner-gate.js';
  * refreshes its TV library and the episodes of "2 Broke Girls" (delete after download) are deleted
  * from the box through the cloud.
  */
-export async function startRecordingsDemo(opts: { dataDir: string; port: number; logger: Logger; past?: boolean; owner?: OwnerGate }): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRecordingsDemo(opts: {
+  dataDir: string;
+  port: number;
+  logger: Logger;
+  past?: boolean;
+  owner?: OwnerGate;
+  /** How often the simulated box finishes recording a new episode (real ms; 0: never). */
+  newEpisodeEveryMs?: number;
+  /** Make Gardening Australia's episodes real video with an ad break (ffmpeg); default true. */
+  clips?: boolean;
+}): Promise<{ url: string; stop(): Promise<void>; recorded(): number }> {
   const library = demoLibrary();
+  // Gardening Australia's episodes are real MPEG-TS with one ad break (black, silent frames around
+  // two ads), so its ad removal (cut) finds and cuts a real break, and Re-scan does it again.
+  const clip = opts.clips === false ? null : demoClip(opts.logger);
+  const gardeningIndex = library.findIndex((s) => s.title === 'Gardening Australia');
+  if (clip) for (const it of library[gardeningIndex]!.items) if (!it.recording) withClip(it, clip);
   // A past (first start only): the older episodes are on the box first and arrive in two earlier
   // sync runs, dated three days and one day back; the rest appear afterwards for "Sync now".
   const held = library.map((show) => show.items.splice(show.title === '2 Broke Girls' ? 2 : 1));
@@ -75,13 +92,16 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
     if (shows.shows.length === 0) {
       for (const payload of [
         { name: 'broke girls', dest_folder: '2 Broke Girls', season_template: 'Season {season}', delete_after_download: true },
-        { name: 'Gardening', dest_folder: 'Gardening Australia', season_template: 'S{season_unpadded}', ad_mode: 'detect' },
+        { name: 'Gardening', dest_folder: 'Gardening Australia', season_template: 'S{season_unpadded}', ad_mode: clip ? 'cut' : 'detect' },
       ]) {
         await service.app.inject({ method: 'POST', url: '/api/shows', headers, payload });
       }
     }
     // The demo box is found by its address; SSDP discovery (POST /api/discover-box) answers on loopback too.
-    await service.app.inject({ method: 'PATCH', url: '/api/settings', headers, payload: { box_address: box.descriptionUrl } });
+    // Ad removal is turned on after the past (the clips carry a real break; the past's episodes stay
+    // unscanned, for Re-scan to cut, and the start stays quick). The schedule runs once a day at 03:00, so a
+    // scheduled run does not take the episodes waiting for "Sync now"; the box records new ones anyway.
+    await service.app.inject({ method: 'PATCH', url: '/api/settings', headers, payload: { box_address: box.descriptionUrl, ad_removal_enabled: false, sync_cron: DEMO_CRON } });
     // The simulators get new ports and secrets on each start: point the settings at them.
     await service.app.inject({
       method: 'PATCH',
@@ -112,6 +132,7 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
     }
     offsetMs = 0;
     library.forEach((_, i) => held[i]!.forEach((it) => box.add(i, it)));
+    if (clip) await service.app.inject({ method: 'PATCH', url: '/api/settings', headers, payload: { ad_removal_enabled: true } });
   } catch (err) {
     await service.stop().catch(() => undefined);
     await cloud.stop();
@@ -120,10 +141,29 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
     await box.stop();
     throw err;
   }
+  // The box keeps recording: a new episode of a followed show every few minutes, so "Sync now"
+  // always has something to download, however many runs came before.
+  let recorded = 0;
+  const every = opts.newEpisodeEveryMs ?? NEW_EPISODE_EVERY_MS;
+  const recorder =
+    every > 0
+      ? setInterval(() => {
+          const gardening = recorded % 2 === 1;
+          const showIndex = gardening ? gardeningIndex : library.findIndex((s) => s.title === '2 Broke Girls');
+          const item = newEpisode(library[showIndex]!.items, 990000001 + recorded, gardening ? 33 : 4);
+          if (gardening && clip) withClip(item, clip);
+          box.add(showIndex, item);
+          recorded++;
+          opts.logger.info({ show: library[showIndex]!.title, title: item.title }, 'recordings demo: the box recorded a new episode');
+        }, every)
+      : null;
+  recorder?.unref();
   opts.logger.info({ media_server: plex.url, cloud: cloud.apiUrl }, 'recordings demo: fake media server and box cloud on loopback; "2 Broke Girls" episodes are deleted from the box after download');
   return {
     url: service.url,
+    recorded: () => recorded,
     async stop() {
+      if (recorder) clearInterval(recorder);
       await service.stop();
       await cloud.stop();
       await plex.stop();
@@ -134,6 +174,38 @@ export async function startRecordingsDemo(opts: { dataDir: string; port: number;
 }
 
 const DAY_MS = 86_400_000;
+/** The demo's schedule: once a day at 03:00 (Sync now is the demo's button; the schedule still shows). */
+export const DEMO_CRON = '0 3 * * *';
+/** The simulated box finishes a new episode this often (real time). */
+export const NEW_EPISODE_EVERY_MS = 2 * 60_000;
+/** The demo clip: programme, one break of two 15 s ads between black frames, programme (the ad-removal tests' clip). */
+export const DEMO_CLIP_PARTS: ClipPart[] = [{ kind: 'programme', seconds: 130 }, ...twoAdBreak(15), { kind: 'programme', seconds: 130 }];
+
+/** The clip (made once with ffmpeg, then reused from the temp folder), or null when ffmpeg cannot make it. */
+function demoClip(logger: Logger): Buffer | null {
+  try {
+    return fs.readFileSync(makeClip(DEMO_CLIP_PARTS));
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'recordings demo: ffmpeg could not make the demo clip; ad removal stays off');
+    return null;
+  }
+}
+
+/** Serves the clip as the item's bytes, slowly enough to watch the bar (about 6 s). */
+function withClip(item: SimItem, clip: Buffer): void {
+  item.content = clip;
+  item.length = clip.length;
+  item.bytesPerSecond = Math.ceil(clip.length / 6);
+}
+
+/** The next episode of a show folder, numbered after its last one, as the box lists a new recording. */
+function newEpisode(items: readonly SimItem[], id: number, season: number): SimItem {
+  const last = Math.max(0, ...items.map((it) => Number(/E(\d+)/.exec(it.title)?.[1] ?? 0)));
+  const n = last + 1;
+  const day = new Date().toLocaleDateString('en-AU', { weekday: 'short', day: '2-digit', month: 'short' }).replace(/,/g, '');
+  const mb = 1024 * 1024;
+  return { id: String(id), title: `S${season} E${n} - New Episode ${n} - ${day}`, length: 10 * mb, bytesPerSecond: 2 * mb, duration: '0:29:30', description: `Recorded while the demo ran (episode ${n}).` };
+}
 
 /** Starts a sync through the API and waits (bounded) until it has finished. */
 async function syncAndWait(app: FastifyInstance, headers: Record<string, string>): Promise<void> {

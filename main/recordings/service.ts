@@ -17,6 +17,7 @@ import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
+import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';
 import type { IntegrationSeams, RouteContext } from './routes/context.js';
 import { registerRecordingRoutes } from './routes/recordings-routes.js';
 import { registerSettingsRoutes } from './routes/settings-routes.js';
@@ -184,7 +185,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
-        const app = createHttpServer({ logger, bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
+        const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         registerOwnerGate(app, deps.owner);
@@ -204,6 +205,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerSyncRoutes(app, ctx);
         registerBoxRoutes(app, ctx);
         registerImportRoutes(app, ctx);
+        registerMaintenanceRoutes(app, ctx, { freeSpace: deps.freeSpace });
         await registerRecordingsUi(app, config.staticDir);
 
         port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });

@@ -20,7 +20,7 @@ describe('recordings pages served by the recording service', () => {
   });
 
   it('answers the recordings index.html on every page path, under the strict CSP', async () => {
-    for (const page of ['/', '/shows', '/history', '/settings', '/setup']) {
+    for (const page of ['/', '/recordings', '/shows', '/history', '/settings', '/setup']) {
       const res = await fetch(`${h.service.url}${page}`);
       expect(res.status, page).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);

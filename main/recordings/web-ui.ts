@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../core/paths.js';
 
 /** The recordings pages the single-page app routes by path; each answers the recordings index.html. */
-export const RECORDINGS_UI_PAGES = ['/', '/shows', '/history', '/settings', '/setup'] as const;
+export const RECORDINGS_UI_PAGES = ['/', '/recordings', '/shows', '/history', '/settings', '/setup'] as const;
 
 /** The default build folder (`npm run build:ui`); the recordings entry is `recordings/index.html` in it. */
 export const DEFAULT_UI_DIR = path.join(repoRoot, 'dist', 'renderer');

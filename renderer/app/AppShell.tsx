@@ -11,9 +11,10 @@ export interface ShellRoute {
 /**
  * The shell both services' pages share: skip link, header with the app's name and navigation,
  * the current page below (lazy pages show "Loading…"), and a "page not found" for other paths.
- * `top` goes above every page (the recordings pages' lock banner).
+ * `top` goes above every page (the recordings pages' lock banner); `headerEnd` sits at the header's
+ * end (a HeaderStatus: what the service is doing, the clock and its time zone).
  */
-export function AppShell({ brand, appName, routes, homeLabel, top }: { brand: string; appName: string; routes: readonly ShellRoute[]; homeLabel: string; top?: ReactNode }) {
+export function AppShell({ brand, appName, routes, homeLabel, top, headerEnd }: { brand: string; appName: string; routes: readonly ShellRoute[]; homeLabel: string; top?: ReactNode; /** The header's right side (HeaderStatus: status and clock). */ headerEnd?: ReactNode }) {
   const path = usePath();
   const route = routes.find((r) => r.path === path);
   useEffect(() => {
@@ -40,6 +41,7 @@ export function AppShell({ brand, appName, routes, homeLabel, top }: { brand: st
             ))}
           </ul>
         </nav>
+        {headerEnd}
       </header>
       <main id="main" tabIndex={-1}>
         {top}

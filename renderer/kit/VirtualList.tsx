@@ -14,6 +14,11 @@ export interface VirtualListProps<T> {
   className?: string;
   testId?: string;
   empty?: ReactNode;
+  /**
+   * `self` (default): the rows scroll in their own box under a fixed header. `page`: the list is as
+   * tall as its rows and the page itself scrolls (phones: no scroll box inside the scrolling page).
+   */
+  scroll?: 'self' | 'page';
 }
 
 /**
@@ -21,27 +26,53 @@ export interface VirtualListProps<T> {
  * scroll as smoothly as 10. The scroller is its own focusable region (arrow keys and Page Up/Down
  * scroll it); ARIA table roles keep rows and cells readable by screen readers.
  */
-export function VirtualList<T>({ items, rowHeight, overscan = 6, keyOf, renderRow, header, label, className = '', testId, empty }: VirtualListProps<T>) {
+export function VirtualList<T>({ items, rowHeight, overscan = 6, keyOf, renderRow, header, label, className = '', testId, empty, scroll = 'self' }: VirtualListProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
   const frame = useRef(0);
 
+  const pageScroll = scroll === 'page';
+  // Page mode: the window scrolls; the part of the list in view is measured from its position.
+  useEffect(() => {
+    if (!pageScroll) return;
+    const update = () => {
+      const el = scroller.current;
+      if (!el) return;
+      setScrollTop(Math.max(0, -el.getBoundingClientRect().top));
+      setViewport(window.innerHeight || 600);
+    };
+    const onWindowScroll = () => {
+      if (frame.current) return;
+      frame.current = requestAnimationFrame(() => {
+        frame.current = 0;
+        update();
+      });
+    };
+    update();
+    window.addEventListener('scroll', onWindowScroll, { passive: true });
+    window.addEventListener('resize', onWindowScroll);
+    return () => {
+      window.removeEventListener('scroll', onWindowScroll);
+      window.removeEventListener('resize', onWindowScroll);
+    };
+  }, [pageScroll]);
+
   useEffect(() => {
     const el = scroller.current;
-    if (!el) return;
+    if (!el || pageScroll) return;
     const measure = () => setViewport(el.clientHeight || 600);
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [pageScroll]);
 
   // A shorter list (filters) must not leave the window scrolled past its end.
   const total = items.length * rowHeight;
   useEffect(() => {
     const el = scroller.current;
-    if (el && el.scrollTop > Math.max(0, total - el.clientHeight)) {
+    if (el && !pageScroll && el.scrollTop > Math.max(0, total - el.clientHeight)) {
       el.scrollTop = Math.max(0, total - el.clientHeight);
       setScrollTop(el.scrollTop);
     }
@@ -77,7 +108,14 @@ export function VirtualList<T>({ items, rowHeight, overscan = 6, keyOf, renderRo
           </div>
         </div>
       )}
-      <div ref={scroller} className="vscroll" onScroll={onScroll} tabIndex={0} role="rowgroup" aria-label={`${label}, ${items.length} rows`}>
+      <div
+        ref={scroller}
+        className={pageScroll ? 'vscroll page' : 'vscroll'}
+        onScroll={pageScroll ? undefined : onScroll}
+        tabIndex={pageScroll ? undefined : 0}
+        role="rowgroup"
+        aria-label={`${label}, ${items.length} rows`}
+      >
         {items.length === 0 ? empty : <div className="vspace" style={{ height: total }}>{rows}</div>}
       </div>
     </div>

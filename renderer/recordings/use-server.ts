@@ -25,7 +25,9 @@ export function useServerSettings(): { view: SettingsView | null; error: string 
   }, []);
   useEffect(() => {
     listeners.add(setView);
-    if (!cached) void reload();
+    // Published between this component's first render and now (another page part loaded it): take it.
+    if (cached) setView(cached);
+    else void reload();
     return () => void listeners.delete(setView);
   }, [reload]);
   return { view, error, reload };

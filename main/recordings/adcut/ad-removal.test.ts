@@ -17,6 +17,7 @@ interface Row {
   box_id: string;
   status: string;
   ad_status: string;
+  ad_error: string | null;
   ad_breaks_json: string | null;
   ad_processed_at: string | null;
   file_path: string;
@@ -148,13 +149,14 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     try {
       expect((await h.api.post(`/api/recordings/${DETECT}/ad-scan`)).status).toBe(202);
       const row = await settled(DETECT);
-      expect(row).toMatchObject({ status: 'done', ad_status: 'detect_failed' });
+      expect(row).toMatchObject({ status: 'done', ad_status: 'detect_failed', ad_error: 'the detector did not finish within 0 s' });
       expect(sha256File(row.file_path)).toBe(h.box.hash(DETECT));
 
       const before = sha256File((await rowOf(CUT)).file_path);
       expect((await h.api.post(`/api/recordings/${CUT}/ad-scan`)).status).toBe(202);
       const cut = await settled(CUT);
       expect(cut.ad_status).toBe('cut_failed');
+      expect(cut.ad_error).toMatch(/did not finish within/);
       expect(sha256File(cut.file_path)).toBe(before);
     } finally {
       scanTimeout = null;

@@ -53,7 +53,7 @@ export interface AdRemoval {
 export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
   const log = deps.logger.child({ feature: 'adcut' });
   const setAd = deps.db.prepare(
-    'UPDATE recordings SET ad_status = @status, ad_breaks_json = @breaks, ad_processed_at = @at, updated_at = @now WHERE box_id = @box_id',
+    'UPDATE recordings SET ad_status = @status, ad_breaks_json = @breaks, ad_processed_at = @at, ad_error = @error, updated_at = @now WHERE box_id = @box_id',
   );
   const setScanning = deps.db.prepare("UPDATE recordings SET ad_status = 'scanning', updated_at = @now WHERE box_id = @box_id");
   const restore = deps.db.prepare(
@@ -62,9 +62,9 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
   const running = new Set<Promise<void>>();
   const stopController = new AbortController();
 
-  const write = (boxId: string, status: AdStatus, breaks: Span[] | null) => {
+  const write = (boxId: string, status: AdStatus, breaks: Span[] | null, error: string | null = null) => {
     const now = deps.clock.now();
-    setAd.run({ box_id: boxId, status, breaks: breaks === null ? null : JSON.stringify(breaks), at: status === 'unscanned' ? null : now, now });
+    setAd.run({ box_id: boxId, status, breaks: breaks === null ? null : JSON.stringify(breaks), at: status === 'unscanned' ? null : now, error, now });
     deps.recordings.invalidate();
   };
 
@@ -128,7 +128,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         return;
       }
       log.warn({ box_id: boxId, mode, error: (err as Error).message, cut: err instanceof CutFailed }, 'ad removal failed');
-      write(boxId, failStatus, null);
+      write(boxId, failStatus, null, failureReason(err));
     } finally {
       deps.progress.clear(boxId);
     }
@@ -188,4 +188,10 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Why a scan or cut failed, in one line the page can show (the full detail stays in the log). */
+function failureReason(err: unknown): string {
+  const text = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').trim();
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text || 'unknown error';
 }

@@ -5,12 +5,12 @@ import { hostPort, noHttpAnswer, OutboundRefused } from '../../core/outbound.js'
 import { parseInput } from '../../core/validate.js';
 import { listShowFolders } from '../box/content-directory.js';
 import { fetchBounded, MAX_DESCRIPTION_BYTES, ResponseTooLargeError } from '../box/bounded-fetch.js';
-import { descriptionUrlFor, NotABoxError, parseDescription, type BoxInfo } from '../box/description.js';
+import { descriptionUrlFor, fetchBoxDescription, NotABoxError, parseDescription, type BoxInfo } from '../box/description.js';
 import { discoverBoxes } from '../box/ssdp.js';
 import { RATE_LIMITS } from '../http-security.js';
 import { settingDefs } from '../settings.js';
 import { browseFailed, CHECK_ADDRESS, networkCause, noBoxFound } from '../sync/box-errors.js';
-import { BoxLookupError, matchShow, resolveBoxes } from '../sync/box-source.js';
+import { boxAddresses, BoxLookupError, matchShow, resolveBoxes } from '../sync/box-source.js';
 import { requireNoBody, type RouteContext } from './context.js';
 
 const discoverBody = z.object({ address: settingDefs.box_address.schema.optional() }).strict();
@@ -46,7 +46,45 @@ async function probeBox(ctx: RouteContext, address: string): Promise<BoxInfo> {
   }
 }
 
+/** How long `GET /api/box` reuses what the box said (pages poll it; the box is asked at most this often). */
+export const BOX_NAME_CACHE_MS = 30_000;
+
+export interface SavedBoxView {
+  /** The address as saved in `box_address`. */
+  address: string;
+  reachable: boolean;
+  friendly_name: string | null;
+  model_name: string | null;
+  /** Why the box did not answer (one short line), when it did not. */
+  message?: string;
+}
+
 export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /**
+   * The saved box(es) by name: what each one's description says (friendly name, model), or that it
+   * did not answer. Only the owner's `box_address` is asked (never a caller's target), time- and
+   * size-limited, and the answer is reused for BOX_NAME_CACHE_MS.
+   */
+  let boxCache: { key: string; at: number; boxes: SavedBoxView[] } | null = null;
+  app.get('/api/box', async () => {
+    const setting = ctx.settings.get().box_address;
+    const now = ctx.clock.now();
+    if (boxCache && boxCache.key === setting && now - boxCache.at < BOX_NAME_CACHE_MS) return { boxes: boxCache.boxes };
+    const boxes: SavedBoxView[] = [];
+    for (const address of boxAddresses(setting).slice(0, 4)) {
+      const url = descriptionUrlFor(address);
+      try {
+        const info = await fetchBoxDescription(ctx.fetch, url, 3000, ctx.stopSignal);
+        boxes.push({ address, reachable: true, friendly_name: info.friendlyName || null, model_name: info.modelName || null });
+      } catch (err) {
+        ctx.logger.child({ component: 'box-name' }).info({ target: hostPort(new URL(url)), detail: networkCause(err) }, 'saved box did not answer');
+        boxes.push({ address, reachable: false, friendly_name: null, model_name: null, message: `${noHttpAnswer(url)} — is the box on?` });
+      }
+    }
+    boxCache = { key: setting, at: now, boxes };
+    return { boxes };
+  });
+
   /** SSDP search (every box found; other devices and broken XML skipped) or a manual address. */
   app.post('/api/discover-box', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
     const { address } = parseInput(discoverBody, req.body ?? {}, 'body');

@@ -71,4 +71,12 @@ export const recordingMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'why an ad scan failed',
+    up(db) {
+      // The reason a scan or cut failed, for the page (one short line); null otherwise.
+      db.exec('ALTER TABLE recordings ADD COLUMN ad_error TEXT;');
+    },
+  },
 ];

@@ -76,7 +76,7 @@ describe('identity migration (2)', () => {
     migrate(db, recordingMigrations.slice(0, 1));
     db.prepare(`INSERT INTO recordings (box_id, box_udn, show_title, box_title, status, expected_size, file_path, updated_at)
       VALUES ('903106335', 'uuid:box', '2 Broke Girls', 'S4 E2 - And the DJ Face - Wed 01 Jul', 'done', 930528256, '/m/a.ts', 1)`).run();
-    expect(migrate(db, recordingMigrations)).toBe(2);
+    expect(migrate(db, recordingMigrations)).toBe(3);
     const store = createRecordingsStore(db);
     const row = store.get('903106335')!;
     expect(row).toMatchObject({ status: 'done', file_path: '/m/a.ts', recorded_start: null });

@@ -22,6 +22,8 @@ export interface RecordingRow {
   ad_status: AdStatus;
   ad_breaks_json: string | null;
   ad_processed_at: number | null;
+  /** Why the last ad scan or cut failed (detect_failed / cut_failed), else null. */
+  ad_error?: string | null;
   deleted_from_box_at: number | null;
   /** The box's `recordedStartDateTime` text (identity with the title, show folder and size). */
   recorded_start: string | null;
@@ -51,7 +53,7 @@ const ROW_JSON_SQL = `SELECT box_id, COALESCE(downloaded_at, updated_at) AS sort
     'season', season, 'episode', episode, 'status', status, 'error', error,
     'size', size, 'expected_size', expected_size, 'downloaded_at', ${isoSql('downloaded_at')},
     'file_path', file_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,
-    'ad_breaks_json', ad_breaks_json, 'ad_processed_at', ${isoSql('ad_processed_at')},
+    'ad_breaks_json', ad_breaks_json, 'ad_processed_at', ${isoSql('ad_processed_at')}, 'ad_error', ad_error,
     'deleted_from_box_at', ${isoSql('deleted_from_box_at')}, 'recorded_start', recorded_start, 'updated_at', ${isoSql('updated_at')}
   ) AS json FROM recordings`;
 const LIST_ORDER = ' ORDER BY sort_key DESC, box_id';

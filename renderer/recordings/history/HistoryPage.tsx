@@ -106,7 +106,7 @@ export function HistoryPage() {
         {message && <p role="status" className="muted small">{message}</p>}
         {d && d.runs.length === 0 && <p className="muted">No sync has run yet.</p>}
         {d && d.runs.length > 0 && (
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Sync runs (scrolls sideways)">
             <table className="runs" data-testid="runs">
               <thead>
                 <tr>

@@ -54,7 +54,12 @@ export function RecordingCells({ r, tz, onRescan, onDelete }: { r: Recording; tz
       </div>
       <div role="cell" className="c3 small">
         <span className="cell-label">Ads: </span>
-        {AD_LABEL[r.ad_status] ?? r.ad_status}
+        <span className={r.ad_error ? 'error-text' : undefined}>{AD_LABEL[r.ad_status] ?? r.ad_status}</span>
+        {r.ad_error && (r.ad_status === 'detect_failed' || r.ad_status === 'cut_failed') && (
+          <span className="rec-error ad-error" title={r.ad_error} data-testid="ad-error">
+            {r.ad_error}
+          </span>
+        )}
       </div>
       <div role="cell" className="c4 small">
         {formatInZone(r.downloaded_at, tz)}
@@ -66,7 +71,7 @@ export function RecordingCells({ r, tz, onRescan, onDelete }: { r: Recording; tz
           </button>
         )}
         {onDelete && !tomb && r.status === 'done' && !r.progress && (
-          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete ${name} from the box`}>
+          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete from box: ${name}`}>
             Delete from box
           </button>
         )}

@@ -1,10 +1,12 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
+import { ConfirmDialog } from '../../kit/ConfirmDialog.js';
 import { formatTime } from '../../kit/format.js';
 import { VirtualList } from '../../kit/VirtualList.js';
 import { messageOf, rec } from '../api.js';
 import { SyncNowButton } from '../SyncNow.js';
+import { announceSync } from '../sync-status.js';
 import type { Recording, SyncState } from '../types.js';
 import { useMedia } from '../use-media.js';
 import { useLivePoll } from '../use-live.js';
@@ -19,10 +21,14 @@ interface LiveData {
 
 const loadLive = async (): Promise<LiveData> => {
   const [list, sync] = await Promise.all([rec.get<{ recordings: Recording[] }>('/api/recordings'), rec.get<SyncState>('/api/sync')]);
+  announceSync(sync);
   return { recordings: list.recordings, sync };
 };
 /** Live while a row has progress or a sync is running (so the first bars of a new sync show at once). */
 const isLive = (d: LiveData) => d.sync.running !== null || d.recordings.some((r) => r.progress !== null);
+
+/** A phone row: title on two lines, status with its ETA or reason on two, size, ads, time and the actions. */
+const PHONE_ROW_PX = 196;
 
 /** Every recording with live progress, filters, sorting and search, in a virtualised table. */
 export function RecordingsPage() {
@@ -31,6 +37,10 @@ export function RecordingsPage() {
   const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const phone = useMedia('(max-width: 760px)');
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [toDelete, setToDelete] = useState<Recording | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const activeFilters = (['status', 'show', 'deleted'] as const).filter((k) => filters[k] !== DEFAULT_FILTERS[k]).length + (filters.sort !== DEFAULT_FILTERS.sort ? 1 : 0);
   const rows = live.data?.recordings;
   const shown = useMemo(() => (rows ? applyFilters(rows, filters) : []), [rows, filters]);
   const shows = useMemo(() => (rows ? showTitles(rows) : []), [rows]);
@@ -56,7 +66,7 @@ export function RecordingsPage() {
 
   const deleteFromBox = useCallback(
     async (r: Recording) => {
-      if (!window.confirm(`Delete “${r.box_title}” from the box? The downloaded file stays.`)) return;
+      setDeleting(true);
       setNotice({ kind: 'ok', text: `Deleting “${r.box_title}” from the box (this can take up to half a minute)…` });
       try {
         await rec.post(`/api/recordings/${encodeURIComponent(r.box_id)}/delete-from-box`);
@@ -64,6 +74,9 @@ export function RecordingsPage() {
         void refresh();
       } catch (err) {
         setNotice({ kind: 'error', text: messageOf(err) });
+      } finally {
+        setDeleting(false);
+        setToDelete(null);
       }
     },
     [refresh],
@@ -90,11 +103,17 @@ export function RecordingsPage() {
         {live.fetchedAt && ` · updated ${formatTime(live.fetchedAt)}, every ${live.pollMs / 1000} s`}
         {tz && ` · times in ${tz}`}
       </p>
-      <div className="filters" role="search" aria-label="Filter recordings">
-        <label>
+      <div className={`filters${phone ? ' phone' : ''}`} role="search" aria-label="Filter recordings">
+        <label className="filter-search">
           <span>Search</span>
           <input type="search" aria-label="Search" value={filters.search} onChange={(e) => set('search', e.target.value)} placeholder="Show, title or file" />
         </label>
+        {phone && (
+          <button type="button" className="filter-toggle" aria-expanded={filtersOpen} aria-controls="recording-filters" onClick={() => setFiltersOpen((o) => !o)}>
+            Filters{activeFilters ? ` · ${activeFilters} on` : ''} <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
+          </button>
+        )}
+        <div id="recording-filters" className="filter-panel" hidden={phone && !filtersOpen}>
         <label>
           <span>Status</span>
           <select aria-label="Status" value={filters.status} onChange={(e) => set('status', e.target.value as Filters['status'])}>
@@ -136,6 +155,12 @@ export function RecordingsPage() {
             <option value="status">Status</option>
           </select>
         </label>
+        {activeFilters > 0 && (
+          <button type="button" className="small-button" onClick={() => setFilters((f) => ({ ...DEFAULT_FILTERS, search: f.search }))}>
+            Clear filters
+          </button>
+        )}
+        </div>
       </div>
       {rows && (
         <>
@@ -146,17 +171,33 @@ export function RecordingsPage() {
           )}
           <VirtualList
             items={shown}
-            rowHeight={phone ? 140 : 66}
+            rowHeight={phone ? PHONE_ROW_PX : 66}
+            scroll={phone ? 'page' : 'self'}
             keyOf={(r) => r.box_id}
             label="Recordings"
             testId="recordings-table"
             className={phone ? 'phone' : ''}
             header={phone ? undefined : <HeaderCells />}
             empty={<p className="muted empty">{rows.length ? 'No recording matches these filters.' : 'No recordings yet. Follow a show, then sync.'}</p>}
-            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} onDelete={view?.capabilities?.delete_from_box ? (x) => void deleteFromBox(x) : undefined} />}
+            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} onDelete={view?.capabilities?.delete_from_box ? (x) => setToDelete(x) : undefined} />}
           />
         </>
       )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete from the box?"
+        confirmLabel="Delete from box"
+        danger
+        busy={deleting}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => toDelete && void deleteFromBox(toDelete)}
+      >
+        <p>
+          “{toDelete?.show_title ? `${toDelete.show_title} · ` : ''}
+          {toDelete?.box_title}” will be deleted from the recording box through its cloud. The downloaded file in your library stays.
+        </p>
+        {deleting && <p className="muted small" role="status">Deleting… this can take up to half a minute.</p>}
+      </ConfirmDialog>
     </>
   );
 }

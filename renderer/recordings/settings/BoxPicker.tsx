@@ -17,6 +17,19 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
   const [addressError, setAddressError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const name = useId();
+  const [named, setNamed] = useState<Array<{ address: string; reachable: boolean; friendly_name: string | null; model_name: string | null }> | null>(null);
+  useEffect(() => {
+    let alive = true;
+    setNamed(null);
+    if (!current) return;
+    rec
+      .get<{ boxes: NonNullable<typeof named> }>('/api/box')
+      .then((r) => alive && setNamed(r.boxes))
+      .catch(() => alive && setNamed([]));
+    return () => {
+      alive = false;
+    };
+  }, [current]);
 
   const search = async (manual?: string) => {
     setSearching(true);
@@ -57,7 +70,27 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
     <div data-testid="box-picker">
       <p className="small">
         Current box:{' '}
-        {current ? <code data-testid="current-box">{current}</code> : <span className="muted">none saved — every sync searches the network for boxes</span>}
+        {current ? (
+          <span data-testid="current-box">
+            {named === null
+              ? 'asking the box…'
+              : named.length === 0
+                ? current
+                : named.map((b, i) => (
+                    <span key={b.address}>
+                      {i > 0 && ', '}
+                      <strong>{b.friendly_name ?? 'a box that did not answer'}</strong>
+                      {b.model_name && ` (${b.model_name})`}{' '}
+                      <span className="muted small">
+                        at {hostOf(b.address)}
+                        {!b.reachable && ' — not answering now'}
+                      </span>
+                    </span>
+                  ))}
+          </span>
+        ) : (
+          <span className="muted">none saved — every sync searches the network for boxes</span>
+        )}
       </p>
       <div className="row">
         <button type="button" onClick={() => void search()} disabled={searching}>
@@ -112,4 +145,13 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
       </form>
     </div>
   );
+}
+
+/** "192.168.1.20:49152" for a saved description URL; a plain address as it is. */
+function hostOf(address: string): string {
+  try {
+    return /^https?:\/\//i.test(address) ? new URL(address).host : address;
+  } catch {
+    return address;
+  }
 }

@@ -4,6 +4,8 @@ import { Card } from '../../kit/Card.js';
 import { messageOf, rec } from '../api.js';
 import { useServerSettings } from '../use-server.js';
 import { BoxPicker } from './BoxPicker.js';
+import { DangerZone } from './DangerZone.js';
+import { StorageTest } from './StorageTest.js';
 import { SchedulePreview } from './SchedulePreview.js';
 import { SettingsCard, type SettingDef } from './SettingsCard.js';
 
@@ -74,7 +76,7 @@ export function SettingsPage() {
       <Card title="Recording box" id="box">
         <BoxPicker current={String(view.settings.box_address ?? '')} />
       </Card>
-      <SettingsCard title="Media library" id="library" defs={LIBRARY} view={view} testId="settings-library" />
+      <SettingsCard title="Media library" id="library" defs={LIBRARY} view={view} testId="settings-library" extra={(v) => <StorageTest path={String(v.media_root ?? '')} />} />
       <SettingsCard
         title="Schedule"
         id="schedule"
@@ -113,6 +115,7 @@ export function SettingsPage() {
       )}
       {caps?.cloud_test && <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />}
       <p className="muted small">Times are shown in {view.tz} (the service’s TZ).</p>
+      <DangerZone />
     </>
   );
 }

@@ -192,7 +192,7 @@ export function FetcharrImport({ mediaRoot, onCancel }: { mediaRoot: string; onC
               onClick={() =>
                 void call<{ report: ImportReport }>('/api/import', async () => {
                   await reload();
-                  navigate('/');
+                  navigate('/recordings');
                   window.scrollTo(0, 0);
                 })
               }

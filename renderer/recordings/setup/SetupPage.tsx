@@ -88,7 +88,7 @@ export function SetupPage() {
         <Card title="4. Follow shows" id="setup-shows">
           <p>
             Choose the shows to download on the <Link href="/shows">Shows page</Link> (pick them from the box’s list), then press <strong>Sync now</strong> on the{' '}
-            <Link href="/">Recordings page</Link>.
+            <Link href="/recordings">Recordings page</Link>.
           </p>
           {nav}
         </Card>

@@ -2,15 +2,16 @@ import { useCallback, useEffect, useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { messageOf, rec, RecApiError } from '../api.js';
-import type { BoxShows, Show, SyncRun } from '../types.js';
+import type { BoxShows, Recording, Show, SyncRun } from '../types.js';
 import { useServerSettings } from '../use-server.js';
-import { renderSeasonFolder } from './path-preview.js';
+import { seasonFolderLabel } from './path-preview.js';
 import { draftOf, emptyDraft, ShowForm, type ShowDraft } from './ShowForm.js';
 
 /** Followed shows: follow one from the box's list or typed, edit, enable/disable, sync one, unfollow. */
 export function ShowsPage() {
   const { view } = useServerSettings();
   const [shows, setShows] = useState<Show[] | null>(null);
+  const [seasons, setSeasons] = useState<Map<number, number[]>>(new Map());
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [draft, setDraft] = useState<ShowDraft>(emptyDraft());
@@ -24,7 +25,17 @@ export function ShowsPage() {
 
   const load = useCallback(async () => {
     try {
-      setShows((await rec.get<{ shows: Show[] }>('/api/shows')).shows);
+      const [list, recs] = await Promise.all([rec.get<{ shows: Show[] }>('/api/shows'), rec.get<{ recordings: Recording[] }>('/api/recordings')]);
+      // The seasons each show's files went to (downloaded rows only): the list shows the truth, not Season 01.
+      const bySeason = new Map<number, number[]>();
+      for (const r of recs.recordings) {
+        if (r.show_id === null || r.season === null || !r.file_path) continue;
+        const arr = bySeason.get(r.show_id) ?? [];
+        arr.push(r.season);
+        bySeason.set(r.show_id, arr);
+      }
+      setSeasons(bySeason);
+      setShows(list.shows);
       setError(null);
     } catch (err) {
       setError(messageOf(err));
@@ -137,7 +148,7 @@ export function ShowsPage() {
                 </strong>
                 <span className="muted small">
                   {s.dest_folder}
-                  {s.season_template && `/${renderSeasonFolder(s.season_template, 1)}`}
+                  {s.season_template && `/${seasonFolderLabel(s.season_template, seasons.get(s.id) ?? [])}`}
                 </span>
               </div>
               <div className="row">

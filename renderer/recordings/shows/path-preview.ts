@@ -31,3 +31,17 @@ export function previewPath(opts: { mediaRoot: string; destFolder: string; seaso
   const file = opts.season === null ? '<box title>.ts' : `${show} - S${pad2(opts.season)}E${pad2(opts.episode)} - ${cleanName(opts.episodeTitle)}.ts`;
   return [...parts, file].join(sep);
 }
+
+/**
+ * The season folder a followed show's files are in, as the list shows it: the newest season it has
+ * downloaded (`Season 04`, "+ 3 earlier" when there are more), or the template with `NN` for the
+ * number while nothing is downloaded yet. Never a made-up season.
+ */
+export function seasonFolderLabel(template: string, seasons: readonly number[]): string {
+  if (!template) return '';
+  const distinct = [...new Set(seasons)].sort((a, b) => a - b);
+  if (distinct.length === 0) return template.replaceAll('{season_padded}', 'NN').replaceAll('{season_unpadded}', 'N').replaceAll('{season}', 'NN');
+  const latest = renderSeasonFolder(template, distinct.at(-1)!);
+  const earlier = distinct.length - 1;
+  return earlier ? `${latest} (+ ${earlier} earlier season${earlier === 1 ? '' : 's'})` : latest;
+}

@@ -60,7 +60,8 @@ port.on('message', (msg: ReaderRequest) => {
         cursors.delete(msg.id);
         return;
       case 'invalidate':
-        store.resetCache();
+        if (msg.prunedBefore === undefined) store.resetCache();
+        else store.prunedBefore(msg.prunedBefore);
         return;
     }
   } catch (err) {

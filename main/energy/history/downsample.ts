@@ -49,7 +49,7 @@ export function emptyBucket(t: number): PartialBucket {
 const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const upper = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 
-function addSample(b: PartialBucket, s: HistorySample): void {
+export function addSample(b: PartialBucket, s: HistorySample): void {
   b.n++;
   for (let i = 0; i < F; i++) {
     const v = s[SAMPLE_FIELDS[i]!];

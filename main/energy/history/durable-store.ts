@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
+import { addSample, bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
 import { BLOCK_MS, BlockCache } from './block-cache.js';
 import { MinuteCache } from './minute-cache.js';
-import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
+import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
@@ -47,6 +47,10 @@ export class DurableStore {
     const db = this.db;
     this.stmts = {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
+      insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
+      bulkOn: opts.readonly ? null : db.prepare('INSERT INTO bulk_insert (x) VALUES (1)'),
+      bulkOff: opts.readonly ? null : db.prepare('DELETE FROM bulk_insert'),
+      mergeMinute: opts.readonly ? null : db.prepare(MERGE_MINUTE_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
@@ -78,12 +82,32 @@ export class DurableStore {
     return this.stmts.insert.run(s).changes > 0;
   }
 
-  /** Inserts many samples in one transaction (all or nothing); returns how many were new. */
+  /**
+   * Inserts many samples in one transaction (all or nothing); returns how many were new. The
+   * per-sample rollup trigger is off inside it (see durable-schema.ts): the new samples' minutes
+   * are totalled here and merged once each.
+   */
   insertMany(samples: Iterable<HistorySample>): number {
     this.resetCache();
+    const { insertRow, bulkOn, bulkOff, mergeMinute } = this.stmts;
+    if (!insertRow || !bulkOn || !bulkOff || !mergeMinute) throw new Error('history opened read-only');
     return this.db.transaction(() => {
+      bulkOn.run();
+      const minutes = new Map<number, PartialBucket>();
+      const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
       let n = 0;
-      for (const s of samples) n += this.stmts.insert.run(s).changes;
+      for (const s of samples) {
+        values[0] = s.t;
+        for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
+        if (insertRow.run(values).changes === 0) continue;
+        n++;
+        const m = Math.floor(s.t / MINUTE);
+        let b = minutes.get(m);
+        if (!b) minutes.set(m, (b = emptyBucket(m)));
+        addSample(b, s);
+      }
+      for (const b of minutes.values()) mergeMinute.run(minuteValues(b.t, b.n, b.sum, b.cnt, b.min, b.max));
+      bulkOff.run();
       return n;
     })();
   }

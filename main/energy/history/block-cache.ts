@@ -10,7 +10,7 @@ export const MAX_CACHED_BLOCKS = (14 * 86_400_000) / BLOCK_MS;
 
 /**
  * Per-10-second partial aggregates (count, per-field sum, non-null count, min, max) of the
- * *sealed* blocks of one contiguous range, held in typed arrays (about 260 bytes a block, 16 MB for
+ * *sealed* blocks of one contiguous range, held in typed arrays (284 bytes a block, 17 MB for
  * a week of 1 s samples). Built from the raw samples on first use, then extended with the newly
  * sealed blocks only, so a 7-day `every=1` query folds 60,480 blocks instead of reading 604,800
  * rows. Slots are indexed from `base`; a prune moves `lo` up and the slots below stay reusable, so
@@ -121,7 +121,8 @@ export class BlockCache {
       size -= shift;
       if (size <= this.cap) return;
     }
-    const cap = Math.min(MAX_CACHED_BLOCKS, Math.max(size, Math.ceil(size * 1.25) + 360));
+    // An hour of headroom: steady polling then fills it, and a prune's freed slots are reused first.
+    const cap = Math.min(MAX_CACHED_BLOCKS, size + 360);
     const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T, per: number): T => {
       const a = make(cap * per);
       a.set(old.subarray(0, Math.min(old.length, cap * per)));

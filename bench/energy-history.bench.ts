@@ -2,8 +2,10 @@
  * Energy history on 7 days of 1-second samples (604,800 rows), each figure against a baseline
  * measured in the same run:
  * - insert cost per poll (memory window + durable row + rollup) vs a bare INSERT into a plain table;
- * - `every=60` over the full window and `every=300` over 24 h through HTTP vs a plain SQL GROUP BY;
- * - the full CSV export through the HTTP route vs `sqlite3 -csv` dumping the same table, and RSS growth.
+ * - `every=60`, `every=30` and `every=1` over the full window and `every=300` over 24 h through
+ *   HTTP vs a plain SQL GROUP BY (target for the 7-day reads: 150 ms);
+ * - the full CSV and JSON exports through the HTTP route, per row, vs `sqlite3 -csv` / `sqlite3 -json`
+ *   dumping the same table (targets 2.0 and 1.0 µs per row), and the server's RSS growth.
  * Run: `node --import tsx bench/energy-history.bench.ts` (or `npm run bench energy-history`).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -106,6 +108,17 @@ async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: num
   figure('every=60, 7 days / plain SQL GROUP BY', ours.ms / base60.ms, 'x');
 }
 
+// --- every=1 and every=30 over the full window (below the minute rollup) ---
+for (const every of [1, 30]) {
+  console.log(`\n# GET /api/history?every=${every} over 7 days (median of 5 from a separate client process)`);
+  const ours = await timedGet(`/api/history?every=${every}`);
+  const widthMs = Number(ours.bucket) * 1000;
+  const baseRaw = plainGroupBy(T0, widthMs);
+  console.log(`rows ${ours.rows}, bucket ${ours.bucket} s; first request ${round(ours.first)} ms (cold 10 s block cache)`);
+  figure(`every=${every}, 7 days (${ours.rows} rows of ${ours.bucket} s, min/max kept)`, ours.ms, 'ms', { max: 150 });
+  figure(`baseline: plain SQL GROUP BY over raw rows, ${ours.bucket} s (${baseRaw.rows} rows)`, baseRaw.ms, 'ms');
+}
+
 // --- every=300 over the last 24 h ---
 {
   console.log('\n# GET /api/history?every=300&since=<now-24h>');
@@ -118,40 +131,52 @@ async function timedGet(url: string, runs = 5): Promise<{ ms: number; first: num
   figure('every=300, 24 h / plain SQL GROUP BY', ours.ms / base300.ms, 'x');
 }
 
-// --- full CSV export through the route vs sqlite3 -csv ---
-{
-  console.log('\n# GET /api/history/export (CSV, all 604,800 rows) vs sqlite3 -csv');
-  const devNull = fs.openSync('/dev/null', 'w');
-  const s0 = performance.now();
-  const dump = spawnSync('/usr/bin/sqlite3', ['-csv', file, 'SELECT * FROM samples'], { stdio: ['ignore', devNull, 'inherit'] });
-  const sqliteMs = performance.now() - s0;
-  fs.closeSync(devNull);
-  if (dump.status !== 0) throw new Error('sqlite3 -csv failed');
+// --- full CSV and JSON exports through the route vs sqlite3 -csv / -json ---
+for (const format of ['csv', 'json'] as const) {
+  console.log(`\n# GET /api/history/export?format=${format} (all 604,800 rows) vs sqlite3 -${format}, median of 3 rounds`);
+  const cliMs: number[] = [];
+  const ourMs: number[] = [];
+  let growth = 0;
+  for (let r = 0; r < 3; r++) {
+    const devNull = fs.openSync('/dev/null', 'w');
+    const s0 = performance.now();
+    const dump = spawnSync('/usr/bin/sqlite3', [`-${format}`, file, 'SELECT * FROM samples'], { stdio: ['ignore', devNull, 'inherit'] });
+    cliMs.push(performance.now() - s0);
+    fs.closeSync(devNull);
+    if (dump.status !== 0) throw new Error(`sqlite3 -${format} failed`);
 
-  // The download runs in a separate Node process, so the RSS sampled here is the server's alone.
-  (globalThis as { gc?: () => void }).gc?.();
-  const rss0 = process.memoryUsage().rss;
-  let peak = rss0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-  const t = performance.now();
-  const client = `const res = await fetch(process.argv[1]); let lines = 0, bytes = 0;
-    for await (const c of res.body) { bytes += c.length; for (let i = 0; i < c.length; i++) if (c[i] === 10) lines++; }
-    console.log(JSON.stringify({ lines, bytes, disposition: res.headers.get('content-disposition') }));`;
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', client, `${base}/api/history/export`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`download client exited ${code}`))));
-  });
-  const ms = performance.now() - t;
-  clearInterval(sampler);
-  const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string };
-  console.log(`${lines - 1} data rows, ${round(bytes / 1e6)} MB, ${disposition}`);
-  console.log(`sqlite3 -csv (baseline): ${round(sqliteMs)} ms; route (separate client process on loopback): ${round(ms)} ms`);
-  figure('export time / sqlite3 -csv time', ms / sqliteMs, 'x', { max: 2 });
-  figure('export RSS growth (server process)', (peak - rss0) / 1e6, 'MB', { max: 50 });
-  if (lines - 1 !== ROWS) throw new Error(`export wrote ${lines - 1} rows, expected ${ROWS}`);
+    // The download runs in a separate Node process, so the RSS sampled here is the server's alone.
+    (globalThis as { gc?: () => void }).gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const t = performance.now();
+    // CSV: count lines; JSON: count objects (a row's '{'; the values hold no braces).
+    const client = `const res = await fetch(process.argv[1]); let lines = 0, bytes = 0; const mark = ${format === 'csv' ? 10 : 123};
+      for await (const c of res.body) { bytes += c.length; for (let i = 0; i < c.length; i++) if (c[i] === mark) lines++; }
+      console.log(JSON.stringify({ lines, bytes, disposition: res.headers.get('content-disposition') }));`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', client, `${base}/api/history/export?format=${format}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`download client exited ${code}`))));
+    });
+    ourMs.push(performance.now() - t);
+    clearInterval(sampler);
+    growth = Math.max(growth, peak - rss0);
+    const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string };
+    const rows = format === 'csv' ? lines - 1 : lines;
+    if (r === 0) console.log(`${rows} rows, ${round(bytes / 1e6)} MB, ${disposition}`);
+    if (rows !== ROWS) throw new Error(`export wrote ${rows} rows, expected ${ROWS}`);
+  }
+  const ms = median(ourMs);
+  const cli = median(cliMs);
+  console.log(`sqlite3 -${format}: ${cliMs.map((m) => round(m)).join(', ')} ms; route: ${ourMs.map((m) => round(m)).join(', ')} ms`);
+  figure(`${format.toUpperCase()} export per row, end to end over HTTP`, (ms * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
+  figure(`baseline: sqlite3 -${format} per row, same database`, (cli * 1000) / ROWS, 'µs');
+  figure(`${format.toUpperCase()} export time / sqlite3 -${format} time`, ms / cli, 'x');
+  figure(`${format.toUpperCase()} export RSS growth (server process, max of rounds)`, growth / 1e6, 'MB', { max: 50 });
 }
 
 // --- insert cost per poll ---

@@ -24,10 +24,22 @@ export const bucketStart = (t: number, widthMs: number): number => Math.floor(t 
  * The bucket width in whole seconds for a request: at least `every`, and wide enough that the
  * buckets aligned to multiples of the width over [lo, hi] never number more than MAX_ROWS.
  * (Aligned buckets over a span s number at most floor(s / w) + 2; w >= (s + 1) / (MAX_ROWS - 1) keeps that <= MAX_ROWS.)
+ * When that floor is above `every`, it is rounded up to a width the stored rollups answer whole:
+ * 1, 2 or 5 s, a multiple of 10 s up to a minute, then whole minutes (a 7-day window gives 40 s
+ * buckets, 15,120 rows, instead of 31 s ones read from every raw sample).
  */
 export function flooredWidthSeconds(everySeconds: number, lo: number, hi: number): number {
   if (hi < lo) return everySeconds;
-  return Math.max(everySeconds, Math.ceil((hi - lo + 1) / ((MAX_ROWS - 1) * 1000)));
+  const floor = Math.ceil((hi - lo + 1) / ((MAX_ROWS - 1) * 1000));
+  return everySeconds >= floor ? everySeconds : roundedFloor(floor);
+}
+
+/** The smallest width >= `seconds` among 1, 2, 5, 10, 20, ... 60, 120, 180, ... seconds. */
+export function roundedFloor(seconds: number): number {
+  if (seconds <= 2) return seconds;
+  if (seconds <= 5) return 5;
+  if (seconds <= 60) return Math.ceil(seconds / 10) * 10;
+  return Math.ceil(seconds / 60) * 60;
 }
 
 export function emptyBucket(t: number): PartialBucket {
@@ -37,7 +49,7 @@ export function emptyBucket(t: number): PartialBucket {
 const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const upper = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 
-function addSample(b: PartialBucket, s: HistorySample): void {
+export function addSample(b: PartialBucket, s: HistorySample): void {
   b.n++;
   for (let i = 0; i < F; i++) {
     const v = s[SAMPLE_FIELDS[i]!];

@@ -6,6 +6,9 @@ import { isPowerField, SAMPLE_FIELDS } from './sample.js';
  * `minutes`: a per-minute rollup (count, per-field sum and non-null count, min/max of power fields)
  * kept by an insert trigger, so downsampling by whole minutes reads 1/60 of the rows at 1 Hz.
  * Retention pruning deletes old rows from both and rebuilds the minute it cuts through.
+ * A bulk insert (an import) skips the trigger: inside its own transaction it puts a row in
+ * `bulk_insert`, which no other connection ever sees, and merges its own per-minute totals once
+ * per minute (MERGE_MINUTE_SQL) instead of once per sample.
  */
 const sampleColumns = SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ');
 
@@ -39,6 +42,20 @@ const rollupUpdate = [
   ]),
 ].join(', ');
 
+/** The same merge for a whole minute's partial totals at once (bulk inserts; see `minuteValues`). */
+export const MERGE_MINUTE_SQL = `INSERT INTO minutes (${rollupNames.join(', ')}) VALUES (${rollupNames.map(() => '?').join(', ')})
+  ON CONFLICT(m) DO UPDATE SET ${rollupUpdate.replace('n = n + 1', 'n = n + excluded.n')}`;
+
+/** A minute's partial totals (arrays follow SAMPLE_FIELDS) as MERGE_MINUTE_SQL's values. */
+export function minuteValues(m: number, n: number, sum: number[], cnt: number[], min: Array<number | null>, max: Array<number | null>): unknown[] {
+  const out: unknown[] = [m, n];
+  SAMPLE_FIELDS.forEach((f, i) => {
+    out.push(sum[i], cnt[i]);
+    if (isPowerField(f)) out.push(min[i], max[i]);
+  });
+  return out;
+}
+
 /** Rebuilds the rollup rows of minutes `@lo..@hi` from the samples they hold (used after a prune). */
 export const REBUILD_MINUTES_SQL = `INSERT INTO minutes (${rollupNames.join(', ')})
   SELECT t / 60000, count(*), ${SAMPLE_FIELDS.flatMap((f) => [`total(${f})`, `count(${f})`, ...(isPowerField(f) ? [`min(${f})`, `max(${f})`] : [])]).join(', ')}
@@ -52,6 +69,18 @@ export const historyMigrations: Migration[] = [
       db.exec(`CREATE TABLE samples (t INTEGER PRIMARY KEY, ${sampleColumns})`);
       db.exec(`CREATE TABLE minutes (m INTEGER PRIMARY KEY, n INTEGER NOT NULL, ${rollupColumns})`);
       db.exec(`CREATE TRIGGER samples_rollup AFTER INSERT ON samples BEGIN
+        INSERT INTO minutes (${rollupNames.join(', ')}) VALUES (${rollupValues('NEW')})
+        ON CONFLICT(m) DO UPDATE SET ${rollupUpdate};
+      END`);
+    },
+  },
+  {
+    version: 2,
+    name: 'bulk inserts merge the rollup per minute instead of per sample',
+    up(db) {
+      db.exec('CREATE TABLE bulk_insert (x INTEGER)');
+      db.exec('DROP TRIGGER samples_rollup');
+      db.exec(`CREATE TRIGGER samples_rollup AFTER INSERT ON samples WHEN NOT EXISTS (SELECT 1 FROM bulk_insert) BEGIN
         INSERT INTO minutes (${rollupNames.join(', ')}) VALUES (${rollupValues('NEW')})
         ON CONFLICT(m) DO UPDATE SET ${rollupUpdate};
       END`);

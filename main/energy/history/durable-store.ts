@@ -1,12 +1,15 @@
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
+import { addSample, bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
+import { BLOCK_MS, BlockCache } from './block-cache.js';
 import { MinuteCache } from './minute-cache.js';
-import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
+import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
 const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
+/** One sample as a JSON object, written by SQLite (numbers round-trip exactly; null stays null). */
+const JSON_OBJECT = `json_object('t', t, ${SAMPLE_FIELDS.map((f) => `'${f}', ${f}`).join(', ')})`;
 const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
 
 /**
@@ -25,6 +28,9 @@ export class DurableStore {
   readonly db: Db;
   private readonly stmts;
   private readonly minuteCache = new MinuteCache((lo, hi) => (this.stmts.minutes.all(lo, hi) as unknown[][]).map(bucketFromSql));
+  private readonly blockCache = new BlockCache((lo, hi, each) => {
+    for (const row of this.stmts.span.iterate(lo, hi) as Iterable<unknown[]>) each(row);
+  });
 
   /**
    * `readonly`: a second, read-only connection to a database another connection writes (the history
@@ -41,11 +47,24 @@ export class DurableStore {
     const db = this.db;
     this.stmts = {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
+      insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
+      bulkOn: opts.readonly ? null : db.prepare('INSERT INTO bulk_insert (x) VALUES (1)'),
+      bulkOff: opts.readonly ? null : db.prepare('DELETE FROM bulk_insert'),
+      mergeMinute: opts.readonly ? null : db.prepare(MERGE_MINUTE_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
       recent: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t DESC LIMIT ?`),
+      span: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t`).raw(),
+      // A keyset page of the JSON export as one UTF-8 buffer: `@pre` ('[' first, then ',' before a
+      // non-empty page), the rows' objects joined by ',', and ']' on the last (short) page.
+      jsonPage: db
+        .prepare(
+          `SELECT CAST(CASE WHEN count(*) > 0 OR @pre = '[' THEN @pre ELSE '' END || coalesce(group_concat(${JSON_OBJECT}, ',' ORDER BY t), '') || CASE WHEN count(*) < @limit THEN ']' ELSE '' END AS BLOB), max(t), count(*)
+           FROM (SELECT ${COLUMNS} FROM samples WHERE t > @after ORDER BY t LIMIT @limit)`,
+        )
+        .raw(),
       after: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t > ? ORDER BY t LIMIT ?`).raw(),
       deleteSamples: db.prepare('DELETE FROM samples WHERE t < ?'),
       deleteMinutes: db.prepare('DELETE FROM minutes WHERE m >= ? AND m <= ?'),
@@ -59,15 +78,36 @@ export class DurableStore {
   insert(s: HistorySample): boolean {
     // A sample landing in an already sealed (cached) minute would make the cache stale.
     if (Math.floor(s.t / MINUTE) <= this.minuteCache.sealedHi) this.minuteCache.reset();
+    if (Math.floor(s.t / BLOCK_MS) <= this.blockCache.sealedHi) this.blockCache.reset();
     return this.stmts.insert.run(s).changes > 0;
   }
 
-  /** Inserts many samples in one transaction (all or nothing); returns how many were new. */
+  /**
+   * Inserts many samples in one transaction (all or nothing); returns how many were new. The
+   * per-sample rollup trigger is off inside it (see durable-schema.ts): the new samples' minutes
+   * are totalled here and merged once each.
+   */
   insertMany(samples: Iterable<HistorySample>): number {
-    this.minuteCache.reset();
+    this.resetCache();
+    const { insertRow, bulkOn, bulkOff, mergeMinute } = this.stmts;
+    if (!insertRow || !bulkOn || !bulkOff || !mergeMinute) throw new Error('history opened read-only');
     return this.db.transaction(() => {
+      bulkOn.run();
+      const minutes = new Map<number, PartialBucket>();
+      const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
       let n = 0;
-      for (const s of samples) n += this.stmts.insert.run(s).changes;
+      for (const s of samples) {
+        values[0] = s.t;
+        for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
+        if (insertRow.run(values).changes === 0) continue;
+        n++;
+        const m = Math.floor(s.t / MINUTE);
+        let b = minutes.get(m);
+        if (!b) minutes.set(m, (b = emptyBucket(m)));
+        addSample(b, s);
+      }
+      for (const b of minutes.values()) mergeMinute.run(minuteValues(b.t, b.n, b.sum, b.cnt, b.min, b.max));
+      bulkOff.run();
       return n;
     })();
   }
@@ -75,6 +115,13 @@ export class DurableStore {
   /** Forget cached rollup minutes (rows were added out of order by another connection). */
   resetCache(): void {
     this.minuteCache.reset();
+    this.blockCache.reset();
+  }
+
+  /** Forget cached aggregates of what a prune to `cutoff` (by another connection) removed. */
+  prunedBefore(cutoff: number): void {
+    this.minuteCache.dropThrough(Math.floor(cutoff / MINUTE));
+    this.blockCache.dropThrough(Math.floor(cutoff / BLOCK_MS));
   }
 
   /** Deletes samples older than `cutoff` and keeps the rollup exact; returns how many went. */
@@ -85,7 +132,7 @@ export class DurableStore {
       const edge = Math.floor(cutoff / MINUTE);
       this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
       this.stmts.rebuildMinutes.run({ lo: edge, hi: edge });
-      this.minuteCache.dropThrough(edge);
+      this.prunedBefore(cutoff);
       return deleted;
     })();
   }
@@ -119,16 +166,27 @@ export class DurableStore {
   }
 
   /**
+   * Up to `limit` samples with t > afterT as JSON text (see `jsonPage` above); `last` is the newest
+   * `t` in it (null when none), `done` once a short page closed the array.
+   */
+  jsonPageAfter(afterT: number, limit: number, first: boolean): { body: Buffer; last: number | null; done: boolean } {
+    const [body, last, count] = this.stmts.jsonPage.get({ pre: first ? '[' : ',', after: afterT, limit }) as [Buffer, number | null, number];
+    return { body, last, done: count < limit };
+  }
+
+  /**
    * Partial buckets of `widthMs` over lo <= t <= hi. Whole minutes come from the rollup when the
-   * width is a whole number of minutes; the partial minutes at either edge from raw samples.
+   * width is a whole number of minutes, whole 10 s blocks from the block cache when it is a
+   * multiple of 10 s; the partial minutes or blocks at either edge, and those not sealed yet, from raw samples.
    */
   buckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
     if (hi < lo) return [];
-    if (widthMs % MINUTE !== 0) return this.rawBuckets(lo, hi, widthMs);
-    const mLo = Math.ceil(lo / MINUTE);
-    const mHi = Math.floor((hi + 1) / MINUTE) - 1;
-    if (mLo > mHi) return this.rawBuckets(lo, hi, widthMs);
-    // Sources in time order (raw head, rollup minutes, raw tail) folded into buckets; a bucket that
+    const unit = widthMs % MINUTE === 0 ? MINUTE : widthMs % BLOCK_MS === 0 ? BLOCK_MS : 0;
+    if (!unit) return this.rawBuckets(lo, hi, widthMs);
+    const uLo = Math.ceil(lo / unit);
+    const uHi = Math.floor((hi + 1) / unit) - 1;
+    if (uLo > uHi) return this.rawBuckets(lo, hi, widthMs);
+    // Sources in time order (raw head, rollup units, raw tail) folded into buckets; a bucket that
     // spans two sources is merged. Cached minutes are never mutated: buckets are fresh objects.
     const out: PartialBucket[] = [];
     const add = (b: PartialBucket, start: number, owned: boolean) => {
@@ -141,10 +199,19 @@ export class DurableStore {
         out.push(fresh);
       }
     };
-    for (const b of this.rawBuckets(lo, mLo * MINUTE - 1, widthMs)) add(b, b.t, true);
-    const sealedTo = Math.floor((this.lastT() ?? 0) / MINUTE) - 1;
-    for (const b of this.minuteCache.get(mLo, mHi, sealedTo)) add(b, bucketStart(b.t, widthMs), false);
-    for (const b of this.rawBuckets((mHi + 1) * MINUTE, hi, widthMs)) add(b, b.t, true);
+    const sealedTo = Math.floor((this.lastT() ?? 0) / unit) - 1;
+    let tailFrom = uHi + 1;
+    let middle: PartialBucket[] | null = null;
+    if (unit === BLOCK_MS) {
+      // Blocks not sealed yet (the newest sample's block) are read raw with the tail.
+      tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
+      middle = this.blockCache.fold(uLo, tailFrom - 1, widthMs);
+      if (!middle) return this.rawBuckets(lo, hi, widthMs);
+    }
+    for (const b of this.rawBuckets(lo, uLo * unit - 1, widthMs)) add(b, b.t, true);
+    if (middle) for (const b of middle) add(b, b.t, true);
+    else for (const b of this.minuteCache.get(uLo, uHi, sealedTo)) add(b, bucketStart(b.t, widthMs), false);
+    for (const b of this.rawBuckets(tailFrom * unit, hi, widthMs)) add(b, b.t, true);
     return out;
   }
 

@@ -26,9 +26,11 @@ export function csvHeader(every: number | undefined): string {
  * The whole retained durable series as CSV or JSON text (a bare array, like GET /api/history),
  * one keyset page of the table per `next()` call; null once everything was returned. Memory stays
  * flat whatever the size. Used in the history reader worker (off the poller's event loop) and, for
- * callers without one, by `exportStream`.
+ * callers without one, by `exportStream`. The JSON of every sample is written by SQLite itself,
+ * straight into one UTF-8 buffer per page (2.5 times cheaper than building it here).
  */
-export function exportCursor(opts: ExportOptions): { next(): string | null } {
+export function exportCursor(opts: ExportOptions): { next(): string | Buffer | null } {
+  if (opts.format === 'json' && opts.every === undefined) return jsonCursor(opts);
   const pageSize = opts.pageSize ?? 2048;
   const fields = SAMPLE_FIELDS;
   const bucketer = opts.every === undefined ? null : new Bucketer(opts.every * 1000);
@@ -85,6 +87,24 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
         done = true;
       }
       return out;
+    },
+  };
+}
+
+/** Every sample as JSON, a page of SQLite-written text per call. */
+function jsonCursor(opts: ExportOptions): { next(): Buffer | null } {
+  const pageSize = opts.pageSize ?? 2048;
+  let after = opts.cutoff - 1;
+  let first = true;
+  let done = false;
+  return {
+    next() {
+      if (done) return null;
+      const page = opts.durable.jsonPageAfter(after, pageSize, first);
+      first = false;
+      if (page.last !== null) after = page.last;
+      done = page.done;
+      return page.body;
     },
   };
 }

@@ -31,11 +31,15 @@ export type ImportMessage =
 const { dbFile, jobs, cutoff } = workerData as { dbFile: string; jobs: ImportJob[]; cutoff: number };
 const port = parentPort!;
 /**
- * Rows per transaction: small enough that a poll's own insert (on the service thread, which waits
- * for the write lock) never waits long; after each one the worker checkpoints the WAL itself, so
- * the service thread's next commit does not find a large WAL to fold back.
+ * Rows per transaction adapt so that each holds the write lock about TXN_MS: short enough that a
+ * poll's own insert (on the service thread, which waits for the write lock) never waits long,
+ * long enough that 604,800 rows take a few hundred transactions, not thousands. Every few
+ * transactions the worker checkpoints the WAL itself, so the service thread's next commit does not
+ * find a large WAL to fold back.
  */
-const CHUNK = 250;
+const TXN_MS = 8;
+const MIN_CHUNK = 250;
+const MAX_CHUNK = 20_000;
 const send = (m: ImportMessage) => port.postMessage(m);
 const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -59,11 +63,17 @@ try {
       if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
       const kept = got.samples.filter((s) => s.t >= cutoff);
       let imported = 0;
-      for (let i = 0; i < kept.length; i += CHUNK) {
-        const inserted = store.insertMany(kept.slice(i, i + CHUNK));
+      let chunk = MIN_CHUNK;
+      let txns = 0;
+      for (let i = 0; i < kept.length; ) {
+        const t0 = performance.now();
+        const inserted = store.insertMany(kept.slice(i, i + chunk));
+        const ms = performance.now() - t0;
+        i = Math.min(kept.length, i + chunk);
         imported += inserted;
-        if ((i / CHUNK) % 8 === 7) store.db.pragma('wal_checkpoint(PASSIVE)');
-        send({ type: 'progress', file, done: Math.min(kept.length, i + CHUNK), total: kept.length, inserted });
+        chunk = Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((chunk * TXN_MS) / Math.max(ms, 0.5))));
+        if (++txns % 8 === 0) store.db.pragma('wal_checkpoint(PASSIVE)');
+        send({ type: 'progress', file, done: i, total: kept.length, inserted });
         await pause();
       }
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);

@@ -135,9 +135,10 @@ export function createHistory(opts: HistoryOptions): History {
 
   const prune = (): number => {
     const d = store();
-    const deleted = d.prune(cutoff());
+    const c = cutoff();
+    const deleted = d.prune(c);
     total -= deleted;
-    if (deleted) pool?.invalidate();
+    if (deleted) pool?.invalidate(c);
     if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { flooredWidthSeconds, MAX_ROWS } from './downsample.js';
+import { flooredWidthSeconds, MAX_ROWS, roundedFloor } from './downsample.js';
 import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from './fixtures.js';
 import type { HistorySample } from './sample.js';
 
@@ -55,7 +55,8 @@ describe('keyset paging and the floor over 100,000 samples', () => {
     const res = await th.get('/api/history?every=1');
     const rows = res.body as Array<{ t: number; n: number }>;
     const width = Number(res.headers['x-history-bucket-seconds']);
-    expect(width).toBe(Math.ceil((last - first + 1) / ((MAX_ROWS - 1) * 1000)));
+    // 100,000 s over 19,999 rows needs at least 6 s buckets; rounded up to 10 s (the cached blocks).
+    expect(width).toBe(10);
     expect(rows.length).toBeLessThanOrEqual(MAX_ROWS);
     expect(rows.reduce((a, r) => a + r.n, 0)).toBe(N);
     rows.forEach((r) => expect(r.t % (width * 1000)).toBe(0));
@@ -74,6 +75,16 @@ describe('keyset paging and the floor over 100,000 samples', () => {
       const w = flooredWidthSeconds(1 + Math.floor(rnd() * 30), lo, hi) * 1000;
       expect(Math.floor(hi / w) - Math.floor(lo / w) + 1).toBeLessThanOrEqual(MAX_ROWS);
     }
+  });
+
+  it('rounds a floor above every up to 1, 2, 5 s, tens of seconds up to a minute, then whole minutes', () => {
+    expect([1, 2, 3, 5, 6, 10, 11, 31, 59, 60, 61, 121].map(roundedFloor)).toEqual([1, 2, 5, 5, 10, 10, 20, 40, 60, 60, 120, 180]);
+    const week = 7 * 86_400_000;
+    expect(flooredWidthSeconds(1, T0, T0 + week - 1000)).toBe(40);
+    expect(flooredWidthSeconds(30, T0, T0 + week - 1000)).toBe(40);
+    // every at or above the floor is kept as asked, even when no rollup answers it whole.
+    expect(flooredWidthSeconds(45, T0, T0 + week - 1000)).toBe(45);
+    expect(flooredWidthSeconds(1, T0, T0 + 3_600_000)).toBe(1);
   });
 });
 
@@ -115,7 +126,7 @@ describe('downsampling with every', () => {
     const since = T0 + 4 * MIN + 1234;
     const until = T0 + 37 * MIN + 999;
     const window = samples.filter((s) => s.t >= since && s.t <= until);
-    for (const every of [60, 120, 45, 300]) {
+    for (const every of [60, 120, 45, 300, 10, 30, 50, 70]) {
       const res = await th.get(`/api/history?every=${every}&since=${since}&until=${until}`);
       expect(res.status).toBe(200);
       expectSameBuckets(res.body, referenceBuckets(window, every * 1000));
@@ -135,6 +146,7 @@ describe('downsampling with every', () => {
     expect(cutoff % MIN).not.toBe(0);
     const rows = (await th.get('/api/history?every=120')).body;
     expectSameBuckets(rows, referenceBuckets(samples.filter((s) => s.t >= cutoff), 2 * MIN));
+    expectSameBuckets((await th.get('/api/history?every=30')).body, referenceBuckets(samples.filter((s) => s.t >= cutoff), 30_000));
   });
 });
 
@@ -151,6 +163,9 @@ describe('downsampling while polls arrive and prunes run', () => {
         const retained = samples.filter((s) => s.t >= cutoff);
         expectSameBuckets((await th.get('/api/history?every=60')).body, referenceBuckets(retained, MIN));
         expectSameBuckets((await th.get('/api/history?every=180')).body, referenceBuckets(retained, 3 * MIN));
+        // Multiples of 10 s read the cached 10 s blocks: a prune drops only the blocks it cut.
+        expectSameBuckets((await th.get('/api/history?every=20')).body, referenceBuckets(retained, 20_000));
+        expectSameBuckets((await th.get('/api/history?every=40')).body, referenceBuckets(retained, 40_000));
       }
     } finally {
       await th.close();

@@ -10,7 +10,7 @@ export type ReaderRequest =
   | { op: 'export-open'; id: number; format: ExportFormat; every?: number; cutoff: number }
   | { op: 'export-next'; id: number }
   | { op: 'export-close'; id: number }
-  | { op: 'invalidate' };
+  | { op: 'invalidate'; prunedBefore?: number };
 
 export interface ReaderReply {
   id: number;
@@ -112,9 +112,12 @@ export class HistoryReaderPool {
     });
   }
 
-  /** Rows changed behind the worker's cache (a prune or a legacy import). */
-  invalidate(): void {
-    this.worker?.postMessage({ op: 'invalidate' } satisfies ReaderRequest);
+  /**
+   * Rows changed behind the worker's caches: a prune to `prunedBefore` (only what it removed is
+   * forgotten), or without it an import (everything is).
+   */
+  invalidate(prunedBefore?: number): void {
+    this.worker?.postMessage({ op: 'invalidate', prunedBefore } satisfies ReaderRequest);
   }
 
   async close(): Promise<void> {

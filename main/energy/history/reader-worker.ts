@@ -25,6 +25,11 @@ function bytes(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/** Bytes in an ArrayBuffer of their own (so transferring it moves nothing else); copied when shared. */
+function owned(buf: Uint8Array): Uint8Array {
+  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? buf : new Uint8Array(buf);
+}
+
 port.on('message', (msg: ReaderRequest) => {
   const reply = (r: ReaderReply) => port.postMessage(r, r.body ? [r.body.buffer as ArrayBuffer] : []);
   try {
@@ -44,23 +49,31 @@ port.on('message', (msg: ReaderRequest) => {
         if (!cursor) throw new Error('export not open');
         let chunk = '';
         let done = false;
+        let body: Uint8Array | undefined;
         while (chunk.length < CHUNK_CHARS) {
           const next = cursor.next();
           if (next === null) {
             done = true;
             break;
           }
+          if (typeof next !== 'string') {
+            // A page SQLite wrote as UTF-8 already: handed over as it is (one page a message).
+            body = chunk ? new Uint8Array(Buffer.concat([Buffer.from(chunk), next])) : owned(next);
+            chunk = '';
+            break;
+          }
           chunk += next;
         }
         if (done) cursors.delete(msg.id);
-        reply({ id: msg.id, ok: true, body: chunk ? bytes(chunk) : undefined, done });
+        reply({ id: msg.id, ok: true, body: body ?? (chunk ? bytes(chunk) : undefined), done });
         return;
       }
       case 'export-close':
         cursors.delete(msg.id);
         return;
       case 'invalidate':
-        store.resetCache();
+        if (msg.prunedBefore === undefined) store.resetCache();
+        else store.prunedBefore(msg.prunedBefore);
         return;
     }
   } catch (err) {

@@ -68,6 +68,31 @@ function collect(rows: Iterable<Record<string, unknown>>, out: SourceRead): void
 }
 
 const PAGE = 2000;
+/** Rows per page of the forward read (the common, undamaged case). */
+const FORWARD_PAGE = 10_000;
+
+/**
+ * Rows read as arrays `[t, ...SIGEN_FIELDS]` (the fast forward read): the same checks and mapping
+ * as `fromSigenRow`, each sample built as one literal in SAMPLE_FIELDS order.
+ */
+function collectRaw(rows: unknown[][], out: SourceRead): void {
+  for (const row of rows) {
+    const t = row[0];
+    const solar = finite(row[1]);
+    const grid = finite(row[2]);
+    const battery = finite(row[3]);
+    const home = finite(row[4]);
+    const soc = finite(row[5]);
+    const outdoorTemp = finite(row[6]);
+    if (typeof t !== 'number' || !Number.isSafeInteger(t) || solar === undefined || grid === undefined || battery === undefined || soc === undefined || home === undefined || outdoorTemp === undefined) {
+      out.unreadable++;
+      continue;
+    }
+    const sample: HistorySample = { t, solar, solarNative: null, solarThirdParty: null, home, homeGeneral: null, smartPort: null, grid, battery, soc, outdoorTemp };
+    if (solar === null && grid === null && battery === null && home === null) out.withoutPower++;
+    out.samples.push(sample);
+  }
+}
 
 /**
  * Reads every row of its `history.db` without touching its folder: the database (and its `-wal`,
@@ -93,15 +118,26 @@ export function readSigenDb(file: string): SourceRead {
         return out;
       }
       const select = SIGEN_FIELDS.map((f) => (columns.has(f) ? f : `NULL AS ${f}`)).join(', ');
-      const forward = db.prepare(`SELECT t, ${select} FROM samples WHERE t > ? ORDER BY t LIMIT ${PAGE}`);
+      // Large pages while the file reads cleanly; a page that fails is read again in small ones,
+      // so every row before the damage is still kept.
+      const forwardLarge = db.prepare(`SELECT t, ${select} FROM samples WHERE t > ? ORDER BY t LIMIT ${FORWARD_PAGE}`).raw();
+      const forwardSmall = db.prepare(`SELECT t, ${select} FROM samples WHERE t > ? ORDER BY t LIMIT ${PAGE}`).raw();
+      let large = true;
       const backward = db.prepare(`SELECT t, ${select} FROM samples WHERE t < ? ORDER BY t DESC LIMIT ${PAGE}`);
       let last = Number.MIN_SAFE_INTEGER;
       try {
         for (;;) {
-          const rows = forward.all(last) as Array<Record<string, unknown>>;
+          let rows: unknown[][];
+          try {
+            rows = (large ? forwardLarge : forwardSmall).all(last) as unknown[][];
+          } catch (err) {
+            if (!large) throw err;
+            large = false;
+            continue;
+          }
           if (!rows.length) return out;
-          collect(rows, out);
-          last = rows.at(-1)!.t as number;
+          collectRaw(rows, out);
+          last = rows.at(-1)![0] as number;
         }
       } catch (err) {
         out.damage = `damaged after the row at t=${last}: ${(err as Error).message}`;

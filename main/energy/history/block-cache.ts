@@ -1,0 +1,165 @@
+import { emptyBucket, type PartialBucket } from './downsample.js';
+import { SAMPLE_FIELDS } from './sample.js';
+
+const F = SAMPLE_FIELDS.length;
+
+/** Seconds per cached block: downsampling widths that are multiples of 10 s read these. */
+export const BLOCK_MS = 10_000;
+/** Blocks held at most (14 days); a wider range is answered from raw samples. */
+export const MAX_CACHED_BLOCKS = (14 * 86_400_000) / BLOCK_MS;
+
+/**
+ * Per-10-second partial aggregates (count, per-field sum, non-null count, min, max) of the
+ * *sealed* blocks of one contiguous range, held in typed arrays (284 bytes a block, 17 MB for
+ * a week of 1 s samples). Built from the raw samples on first use, then extended with the newly
+ * sealed blocks only, so a 7-day `every=1` query folds 60,480 blocks instead of reading 604,800
+ * rows. Slots are indexed from `base`; a prune moves `lo` up and the slots below stay reusable, so
+ * the block a prune cut through is simply read again.
+ */
+export class BlockCache {
+  private base = 0;
+  private lo = 0;
+  private hi = -1;
+  private cap = 0;
+  private n = new Uint32Array(0);
+  private sum = new Float64Array(0);
+  private cnt = new Uint32Array(0);
+  /** NaN where a block holds no value of the field. */
+  private min = new Float64Array(0);
+  private max = new Float64Array(0);
+
+  /** `scan(loT, hiT, each)` calls `each` with `[t, ...SAMPLE_FIELDS]` for every sample in [loT, hiT], oldest first. */
+  constructor(private readonly scan: (loT: number, hiT: number, each: (row: unknown[]) => void) => void) {}
+
+  /** The newest cached block (-1 when empty). */
+  get sealedHi(): number {
+    return this.hi;
+  }
+
+  /**
+   * Partial buckets of `widthMs` (a multiple of BLOCK_MS) over blocks bLo..bHi, all sealed; null
+   * when the range is too wide to cache. Buckets are fresh objects, in time order.
+   */
+  fold(bLo: number, bHi: number, widthMs: number): PartialBucket[] | null {
+    if (bHi < bLo) return [];
+    if (bHi - bLo + 1 > MAX_CACHED_BLOCKS) return null;
+    this.ensure(bLo, bHi);
+    const out: PartialBucket[] = [];
+    let cur: PartialBucket | null = null;
+    for (let b = bLo; b <= bHi; b++) {
+      const s = b - this.base;
+      const count = this.n[s]!;
+      if (count === 0) continue;
+      const start = Math.floor((b * BLOCK_MS) / widthMs) * widthMs;
+      if (!cur || cur.t !== start) {
+        cur = emptyBucket(start);
+        out.push(cur);
+      }
+      cur.n += count;
+      const k = s * F;
+      for (let i = 0; i < F; i++) {
+        const c = this.cnt[k + i]!;
+        if (c === 0) continue;
+        cur.sum[i]! += this.sum[k + i]!;
+        cur.cnt[i]! += c;
+        const lo = this.min[k + i]!;
+        const hi = this.max[k + i]!;
+        const m = cur.min[i]!;
+        const x = cur.max[i]!;
+        cur.min[i] = m === null || lo < m ? lo : m;
+        cur.max[i] = x === null || hi > x ? hi : x;
+      }
+    }
+    return out;
+  }
+
+  /** After a prune: blocks up to and including `edge` are gone or changed. */
+  dropThrough(edge: number): void {
+    if (this.hi < this.lo) return;
+    if (edge >= this.hi) return this.reset();
+    if (this.lo <= edge) this.lo = edge + 1;
+  }
+
+  reset(): void {
+    this.base = 0;
+    this.lo = 0;
+    this.hi = -1;
+  }
+
+  private ensure(bLo: number, bHi: number): void {
+    const empty = this.hi < this.lo;
+    if (empty || bHi < this.lo - 1 || bLo > this.hi + 1 || bLo < this.base || Math.max(bHi, this.hi) - Math.min(bLo, this.lo) + 1 > MAX_CACHED_BLOCKS) {
+      this.base = bLo;
+      this.lo = bLo;
+      this.hi = bLo - 1;
+      this.room(bHi - bLo + 1);
+      this.fill(bLo, bHi);
+      this.hi = bHi;
+      return;
+    }
+    if (bLo < this.lo) {
+      this.fill(bLo, this.lo - 1);
+      this.lo = bLo;
+    }
+    if (bHi > this.hi) {
+      this.room(bHi - this.base + 1);
+      this.fill(this.hi + 1, bHi);
+      this.hi = bHi;
+    }
+  }
+
+  /** Makes slots 0..size-1 exist (relative to `base`): moves the live range down first, grows if needed. */
+  private room(size: number): void {
+    if (size <= this.cap) return;
+    if (this.lo > this.base && this.hi >= this.lo) {
+      const shift = this.lo - this.base;
+      for (const a of [this.n, this.sum, this.cnt, this.min, this.max]) {
+        const per = a === this.n ? 1 : F;
+        a.copyWithin(0, shift * per, (this.hi - this.base + 1) * per);
+      }
+      this.base = this.lo;
+      size -= shift;
+      if (size <= this.cap) return;
+    }
+    // An hour of headroom: steady polling then fills it, and a prune's freed slots are reused first.
+    const cap = Math.min(MAX_CACHED_BLOCKS, size + 360);
+    const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T, per: number): T => {
+      const a = make(cap * per);
+      a.set(old.subarray(0, Math.min(old.length, cap * per)));
+      return a;
+    };
+    this.n = grow(this.n, (k) => new Uint32Array(k), 1);
+    this.sum = grow(this.sum, (k) => new Float64Array(k), F);
+    this.cnt = grow(this.cnt, (k) => new Uint32Array(k), F);
+    this.min = grow(this.min, (k) => new Float64Array(k), F);
+    this.max = grow(this.max, (k) => new Float64Array(k), F);
+    this.cap = cap;
+  }
+
+  /** Aggregates the raw samples of blocks bLo..bHi into their slots. */
+  private fill(bLo: number, bHi: number): void {
+    const from = bLo - this.base;
+    const to = bHi - this.base + 1;
+    this.n.fill(0, from, to);
+    this.sum.fill(0, from * F, to * F);
+    this.cnt.fill(0, from * F, to * F);
+    this.min.fill(NaN, from * F, to * F);
+    this.max.fill(NaN, from * F, to * F);
+    const { n, sum, cnt, min, max } = this;
+    const base = this.base;
+    this.scan(bLo * BLOCK_MS, (bHi + 1) * BLOCK_MS - 1, (row) => {
+      const s = Math.floor((row[0] as number) / BLOCK_MS) - base;
+      n[s]!++;
+      const k = s * F;
+      for (let i = 0; i < F; i++) {
+        const v = row[i + 1] as number | null;
+        if (v === null) continue;
+        sum[k + i]! += v;
+        const c = cnt[k + i]!;
+        cnt[k + i] = c + 1;
+        if (c === 0 || v < min[k + i]!) min[k + i] = v;
+        if (c === 0 || v > max[k + i]!) max[k + i] = v;
+      }
+    });
+  }
+}

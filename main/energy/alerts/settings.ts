@@ -14,17 +14,17 @@ export const alertSettings = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _')
       .default(() => randomBytes(6).toString('hex'))
-      .meta({ ...live, generated: true, description: 'Stable id; generated when omitted.' }),
-    name: z.string().trim().min(1).max(60).default('Alert').meta(live),
-    enabled: z.boolean().default(true).meta(live),
-    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, description: 'Watched value: battery SOC (%), grid import/export, solar, home or battery power (W, battery positive charging), or gateway offline.' }),
-    condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, description: 'Inclusive comparison with the threshold.' }),
-    threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta(live),
-    unit: z.enum(['%', 'W', 'kW', '']).nullable().default(null).meta({ ...live, description: "Unit of the threshold: % for SOC, W or kW for power; blank uses the trigger's own unit." }),
-    settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, description: 'How long the condition must hold before the alert fires (and, unless clearSeconds is set, clears).' }),
-    clearSeconds: z.number().int().min(0).max(86_400).nullable().default(null).meta({ ...live, description: 'How long the condition must be gone before the alert clears; blank uses settleSeconds.' }),
-    webhookUrl: httpUrlOrBlank.meta({ ...live, secret: 'locked', description: 'POSTed JSON when the alert fires or clears; blank for none.' }),
-    homekit: z.boolean().default(false).meta({ ...live, description: 'Show this rule in the Home app as a contact sensor (open while the alert is active).' }),
+      .meta({ ...live, generated: true, label: 'Rule number', description: 'Set for you when the rule is made.' }),
+    name: z.string().trim().min(1).max(60).default('Alert').meta({ ...live, label: 'Name' }),
+    enabled: z.boolean().default(true).meta({ ...live, label: 'On' }),
+    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), or the gateway going offline.' }),
+    condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, label: 'When', description: 'Whether the alert starts when the reading reaches the level or more, or the level or less.' }),
+    threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta({ ...live, label: 'Level' }),
+    unit: z.enum(['%', 'W', 'kW', '']).nullable().default(null).meta({ ...live, label: 'Unit', description: 'The unit of the level: % for the battery level, W or kW for power. Leave it blank for the usual unit.' }),
+    settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, label: 'Wait before starting', description: 'How long, in seconds, the reading must stay past the level before the alert starts. Unless you set a wait before ending, the same wait applies when it ends.' }),
+    clearSeconds: z.number().int().min(0).max(86_400).nullable().default(null).meta({ ...live, label: 'Wait before ending', description: 'How long, in seconds, the reading must be back before the alert ends. Leave it blank to use the wait before starting.' }),
+    webhookUrl: httpUrlOrBlank.meta({ ...live, secret: 'locked', label: 'Web address to notify', description: 'A web address that is sent a short message when the alert starts and when it ends, such as a Home Assistant or ntfy link. Leave it blank for none.' }),
+    homekit: z.boolean().default(false).meta({ ...live, label: 'Show in the Home app', description: 'Show this rule in the Home app as a contact sensor that is open while the alert is on.' }),
   })
   .strict()
   .superRefine((a, ctx) => {
@@ -40,6 +40,6 @@ export const alertsSection = settingsSection({
     .max(MAX_ALERTS)
     .default([])
     .refine((list) => new Set(list.map((a) => a.id)).size === list.length, 'alert ids must be unique')
-    .meta({ ...live, description: 'Alert rules; the array is replaced whole on update.' }),
+    .meta({ ...live, label: 'Alert rules', description: 'Notices when a reading passes a level you choose, such as the battery running low.' }),
   publicView: (alerts, blank) => (blank ? alerts.map((a) => ({ ...a, webhookUrl: '' })) : alerts),
 });

@@ -19,16 +19,16 @@ export const generalSettings = z
       .string()
       .refine(isTimeZone, 'must be an IANA time zone such as Australia/Sydney')
       .default(() => process.env.TZ && isTimeZone(process.env.TZ) ? process.env.TZ : Intl.DateTimeFormat().resolvedOptions().timeZone)
-      .meta({ ...live, description: 'Local day boundaries (energy today, tariff) use this zone.' }),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').default('AUD').meta(live),
-    temperatureUnit: z.enum(['celsius', 'fahrenheit']).default('celsius').meta(live),
-    serverPort: z.number().int().min(1).max(65535).default(5163).meta({ ...restart, description: 'HTTP port of the energy bridge (SERVER_PORT seeds it).' }),
+      .meta({ ...live, label: 'Time zone', description: 'Where your day starts and ends, for today\'s energy and for the tariff.' }),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').default('AUD').meta({ ...live, label: 'Currency', description: 'The three-letter code of the money your tariff is in, such as AUD.' }),
+    temperatureUnit: z.enum(['celsius', 'fahrenheit']).default('celsius').meta({ ...live, label: 'Temperature unit' }),
+    serverPort: z.number().int().min(1).max(65535).default(5163).meta({ ...restart, label: 'Server port', description: 'The port these pages are served on. A change takes effect after a restart; then open the pages at the new port.' }),
     allowedHosts: z
       .array(z.string().trim().toLowerCase().refine(isHostName, 'must be a host name such as pc.home.lan'))
       .max(32)
       .default([])
-      .meta({ ...live, description: 'Extra host names this bridge answers to. IP addresses, localhost and this computer\'s own name (and .local) always work (ALLOWED_HOSTS seeds it).' }),
-    eventStreamMaxClients: z.number().int().min(1).max(10_000).default(100).meta({ ...live, description: 'Most dashboards connected to the live event stream at once; more get 503.' }),
+      .meta({ ...live, label: 'Extra host names', description: 'Other names this computer has on your network that the pages should open under, such as pc.home.lan. Its IP addresses, localhost and its own name always work.' }),
+    eventStreamMaxClients: z.number().int().min(1).max(10_000).default(100).meta({ ...live, label: 'Live dashboards at once', description: 'How many screens can show live readings at the same time; beyond that a new screen is turned away until another closes.' }),
   })
   .strict();
 

@@ -4,7 +4,7 @@ import { live, settingsSection, withDefaults } from '../features/section.js';
 
 export const historySettings = z
   .object({
-    retentionDays: z.number().min(1 / 24).max(366).default(7).meta({ ...live, description: 'How long history is kept, in memory and on disk.' }),
+    retentionDays: z.number().min(1 / 24).max(366).default(7).meta({ ...live, label: 'Keep history for', description: 'How many days of readings are kept for the charts and exports.' }),
   })
   .strict();
 

@@ -19,26 +19,26 @@ export function randomHomekitPin(): string {
 
 export const homekitSettings = z
   .object({
-    enabled: z.boolean().default(false).meta(restart),
+    enabled: z.boolean().default(false).meta({ ...restart, label: 'HomeKit', description: 'Show the battery and solar in the Apple Home app.' }),
     pin: z
       .string()
       .regex(/^\d{3}-\d{2}-\d{3}$/, 'must look like 123-45-678')
       .refine((p) => !TRIVIAL_PINS.has(p), 'is too simple; HomeKit rejects it')
       .default(randomHomekitPin)
-      .meta({ ...restart, secret: 'locked', generated: true, description: 'Pairing code XXX-XX-XXX; generated on first start.' }),
-    bridgeName: z.string().trim().min(1).max(64).default('Energy Bridge').meta(restart),
+      .meta({ ...restart, secret: 'locked', generated: true, label: 'HomeKit setup code', description: 'The code you type or scan when you add the bridge in the Home app. Made up for you on first start.' }),
+    bridgeName: z.string().trim().min(1).max(64).default('Energy Bridge').meta({ ...restart, label: 'Bridge name', description: 'The name the Home app shows for this bridge.' }),
     port: z
       .number()
       .int()
       .min(1024)
       .max(65535)
       .default(HOMEKIT_DEFAULT_PORT)
-      .meta({ ...restart, description: 'TCP port of the HomeKit bridge (not 51826, which homebridge usually holds). Seeded from HOMEKIT_PORT.' }),
+      .meta({ ...restart, label: 'HomeKit port', description: 'The network port the Home app connects to. Leave it as it is unless another program uses it (homebridge usually takes 51826).' }),
     bind: z
       .array(z.string().trim().min(1).max(64).refine((v) => isIP(v) !== 0 || /^[A-Za-z0-9._-]+$/.test(v), 'must be an IP address or an interface name'))
       .max(8)
       .default([])
-      .meta({ ...restart, description: 'Addresses or interfaces the bridge binds and advertises on; empty for all. Seeded from HOMEKIT_BIND (comma-separated).' }),
+      .meta({ ...restart, label: 'Network connections', description: "Which of this computer's network connections the Home app can find the bridge on. Leave it empty for all of them." }),
   })
   .strict();
 

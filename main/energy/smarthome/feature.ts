@@ -57,7 +57,7 @@ export const createSmartHomeFeature: FeatureFactory = (ctx) => {
   const agentUserId = `energy-${createHash('sha256').update(ctx.dataDir).digest('hex').slice(0, 12)}`;
 
   const requireEnabled = () => {
-    if (!ctx.settings().smartHome.enabled) throw new AppError(404, 'smart_home_off', 'Smart-home fulfillment is off: enable smartHome.enabled in the settings (or set SMART_HOME_AUTH_TOKEN).');
+    if (!ctx.settings().smartHome.enabled) throw new AppError(404, 'smart_home_off', 'Smart-home fulfillment is off: turn on the smart-home link in the settings (or set SMART_HOME_AUTH_TOKEN).');
   };
 
   const checkBearer = (req: FastifyRequest) => {

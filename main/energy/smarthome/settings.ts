@@ -3,12 +3,12 @@ import { live, settingsSection, withDefaults } from '../features/section.js';
 
 export const smartHomeSettings = z
   .object({
-    enabled: z.boolean().default(false).meta(live),
+    enabled: z.boolean().default(false).meta({ ...live, label: 'Smart-home link', description: 'Let a smart-home assistant ask this bridge for the battery level and power.' }),
     authToken: z
       .string()
       .max(512)
       .default('')
-      .meta({ ...live, secret: 'hidden', description: 'Bearer token /fulfillment expects; write-only (GET shows tokenSet). Seeded from SMART_HOME_AUTH_TOKEN.' }),
+      .meta({ ...live, secret: 'hidden', label: 'Access token', description: 'The secret your smart-home assistant sends with each question. Once saved it is never shown again; the page only says whether one is set.' }),
   })
   .strict();
 

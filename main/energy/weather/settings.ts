@@ -3,13 +3,13 @@ import { httpUrl, live, settingsSection, withDefaults } from '../features/sectio
 
 export const weatherSettings = z
   .object({
-    enabled: z.boolean().default(false).meta(live),
-    location: z.string().trim().max(120).default('').meta({ ...live, description: 'Place name shown with the temperature (and looked up when no coordinates are set).' }),
-    latitude: z.number().min(-90).max(90).nullable().default(null).meta(live),
-    longitude: z.number().min(-180).max(180).nullable().default(null).meta(live),
-    refreshMinutes: z.number().int().min(5).max(180).default(10).meta(live),
-    forecastUrl: httpUrl.default('https://api.open-meteo.com/v1/forecast').meta({ ...live, description: 'Forecast API base URL (tests and the demo point it at a local fake).' }),
-    geocodingUrl: httpUrl.default('https://geocoding-api.open-meteo.com/v1/search').meta({ ...live, description: 'Geocoding API base URL.' }),
+    enabled: z.boolean().default(false).meta({ ...live, label: 'Weather', description: 'Show the outdoor temperature beside your readings.' }),
+    location: z.string().trim().max(120).default('').meta({ ...live, label: 'Place', description: 'The place whose temperature is shown; it is looked up by name when no coordinates are set.' }),
+    latitude: z.number().min(-90).max(90).nullable().default(null).meta({ ...live, label: 'Latitude' }),
+    longitude: z.number().min(-180).max(180).nullable().default(null).meta({ ...live, label: 'Longitude' }),
+    refreshMinutes: z.number().int().min(5).max(180).default(10).meta({ ...live, label: 'Refresh every', description: 'How often, in minutes, the weather is fetched.' }),
+    forecastUrl: httpUrl.default('https://api.open-meteo.com/v1/forecast').meta({ ...live, label: 'Forecast service', description: 'The weather service asked for the temperature. Leave it as it is unless you run your own.' }),
+    geocodingUrl: httpUrl.default('https://geocoding-api.open-meteo.com/v1/search').meta({ ...live, label: 'Place search service', description: 'The service that finds a place by its name. Leave it as it is unless you run your own.' }),
   })
   .strict();
 

@@ -103,6 +103,16 @@ describe('refusals name the setting in words, and keep the field for the pages',
     expect(period.error.message).toMatch(/^Start: /);
   });
 
+  it('recordings: GET /api/settings/schema gives the pages every setting with its label and plain hint', async () => {
+    const res = await rec.api.get('/api/settings/schema');
+    expect(res.status).toBe(200);
+    const fields = res.body.fields as Record<string, { label: string; description: string; applies: string; secret: boolean }>;
+    expect(Object.keys(fields)).toEqual(Object.keys((await rec.api.get('/api/settings')).body.settings));
+    expect(fields.sync_cron).toMatchObject({ label: 'Sync schedule', applies: 'live', secret: false });
+    expect(fields.cloud_pin).toMatchObject({ secret: true });
+    for (const [key, f] of Object.entries(fields)) expect(apiWordIn(f.description), key).toBeNull();
+  });
+
   it('recordings: a bad sync schedule is "Sync schedule: …" and names sync_cron only in the field', async () => {
     const res = await rec.api.patch('/api/settings', { sync_cron: 'every day' });
     expect(res.status).toBe(400);

@@ -17,8 +17,8 @@ test.describe('shows page', () => {
 
     await page.getByLabel('Destination folder').fill('../../etc');
     await page.getByRole('button', { name: 'Follow show' }).click();
-    const field = page.getByRole('alert').filter({ hasText: 'dest_folder' });
-    await expect(field).toHaveText('dest_folder: must not contain ".." segments');
+    const field = page.getByRole('alert').filter({ hasText: 'Folder name' });
+    await expect(field).toHaveText('Folder name: must not contain ".." segments');
     await expect(page.getByLabel('Destination folder')).toHaveAttribute('aria-invalid', 'true');
     expect((await rec.api.get('/api/shows')).body.shows).toEqual([]);
 
@@ -96,11 +96,11 @@ test.describe('first-run setup', () => {
     await page.getByRole('button', { name: 'Next: Media folder' }).click();
     await page.getByLabel('Media folder').fill('relative/path');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'media_root' })).toContainText('absolute path');
+    await expect(page.getByRole('alert').filter({ hasText: 'Media folder:' })).toContainText('absolute path');
     // A folder that does not exist is refused too (a sync never creates the media root).
     await page.getByLabel('Media folder').fill(`${rec.dir}/library`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'media_root' })).toContainText('does not exist');
+    await expect(page.getByRole('alert').filter({ hasText: 'Media folder:' })).toContainText('does not exist');
     fs.mkdirSync(`${rec.dir}/library`);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();

@@ -25,9 +25,12 @@ export class AppError extends Error {
   }
 }
 
-/** 400 naming the offending field. */
-export function invalid(field: string, message: string): AppError {
-  return new AppError(400, 'invalid', `${field}: ${message}`, { field });
+/**
+ * 400 naming the offending field: the message names it in words when a `label` is given ("Folder
+ * name: must not be empty"); `field` (the path) stays machine-readable for the pages.
+ */
+export function invalid(field: string, message: string, label?: string): AppError {
+  return new AppError(400, 'invalid', `${label ?? field}: ${message}`, { field });
 }
 
 export function notFound(message = 'Not found'): AppError {

@@ -3,26 +3,23 @@ import { z } from 'zod';
 import type { SettingsStore } from '../core/settings-store.js';
 import { parseInput } from '../core/validate.js';
 import type { Security } from './security/gate.js';
-import { energySettingsSchema, mergeSettings, restartRequired, type EnergySettings } from './settings.js';
+import { energySettingsSchema, mergeSettings, restartRequired, settingsSections, type EnergySettings } from './settings.js';
 
 type PublicSettings = Omit<EnergySettings, 'smartHome'> & { smartHome: { enabled: boolean; tokenSet: boolean } };
 
 /**
- * Settings as GET /api/settings shows them: the smart-home token only as `tokenSet`; with
- * `blank` (a passcode is set and the request has no session) the gateway host, the HomeKit PIN,
- * every alert's webhook URL and the weather service URLs are "".
+ * Settings as GET /api/settings shows them: each section as its feature shows it (the smart-home
+ * token only as `tokenSet`); with `blank` (a passcode is set and the request has no session) the
+ * locked fields (gateway host, HomeKit PIN, alert webhooks, weather service addresses) are "".
  */
 export function publicSettings(s: EnergySettings, blank: boolean): PublicSettings {
-  const { authToken, ...smartHome } = s.smartHome;
-  const out: PublicSettings = { ...s, smartHome: { ...smartHome, tokenSet: authToken !== '' } };
-  if (!blank) return out;
-  return {
-    ...out,
-    gateway: { ...out.gateway, host: '' },
-    homekit: { ...out.homekit, pin: '' },
-    alerts: out.alerts.map((a) => ({ ...a, webhookUrl: '' })),
-    weather: { ...out.weather, forecastUrl: '', geocodingUrl: '' },
-  };
+  const all = s as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const section of settingsSections) {
+    const value = all[section.key];
+    out[section.key] = section.publicView ? section.publicView(value, blank) : value;
+  }
+  return out as PublicSettings;
 }
 
 /** The published JSON Schema: each field carries `applies`; random first-start defaults are left out. */
@@ -34,6 +31,8 @@ export function settingsJsonSchema(): Record<string, unknown> {
     const obj = node as Record<string, unknown>;
     // Group defaults repeat the field defaults (and would publish the generated ones).
     if (obj.generated === true || (depth > 0 && obj.properties !== undefined && typeof obj.default === 'object')) delete obj.default;
+    // Labels name fields in refusals; the pages keep their own.
+    if (typeof obj.label === 'string') delete obj.label;
     for (const v of Object.values(obj)) scrub(v, depth + 1);
   };
   scrub(schema, 0);
@@ -43,10 +42,12 @@ export function settingsJsonSchema(): Record<string, unknown> {
 /** Read-only fields of the GET body that a client may echo back; PUT ignores them. */
 function withoutReadOnly(body: Record<string, unknown>): Record<string, unknown> {
   const { passcodeSet: _p, unlocked: _u, ...rest } = body;
-  const smartHome = rest.smartHome;
-  if (typeof smartHome === 'object' && smartHome !== null && !Array.isArray(smartHome) && 'tokenSet' in smartHome) {
-    const { tokenSet: _t, ...sh } = smartHome as Record<string, unknown>;
-    rest.smartHome = sh;
+  for (const section of settingsSections) {
+    const value = rest[section.key];
+    if (!section.readOnly || typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const kept = { ...(value as Record<string, unknown>) };
+    for (const field of section.readOnly) delete kept[field];
+    rest[section.key] = kept;
   }
   return rest;
 }

@@ -4,8 +4,10 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
 import { createDisposer } from '../core/lifecycle.js';
-import { createAdRemoval, type AdRemovalDeps } from './adcut/ad-removal.js';
-import { defaultAdTools, type AdTools } from './adcut/tools.js';
+import type { AdRemovalDeps } from './adcut/ad-removal.js';
+import type { AdTools } from './adcut/tools.js';
+import { composeHooks } from './features/compose.js';
+import { recordingFeatures } from './features/index.js';
 import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { openDatabase, type Db } from '../core/sqlite.js';
@@ -35,10 +37,7 @@ import type { MediaGet } from './sync/media-get.js';
 import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
-import { createBoxDeleter } from './cloud/box-delete.js';
 import type { CloudTimings } from './cloud/cloud-client.js';
-import { testCloudAccount } from './cloud/cloud-test.js';
-import { createMediaServerIntegration } from './mediaserver/media-server.js';
 import { registerRecordingsUi } from './web-ui.js';
 
 export interface RecordingDeps {
@@ -141,39 +140,14 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         });
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
-        // The media server (refresh, discovery, token) and the cloud delete, from the settings; deps override.
-        const cloudFetch = outbound.fetcher(() => ({ purpose: 'internet', configured: [settings.get().cloud_api_url] }));
-        const checkChannel = (url: URL) => outbound.check({ purpose: 'internet', configured: [settings.get().cloud_ws_url] }, url);
-        const mediaServer = createMediaServerIntegration({ settings, fetch: fetchFn, gdm: config.gdm, clock, logger, stopSignal: stopController.signal });
-        const boxDeleter = createBoxDeleter({ settings, recordings, guard, fetch: cloudFetch, checkChannel, clock, logger, timings: deps.cloudTimings });
-        const adRemoval = createAdRemoval({
-          db, recordings, shows, settings, progress, clock, logger, tools: deps.adTools ?? defaultAdTools,
-          configDir: config.configDir, bundledDetectorIni: config.bundledDetectorIni, ...deps.adRemoval,
-        });
-        adRemoval.recoverAtStart();
-        disposer.add(() => adRemoval.stop());
-        const hooks: SyncHooks = {
-          mediaServer,
-          afterRefresh: boxDeleter.afterRefresh,
-          ...deps.hooks,
-          // Ad removal first; later steps see the row with its ad status (box delete needs it).
-          async afterDone(row, show, signal) {
-            await adRemoval.afterDone(row, show, signal);
-            await deps.hooks?.afterDone?.(recordings.get(row.box_id) ?? row, show, signal);
-          },
-          housekeeping() {
-            adRemoval.housekeeping();
-            deps.hooks?.housekeeping?.();
-          },
-        };
-        const seams: IntegrationSeams = {
-          adScan: adRemoval.scan,
-          discoverMediaServer: mediaServer.discover,
-          detectMediaServerToken: mediaServer.detectToken,
-          cloudTest: () => testCloudAccount({ settings, fetch: cloudFetch, logger, timings: deps.cloudTimings, signal: stopController.signal }),
-          deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal),
-          ...deps.seams,
-        };
+        // The integrations (ad removal, media server, cloud delete), one per entry of the feature
+        // list, in its order; test deps override their hooks and seams.
+        const features = recordingFeatures.flatMap((f) =>
+          f.create ? [f.create({ config, deps, db, recordings, shows, settings, progress, guard, clock, logger, outbound, lanFetch: fetchFn, stopSignal: stopController.signal })] : [],
+        );
+        for (const f of features) if (f.stop) disposer.add(() => f.stop!());
+        const hooks = composeHooks(features, recordings, deps.hooks);
+        const seams: IntegrationSeams = Object.assign({}, ...features.map((f) => f.seams ?? {}), deps.seams) as IntegrationSeams;
         let download: Downloader;
         if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, clock);
         else {

@@ -1,88 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import cron from 'node-cron';
 import { z } from 'zod';
-import { isHostName, splitHostList } from '../core/host-check.js';
 import type { Db } from '../core/sqlite.js';
 import { parseInput } from '../core/validate.js';
 
-/** How a secret is shown on read; writing this value back leaves the stored secret unchanged. */
-export const SECRET_MASK = '••••••••';
+import { recordingFeatures } from './features/index.js';
+import { SECRET_MASK, type SettingDef } from './features/feature.js';
 
-const absolutePath = z.string().min(1).max(1024).refine((p) => path.isAbsolute(p), 'must be an absolute path');
-const cronExpr = z
-  .string()
-  .trim()
-  .min(1)
-  .refine((c) => cron.validate(c), 'is not a valid cron expression (5 or 6 fields, e.g. "*/30 * * * *")');
-const httpUrlOrEmpty = z.union([z.literal(''), z.url({ protocol: /^https?$/ })]);
-const wsUrlOrEmpty = z.union([z.literal(''), z.url({ protocol: /^wss?$/ })]);
-/** An IP or host name with an optional port, or a full http URL of the device description. */
-const oneBoxAddress = z.union([
-  z.url({ protocol: /^https?$/ }),
-  z
-    .string()
-    .max(255)
-    .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'must be an IP or host name, optionally with :port, or an http URL'),
-]);
-/** One box address, or several separated by commas or spaces (two boxes on one LAN); blank searches by SSDP. */
-const boxAddress = z
-  .string()
-  .max(1024)
-  .superRefine((value, ctx) => {
-    const parts = value.split(/[\s,]+/).filter(Boolean);
-    if (parts.length > 8) ctx.addIssue({ code: 'custom', message: 'at most 8 box addresses' });
-    for (const part of parts) {
-      if (!oneBoxAddress.safeParse(part).success) {
-        ctx.addIssue({ code: 'custom', message: `"${part.slice(0, 80)}" must be an IP or host name, optionally with :port, or an http URL` });
-        return;
-      }
-    }
-  });
-const secret = z.string().max(512);
-/** Extra host names the service answers to (DNS-rebinding defence, core/host-check.ts), separated by commas or spaces. */
-const hostList = z
-  .string()
-  .max(2048)
-  .refine((v) => splitHostList(v).every(isHostName), 'must be host names (such as pc.home.lan) separated by commas or spaces');
+export { SECRET_MASK, type SettingDef };
 
-interface SettingDef {
-  schema: z.ZodType;
-  default: unknown;
-  /** Environment variable consulted when the setting is not stored. */
-  env?: string;
-  secret?: boolean;
-  /** `live`: takes effect on save; `restart`: read at start. */
-  applies: 'live' | 'restart';
-}
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type Defs = UnionToIntersection<NonNullable<(typeof recordingFeatures)[number]['settings']>>;
 
-/** The one schema of the settings: each key's validator, default, env seed, secrecy and when it applies. */
-export const settingDefs = {
-  media_root: { schema: absolutePath, default: '/media/tv', env: 'MEDIA_ROOT', applies: 'live' },
-  sync_cron: { schema: cronExpr, default: '*/30 * * * *', applies: 'live' },
-  box_address: { schema: boxAddress, default: '', applies: 'live' },
-  download_concurrency: { schema: z.number().int().min(1).max(4), default: 1, applies: 'live' },
-  /** Free space a download must leave on the media root's disk (MB); an item that would not is skipped. */
-  free_space_margin_mb: { schema: z.number().int().min(0).max(1024 * 1024), default: 256, applies: 'live' },
-  size_tolerance_bytes: { schema: z.number().int().min(0).max(1024 * 1024 * 1024), default: 1024 * 1024, applies: 'live' },
-  ad_removal_enabled: { schema: z.boolean(), default: false, applies: 'live' },
-  ad_original_retention_days: { schema: z.number().int().min(0).max(3650), default: 7, applies: 'live' },
-  media_server_url: { schema: httpUrlOrEmpty, default: '', applies: 'live' },
-  media_server_token: { schema: secret, default: '', secret: true, applies: 'live' },
-  media_server_section_id: { schema: z.string().max(32).regex(/^\d*$/, 'must be a section number'), default: '', applies: 'live' },
-  media_server_prefs_path: { schema: absolutePath, default: '/media-server-preferences.xml', env: 'MEDIA_SERVER_PREFS_PATH', applies: 'live' },
-  cloud_api_url: { schema: httpUrlOrEmpty, default: '', applies: 'live' },
-  cloud_ws_url: { schema: wsUrlOrEmpty, default: '', applies: 'live' },
-  cloud_activation_code: { schema: secret, default: '', secret: true, applies: 'live' },
-  cloud_pin: { schema: secret, default: '', secret: true, applies: 'live' },
-  allowed_hosts: { schema: hostList, default: '', env: 'ALLOWED_HOSTS', applies: 'live' },
-} satisfies Record<string, SettingDef>;
+/**
+ * The one schema of the settings: each key's validator, default, env seed, secrecy, when it applies,
+ * its label and its hint, owned by the feature folders and composed in the order of the one
+ * feature list (features/index.ts).
+ */
+export const settingDefs = Object.assign({}, ...recordingFeatures.map((f) => f.settings ?? {})) as Defs;
 
-export type SettingKey = keyof typeof settingDefs;
+export type SettingKey = keyof Defs;
 export type Settings = {
-  [K in SettingKey]: (typeof settingDefs)[K]['default'] extends number
+  [K in SettingKey]: Defs[K]['default'] extends number
     ? number
-    : (typeof settingDefs)[K]['default'] extends boolean
+    : Defs[K]['default'] extends boolean
       ? boolean
       : string;
 };
@@ -93,11 +34,9 @@ export type SettingSource = 'stored' | 'env' | 'default';
  * (scheme, host, port) these settings held when it was given; it is attached only to requests for
  * them, and changing one of them without giving the secret again clears the secret.
  */
-export const SECRET_DESTINATIONS = {
-  media_server_token: ['media_server_url'],
-  cloud_activation_code: ['cloud_api_url', 'cloud_ws_url'],
-  cloud_pin: ['cloud_api_url', 'cloud_ws_url'],
-} as const satisfies Partial<Record<SettingKey, readonly SettingKey[]>>;
+export const SECRET_DESTINATIONS = Object.assign({}, ...recordingFeatures.map((f) => f.secretDestinations ?? {})) as {
+  [K in SettingKey as Defs[K] extends { secret: true } ? K : never]: readonly SettingKey[];
+};
 export type SecretKey = keyof typeof SECRET_DESTINATIONS;
 const secretKeys = Object.keys(SECRET_DESTINATIONS) as SecretKey[];
 
@@ -119,7 +58,7 @@ const keys = Object.keys(settingDefs) as SettingKey[];
 
 /** Body of `PATCH /api/settings`: any subset of keys; `null` removes the stored value (back to env/default). */
 export const settingsPatchSchema = z
-  .object(Object.fromEntries(keys.map((k) => [k, (settingDefs[k].schema as z.ZodType).nullable().optional()])))
+  .object(Object.fromEntries(keys.map((k) => [k, (settingDefs[k].schema as z.ZodType).nullable().optional().meta({ label: settingDefs[k].label })])))
   .strict();
 
 export interface SettingsView {
@@ -203,7 +142,7 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
     return { values: values as Settings, sources };
   };
 
-  const destinationsNow = (k: SecretKey, values: Settings): string[] => SECRET_DESTINATIONS[k].map((d) => destinationOf(values[d]));
+  const destinationsNow = (k: SecretKey, values: Settings): string[] => SECRET_DESTINATIONS[k].map((d) => destinationOf(String(values[d])));
   const binding = (k: SecretKey): string[] | null => {
     const row = selectOne.get(bindingKey(k)) as { value_json: string } | undefined;
     if (!row) return null;
@@ -266,7 +205,7 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
       for (const k of keys) if (before[k] !== after[k]) changed.push(k);
       if (changed.length) for (const l of listeners) l(changed, after);
       const message = cleared.length
-        ? `${cleared.join(', ')} ${cleared.length === 1 ? 'was' : 'were'} cleared: a secret is only sent to the address it was given for, and that address changed. Enter ${cleared.length === 1 ? 'it' : 'them'} again for the new address.`
+        ? `${sentenceList(cleared.map((k) => settingDefs[k].label))} ${cleared.length === 1 ? 'was' : 'were'} cleared: a secret is only sent to the address it was given for, and that address changed. Enter ${cleared.length === 1 ? 'it' : 'them'} again for the new address.`
         : undefined;
       return { ...view(), cleared, ...(message ? { message } : {}) };
     },
@@ -281,4 +220,10 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** "A", "A and B", "A, B and C", the first word capitalised as it is (labels start with a capital). */
+function sentenceList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)!.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase())}`;
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { emptyLiveState, type LiveState } from '../live-state.js';
-import { alertSettings } from '../settings.js';
+import { alertSettings } from './settings.js';
 import { AlertEngine } from './engine.js';
 import { WebhookDispatcher, type WebhookBody } from './webhook.js';
 

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { Timer } from '../../core/clock.js';
 import { invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { AlertEngine, type ActiveAlert, type AlertTransition } from './engine.js';
 import { postOnce, WebhookDispatcher, type WebhookBody } from './webhook.js';
+import { alertsSection } from './settings.js';
 
 /** Rules are also re-evaluated on this timer, so a settle time ends on time between polls. */
 export const ALERT_TICK_MS = 1000;
@@ -124,3 +125,6 @@ export const createAlertsFeature: FeatureFactory = (ctx) => {
     },
   };
 };
+
+/** Alert rules: their settings section and their feature. */
+export const alertsFeature: EnergyFeatureModule<typeof alertsSection> = { name: 'alerts', settings: [alertsSection], create: createAlertsFeature };

@@ -1,5 +1,6 @@
 import type { LiveState } from '../live-state.js';
-import { ALERT_UNITS, type EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings.js';
+import { ALERT_UNITS } from './settings.js';
 
 export type AlertRule = EnergySettings['alerts'][number];
 export type Trigger = AlertRule['trigger'];

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import { DailyStore, type DailyRow } from '../history/daily-store.js';
 import { firstSampleTime, readPowerSamples } from '../history/sample-reader.js';
 import { powerSampleOf } from '../tariff/feature.js';
@@ -160,3 +160,6 @@ export const createDailyFeature: FeatureFactory = (ctx) => {
     },
   };
 };
+
+/** Daily totals (no settings of its own). */
+export const dailyFeature: EnergyFeatureModule<never> = { name: 'daily', create: createDailyFeature };

@@ -5,6 +5,7 @@ import type { Outbound } from '../../core/outbound.js';
 import type { LiveState, LiveStateStore } from '../live-state.js';
 import type { EnergySettings } from '../settings.js';
 import type { Snapshot } from '../snapshot-schema.js';
+import type { SettingsSection } from './section.js';
 
 /** A fetch as the features' HTTP clients take it (a fetcher of the outbound gate in the service). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -50,6 +51,19 @@ export interface EnergyFeature {
 }
 
 export type FeatureFactory = (ctx: FeatureContext) => EnergyFeature;
+
+/**
+ * What a feature folder hands the service: its settings sections (schema, defaults, environment
+ * seeds, secrets, `applies`, descriptions) and, when it runs anything, its factory. The service's
+ * list of these (features/index.ts) is the one place a feature is added.
+ */
+export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection> {
+  readonly name: string;
+  /** Sections of the settings this feature owns, in the order the settings file lists them. */
+  readonly settings?: readonly Sec[];
+  /** Makes the running feature; absent for a settings-only entry (the service itself reads them). */
+  readonly create?: FeatureFactory;
+}
 
 /** Runs every feature's `onPoll` over a state about to be published; a failing feature is logged, not fatal. */
 export function contribute(features: readonly EnergyFeature[], next: LiveState, at: number, logger: Logger): LiveState {

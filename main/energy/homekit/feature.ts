@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import type { HomekitBridge } from './bridge.js';
+import { homekitSection } from './settings.js';
 
 /**
  * The HomeKit bridge as an energy feature: published at start when enabled (accessory-bridge
@@ -61,3 +62,5 @@ export const createHomekitFeature: FeatureFactory = (ctx) => {
   };
 };
 
+/** The HomeKit bridge: its settings section and its feature. */
+export const homekitFeature: EnergyFeatureModule<typeof homekitSection> = { name: 'homekit', settings: [homekitSection], create: createHomekitFeature };

@@ -3,8 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import { fulfill, fulfillmentRequest, UnknownIntentError } from './intents.js';
+import { smartHomeSection } from './settings.js';
 
 /** Timing-safe: both sides hashed to the same length first, so neither length nor content leaks. */
 export function tokenMatches(given: string, expected: string): boolean {
@@ -56,7 +57,7 @@ export const createSmartHomeFeature: FeatureFactory = (ctx) => {
   const agentUserId = `energy-${createHash('sha256').update(ctx.dataDir).digest('hex').slice(0, 12)}`;
 
   const requireEnabled = () => {
-    if (!ctx.settings().smartHome.enabled) throw new AppError(404, 'smart_home_off', 'Smart-home fulfillment is off: enable smartHome.enabled in the settings (or set SMART_HOME_AUTH_TOKEN).');
+    if (!ctx.settings().smartHome.enabled) throw new AppError(404, 'smart_home_off', 'Smart-home fulfillment is off: turn on the smart-home link in the settings (or set SMART_HOME_AUTH_TOKEN).');
   };
 
   const checkBearer = (req: FastifyRequest) => {
@@ -115,3 +116,6 @@ export const createSmartHomeFeature: FeatureFactory = (ctx) => {
     },
   };
 };
+
+/** Smart-home fulfillment: its settings section and its feature. */
+export const smartHomeFeature: EnergyFeatureModule<typeof smartHomeSection> = { name: 'smartHome', settings: [smartHomeSection], create: createSmartHomeFeature };

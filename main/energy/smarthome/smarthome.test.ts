@@ -136,7 +136,7 @@ describe('POST /fulfillment without a token configured', () => {
     await start({});
     const off = await post(body('action.devices.SYNC'), null);
     expect(off.statusCode).toBe(404);
-    expect(off.json().error.message).toContain('smartHome.enabled');
+    expect(off.json().error.message).toContain('turn on the smart-home link in the settings');
     const put = await h!.service.app.inject({ method: 'PUT', url: '/api/settings', payload: { smartHome: { enabled: true } } });
     expect(put.statusCode).toBe(200);
     for (const intent of ['action.devices.SYNC', 'action.devices.QUERY', 'action.devices.EXECUTE', 'action.devices.DISCONNECT']) {

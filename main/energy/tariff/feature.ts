@@ -1,10 +1,11 @@
 import { readPowerSamples } from '../history/sample-reader.js';
-import type { FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import type { LiveState } from '../live-state.js';
 import type { Snapshot } from '../snapshot-schema.js';
 import { dayCost, DayLedger, round4, type PowerSample } from './ledger.js';
 import { startOfLocalDay } from './local-time.js';
 import { ratesAt, tariffConfigured, type TariffConfig } from './windows.js';
+import { tariffSection } from './settings.js';
 
 export type TariffSnapshot = NonNullable<Snapshot['tariff']>;
 
@@ -91,3 +92,6 @@ export const createTariffFeature: FeatureFactory = (ctx) => {
     },
   };
 };
+
+/** Tariff and cost: its settings section and its feature. */
+export const tariffFeature: EnergyFeatureModule<typeof tariffSection> = { name: 'tariff', settings: [tariffSection], create: createTariffFeature };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tariffSettings } from '../settings.js';
+import { tariffSettings } from './settings.js';
 import { dayCost, DayLedger, round4, type DayTotals, type PowerSample } from './ledger.js';
 import { localMinute, startOfLocalDay } from './local-time.js';
 import type { TariffConfig } from './windows.js';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { parseInput } from '../../core/validate.js';
-import type { FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import { PLACE_SEARCH_RATE, PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { fetchCurrent, searchPlaces, WeatherError } from './open-meteo.js';
 import { resolvePlace, WeatherPoller } from './weather-poller.js';
+import { weatherSection } from './settings.js';
 
 const testBody = z
   .object({
@@ -93,3 +94,6 @@ export const createWeatherFeature: FeatureFactory = (ctx) => {
     },
   };
 };
+
+/** Outdoor weather: its settings section and its feature. */
+export const weatherFeature: EnergyFeatureModule<typeof weatherSection> = { name: 'weather', settings: [weatherSection], create: createWeatherFeature };

@@ -76,6 +76,6 @@ suite('runFetcharrImportCli (npm run import -- --from fetcharr DIR ...)', () => 
     expect(err[0]).toBe('unknown option --bogus');
     err.length = 0;
     expect(await runFetcharrImportCli([copy.config, '--media-root-to', path.join(copy.root, 'nope')], io)).toBe(1);
-    expect(err[0]).toMatch(/^refused: media_root_to: does not exist/);
+    expect(err[0]).toMatch(/^refused: Media folder to move to: does not exist/);
   });
 });

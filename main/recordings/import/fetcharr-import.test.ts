@@ -271,7 +271,7 @@ suite('fetcharr import on a copy of the real fetcharr folder', () => {
 
   it('refuses a media root now that cannot hold recordings, naming the field', () => {
     const { copy } = setup();
-    expect(() => planFetcharrImport({ dir: copy.config, mediaRootFrom: '/media', mediaRootTo: path.join(copy.root, 'missing'), now: NOW })).toThrow(/media_root_to: does not exist/);
+    expect(() => planFetcharrImport({ dir: copy.config, mediaRootFrom: '/media', mediaRootTo: path.join(copy.root, 'missing'), now: NOW })).toThrow(/^Media folder to move to: does not exist/);
     expect(() => planFetcharrImport({ dir: copy.config, mediaRootFrom: 'media', mediaRootTo: copy.media, now: NOW })).toThrow(/media_root_from: must be an absolute path/);
   });
 });

@@ -68,7 +68,7 @@ describe('a guest cannot send the owner’s secrets away', () => {
     const patched = await h.api.patch('/api/settings', { media_server_url: capture.url });
     expect(patched.status).toBe(200);
     expect(patched.body.cleared).toEqual(['media_server_token']);
-    expect(patched.body.message).toMatch(/media_server_token was cleared: a secret is only sent to the address it was given for/);
+    expect(patched.body.message).toMatch(/Media server token was cleared: a secret is only sent to the address it was given for/);
     expect(patched.body.settings.media_server_token).toBe('');
     await h.api.post('/api/discover-media-server');
     await h.api.post('/api/discover-media-server', { url: capture.url });

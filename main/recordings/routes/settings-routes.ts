@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { settingDefs, type SettingDef } from '../settings.js';
 import { checkMediaRoot } from '../sync/media-root.js';
 import type { RouteContext } from './context.js';
 
@@ -16,9 +17,23 @@ export function capabilities(ctx: RouteContext) {
   };
 }
 
-/** `GET /api/settings` (secrets masked, sources, `tz`, detector config) and `PATCH /api/settings`. */
+/**
+ * What the settings page shows beside each field, in the order of the API: its label and hint in
+ * plain words, whether it applies at once or after a restart, whether it is a secret, its default.
+ */
+export function settingsSchemaView() {
+  return {
+    fields: Object.fromEntries(
+      Object.entries(settingDefs as Record<string, SettingDef>).map(([key, d]) => [key, { label: d.label, description: d.description, applies: d.applies, secret: d.secret === true, default: d.secret ? '' : d.default }]),
+    ),
+  };
+}
+
+/** `GET /api/settings` (secrets masked, sources, `tz`, detector config), `GET /api/settings/schema` and `PATCH /api/settings`. */
 export function registerSettingsRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const schema = settingsSchemaView();
   app.get('/api/settings', async () => ({ ...ctx.settings.view(), capabilities: capabilities(ctx) }));
+  app.get('/api/settings/schema', async () => schema);
   app.patch('/api/settings', async (req) => {
     // A new media root must be an existing, writable, non-system folder (400 naming media_root).
     const body = req.body as Record<string, unknown> | null | undefined;

@@ -3,16 +3,17 @@ import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
 import type { Show } from '../store/shows-store.js';
-import { checkShowPaths } from '../sync/naming.js';
+import { checkShowPaths, FOLDER_LABELS } from '../sync/naming.js';
 import { iso, requireNoBody, type RouteContext } from './context.js';
 
+/** A show's fields, each with its name in words (refusals say "Folder name: …", not the key). */
 const showFields = {
-  name: z.string().trim().min(1).max(200),
-  dest_folder: z.string().max(500),
-  season_template: z.string().max(200),
-  enabled: z.boolean(),
-  ad_mode: z.enum(['off', 'detect', 'cut']),
-  delete_after_download: z.boolean(),
+  name: z.string().trim().min(1).max(200).meta({ label: 'Show name' }),
+  dest_folder: z.string().max(500).meta({ label: FOLDER_LABELS.dest_folder }),
+  season_template: z.string().max(200).meta({ label: FOLDER_LABELS.season_template }),
+  enabled: z.boolean().meta({ label: 'Following' }),
+  ad_mode: z.enum(['off', 'detect', 'cut']).meta({ label: 'Ad removal' }),
+  delete_after_download: z.boolean().meta({ label: 'Delete from the box after download' }),
 };
 
 /** `POST /api/shows` body: a followed show; `name` is matched case-insensitively as a substring of box folder titles. */

@@ -71,10 +71,10 @@ export function mediaRootProblem(root: string, opts: MediaRootCheckOptions = {})
   return null;
 }
 
-/** Throws a 400 naming `field` when `root` cannot be the media root. */
-export function checkMediaRoot(root: string, field = 'media_root'): void {
+/** Throws a 400 naming `field` (in words: `label`) when `root` cannot be the media root. */
+export function checkMediaRoot(root: string, field = 'media_root', label = 'Media folder'): void {
   const problem = mediaRootProblem(root);
-  if (problem) throw invalid(field, problem);
+  if (problem) throw invalid(field, problem, label);
 }
 
 /**

@@ -69,14 +69,18 @@ export function recordingFileName(show: string, boxTitle: string, season: number
  * segment, no NUL. Throws a 400 naming `field`.
  */
 export function checkRelativeFolder(field: string, value: string, opts: { allowEmpty: boolean }): void {
-  if (value.includes('\0')) throw invalid(field, 'must not contain NUL');
+  const label = FOLDER_LABELS[field];
+  if (value.includes('\0')) throw invalid(field, 'must not contain NUL', label);
   if (!value.trim()) {
     if (opts.allowEmpty) return;
-    throw invalid(field, 'must not be empty');
+    throw invalid(field, 'must not be empty', label);
   }
-  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value)) throw invalid(field, 'must be relative to the media root (no leading slash or drive)');
-  if (value.split(/[/\\]+/).some((seg) => seg.trim() === '..')) throw invalid(field, 'must not contain ".." segments');
+  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value)) throw invalid(field, 'must be relative to the media root (no leading slash or drive)', label);
+  if (value.split(/[/\\]+/).some((seg) => seg.trim() === '..')) throw invalid(field, 'must not contain ".." segments', label);
 }
+
+/** The show fields checked here, in the words the show form uses. */
+export const FOLDER_LABELS: Record<string, string> = { dest_folder: 'Folder name', season_template: 'Season folder' };
 
 /**
  * True when `target` is `root` itself or inside it (lexically, after resolving). Only `..` as a
@@ -99,8 +103,8 @@ export function checkShowPaths(mediaRoot: string, destFolder: string, seasonTemp
   for (const season of [1, null]) {
     const rendered = renderSeasonFolder(seasonTemplate, season);
     checkRelativeFolder('season_template', rendered, { allowEmpty: true });
-    if (!isInside(mediaRoot, path.join(mediaRoot, destFolder))) throw invalid('dest_folder', 'must stay inside the media root');
-    if (!isInside(mediaRoot, path.join(mediaRoot, destFolder, rendered))) throw invalid('season_template', 'must stay inside the media root');
+    if (!isInside(mediaRoot, path.join(mediaRoot, destFolder))) throw invalid('dest_folder', 'must stay inside the media root', FOLDER_LABELS.dest_folder);
+    if (!isInside(mediaRoot, path.join(mediaRoot, destFolder, rendered))) throw invalid('season_template', 'must stay inside the media root', FOLDER_LABELS.season_template);
   }
 }
 

@@ -150,5 +150,5 @@ export function plainMessage(path: string, schema: JsonSchema | undefined, value
   if (/too small|>=|at least/i.test(serverMessage) && typeof value === 'string') return `${label} cannot be empty.`;
   if (/too long|<=\d+ characters/i.test(serverMessage)) return `${label} is too long.`;
   // Anything else: the bridge's own words, with the field's name in front.
-  return `${label}: ${serverMessage.replace(/^[\w.]+: /, '') || 'this value is not accepted'}.`.replace(/\.\.$/, '.');
+  return `${label}: ${serverMessage.replace(/^[^:]{1,80}: /, '') || 'this value is not accepted'}.`.replace(/\.\.$/, '.');
 }

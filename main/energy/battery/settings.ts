@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import type { EnergyFeatureModule } from '../features/feature.js';
+import { live, settingsSection, withDefaults } from '../features/section.js';
+
+/** The battery's size and reserve, for time-to-full and time-to-empty (main/energy/estimate.ts). */
+export const batterySettings = z
+  .object({
+    capacityKwh: z.number().positive().max(1000).nullable().default(null).meta({ ...live, label: 'Battery capacity', description: "Your battery's usable size in kWh. Leave it blank to use the size the battery reports." }),
+    reserveSoc: z.number().min(0).max(100).nullable().default(null).meta({ ...live, label: 'Reserve level', description: 'The charge kept back for a power cut, in %. Leave it blank to use the reserve set on the battery.' }),
+  })
+  .strict();
+
+export const batterySection = settingsSection({ key: 'battery', schema: withDefaults(batterySettings) });
+
+export const batteryFeature: EnergyFeatureModule<typeof batterySection> = { name: 'battery', settings: [batterySection] };

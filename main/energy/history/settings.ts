@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import type { EnergyFeatureModule } from '../features/feature.js';
+import { live, settingsSection, withDefaults } from '../features/section.js';
+
+export const historySettings = z
+  .object({
+    retentionDays: z.number().min(1 / 24).max(366).default(7).meta({ ...live, label: 'Keep history for', description: 'How many days of readings are kept for the charts and exports.' }),
+  })
+  .strict();
+
+export const historySection = settingsSection({ key: 'history', schema: withDefaults(historySettings) });
+
+export const historyFeature: EnergyFeatureModule<typeof historySection> = { name: 'history', settings: [historySection] };

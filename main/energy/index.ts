@@ -209,7 +209,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       const modbus = deps.connect ?? createModbusConnection;
       const gatewayConnect: ConnectionFactory = (o) => modbus({ ...o, resolve: async (host) => (await outbound.checkHost({ purpose: 'lan-device' }, host)).address });
       features = energyFeatures.map((make) =>
-        make({ clock, logger, settings: () => store.get(), state: st, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession }),
+        make({ clock, logger, settings: () => store.get(), state: st, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => ev.clientCount }),
       );
       for (const f of features) await f.start?.();
 

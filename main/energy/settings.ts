@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isHostName, splitHostList } from '../core/host-check.js';
 import { findOverlap } from './tariff/windows.js';
+import { metricsSeeds, metricsSettings } from '../integrations/metrics/settings.js';
+import { mqttSeeds, mqttSettings } from '../integrations/mqtt/settings.js';
 
 /**
  * The energy bridge's settings: one schema validates input, types the code and documents the API.
@@ -266,6 +268,8 @@ export const energySettingsSchema = z
     weather: weatherSettings.default(() => weatherSettings.parse({})),
     homekit: homekitSettings.default(() => homekitSettings.parse({})),
     smartHome: smartHomeSettings.default(() => smartHomeSettings.parse({})),
+    mqtt: mqttSettings.default(() => mqttSettings.parse({})),
+    metrics: metricsSettings.default(() => metricsSettings.parse({})),
   })
   .strict();
 
@@ -297,6 +301,8 @@ export function energySeedsFromEnv(env: NodeJS.ProcessEnv): EnergySettings {
     },
     homekit: homekitSeeds(env, int, str),
     smartHome: str(env.SMART_HOME_AUTH_TOKEN) ? { enabled: true, authToken: str(env.SMART_HOME_AUTH_TOKEN) } : {},
+    mqtt: mqttSeeds(env),
+    metrics: metricsSeeds(env),
   });
 }
 

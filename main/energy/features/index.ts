@@ -5,6 +5,8 @@ import { createSmartHomeFeature } from '../smarthome/feature.js';
 import { createTariffFeature } from '../tariff/feature.js';
 import { createWeatherFeature } from '../weather/feature.js';
 import type { FeatureFactory } from './feature.js';
+import { metricsFeature } from '../../integrations/metrics/energy-metrics.js';
+import { mqttFeature } from '../../integrations/mqtt/energy-feature.js';
 
 /** The energy bridge's features, in order. Adding a feature is its folder plus one line here. */
 export const energyFeatures: readonly FeatureFactory[] = [
@@ -14,4 +16,6 @@ export const energyFeatures: readonly FeatureFactory[] = [
   createDailyFeature,
   createHomekitFeature,
   createSmartHomeFeature,
+  mqttFeature,
+  metricsFeature,
 ];

@@ -35,11 +35,11 @@ export function packetSizeGuard(max = MAX_INCOMING_PACKET_BYTES): Transform {
           length += (b & 0x7f) * multiplier;
           multiplier *= 128;
           lengthBytes++;
-          if (length > max) return done(new OversizedPacket(`the broker sent a packet of ${length} bytes (at most ${max} accepted)`));
           if (b & 0x80) {
             if (lengthBytes >= 4) return done(new OversizedPacket('the broker sent a malformed packet length'));
             continue;
           }
+          if (length > max) return done(new OversizedPacket(`the broker sent a packet of ${length} bytes (at most ${max} accepted)`));
           left = length;
           phase = left === 0 ? 'type' : 'body';
         } else {

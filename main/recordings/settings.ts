@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { isHostName, splitHostList } from '../core/host-check.js';
 import type { Db } from '../core/sqlite.js';
 import { parseInput } from '../core/validate.js';
+import { brokerOf } from '../integrations/mqtt/settings.js';
+import { recordingsIntegrationDefs, recordingsIntegrationSecrets } from '../integrations/mqtt/recordings-settings.js';
 
 /** How a secret is shown on read; writing this value back leaves the stored secret unchanged. */
 export const SECRET_MASK = '••••••••';
@@ -76,6 +78,7 @@ export const settingDefs = {
   cloud_activation_code: { schema: secret, default: '', secret: true, applies: 'live' },
   cloud_pin: { schema: secret, default: '', secret: true, applies: 'live' },
   allowed_hosts: { schema: hostList, default: '', env: 'ALLOWED_HOSTS', applies: 'live' },
+  ...recordingsIntegrationDefs,
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;
@@ -97,6 +100,7 @@ export const SECRET_DESTINATIONS = {
   media_server_token: ['media_server_url'],
   cloud_activation_code: ['cloud_api_url', 'cloud_ws_url'],
   cloud_pin: ['cloud_api_url', 'cloud_ws_url'],
+  ...recordingsIntegrationSecrets,
 } as const satisfies Partial<Record<SettingKey, readonly SettingKey[]>>;
 export type SecretKey = keyof typeof SECRET_DESTINATIONS;
 const secretKeys = Object.keys(SECRET_DESTINATIONS) as SecretKey[];
@@ -106,7 +110,8 @@ export function destinationOf(url: string): string {
   if (!url) return '';
   try {
     const origin = new URL(url).origin;
-    return origin === 'null' ? '' : origin;
+    // mqtt:// and mqtts:// have no web origin: their broker (scheme, host, port) is the destination.
+    return origin === 'null' ? brokerOf(url) : origin;
   } catch {
     return '';
   }

@@ -35,6 +35,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
   let lastPublish = 0;
   let pending: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
+  let active = false;
 
   const link: MqttLink = createMqttLink({
     logger: ctx.logger.child({ integration: 'mqtt' }),
@@ -83,10 +84,12 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
     name: 'mqtt',
     link,
     start() {
+      active = true;
       unsubscribe = ctx.state.subscribe(onState);
       if (cfg().enabled) link.start();
     },
     async stop() {
+      active = false;
       unsubscribe?.();
       cancel();
       await link.stop();
@@ -95,7 +98,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
       if (JSON.stringify(prev.mqtt) === JSON.stringify(next.mqtt)) return;
       cancel();
       void link.stop().then(() => {
-        if (next.mqtt.enabled) link.start();
+        if (active && next.mqtt.enabled) link.start();
       });
     },
   };

@@ -104,7 +104,14 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
 
   const attempt = async () => {
     if (!running) return;
-    const target = opts.target();
+    let target: BrokerTarget | null;
+    try {
+      target = opts.target();
+    } catch (err) {
+      setError((err as Error).message);
+      schedule();
+      return;
+    }
     if (!target) {
       status = 'off';
       return;

@@ -61,7 +61,12 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
   };
 
   const publishAll = () => {
-    for (const m of discoveryConfigs(discovery(), energyEntities)) link.publish(m.topic, m.payload, { retain: true });
+    // Units that follow the settings: the temperature unit and the currency.
+    const units = opts.snapshot().units;
+    const entities = energyEntities.map((e) =>
+      e.key === 'outdoor_temperature' ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' } : e.key === 'cost_today' ? { ...e, unit: units.currency, deviceClass: 'monetary' } : e,
+    );
+    for (const m of discoveryConfigs(discovery(), entities)) link.publish(m.topic, m.payload, { retain: true });
     publishState();
   };
 

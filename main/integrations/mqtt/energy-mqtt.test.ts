@@ -186,4 +186,24 @@ describe.skipIf(skip !== null)('energy bridge on MQTT with Home Assistant discov
     expect(bad.body.error.message).toMatch(/mqtt:\/\//);
     expect(JSON.stringify(bad.body)).not.toMatch(/at .*\.ts/);
   });
+
+  it('a broker that stops reading never holds up a poll', async () => {
+    const b = await withBroker();
+    const h = await withBridge({ MQTT_URL: b.url });
+    await waitForState(h.service, (s) => s.connected);
+    expect((await putSettings(h, { mqtt: { publishIntervalSeconds: 1 } })).status).toBe(200);
+    const sub = await watch(b.url, ['home-lan-bridge/energy/state']);
+    cleanups.push(() => sub.close());
+    await sub.waitFor(() => true, 5000);
+    b.freeze(true);
+    // Polls go on at the poll interval (1 s) while every publish meets a broker that reads nothing.
+    const from = h.service.state.get().lastUpdated!;
+    const seen = new Set<number>();
+    const off = h.service.state.subscribe((s) => void (s.lastUpdated && s.lastUpdated > from && seen.add(s.lastUpdated)));
+    await waitUntil(() => seen.size >= 4, 8000, 'four polls with the broker frozen');
+    off();
+    expect(h.service.state.get().connected).toBe(true);
+    expect((await fetch(`${h.service.url}/api/snapshot`)).status).toBe(200);
+    b.freeze(false);
+  });
 });

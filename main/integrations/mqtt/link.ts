@@ -157,6 +157,8 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       raw.pipe(guard);
       const duplex = Duplex.from({ readable: guard, writable: raw }) as Duplex;
       raw.on('error', (err) => duplex.destroy(err));
+      // The broker went away (a FIN, not an error): end the MQTT stream too, so the link notices now.
+      raw.on('close', () => duplex.destroy());
       guard.on('error', (err) => {
         raw.destroy();
         duplex.destroy(err);
@@ -190,16 +192,15 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
         opts.logger.error({ err, topic }, 'MQTT message handler failed');
       }
     });
-    c.on('error', (err) => {
-      if (gen === generation) setError(err.message);
-    });
-    c.on('close', () => {
+    // An error or a close ends this attempt (mqtt.js does not always emit both): drop it and wait.
+    const fail = (message: string) => {
       if (gen !== generation) return;
-      if (status === 'connected') setError('the broker closed the connection');
-      else if (lastError === null) setError('the broker did not accept the connection');
+      setError(message);
       teardown();
       schedule();
-    });
+    };
+    c.on('error', (err) => fail(err.message));
+    c.on('close', () => fail(status === 'connected' ? 'the broker closed the connection' : (lastError ?? 'the broker did not accept the connection')));
   };
 
   return {

@@ -18,6 +18,8 @@ export interface Broker {
   readonly url: string;
   /** Kills the broker (SIGKILL); `start()` runs it again on the same port. */
   kill(): Promise<void>;
+  /** Freezes the broker (SIGSTOP: connections stay open, nothing is read) or thaws it (SIGCONT). */
+  freeze(frozen: boolean): void;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -72,7 +74,11 @@ export async function startMosquitto(opts: { user?: { name: string; password: st
     url: `mqtt://127.0.0.1:${port}`,
     kill,
     start,
+    freeze(frozen) {
+      child?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+    },
     async close() {
+      child?.kill('SIGCONT');
       await kill();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -208,7 +208,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
       const modbus = deps.connect ?? createModbusConnection;
       const gatewayConnect: ConnectionFactory = (o) => modbus({ ...o, resolve: async (host) => (await outbound.checkHost({ purpose: 'lan-device' }, host)).address });
-      const featureContext = { clock, logger, settings: () => store.get(), state: st, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession };
+      const featureContext = { clock, logger, settings: () => store.get(), state: st, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => ev.clientCount };
       features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
       for (const f of features) await f.start?.();
 

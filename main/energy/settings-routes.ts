@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { SettingsStore } from '../core/settings-store.js';
 import { parseInput } from '../core/validate.js';
 import type { Security } from './security/gate.js';
+import { bindMqttPassword, MQTT_CLEARED_MESSAGE } from '../integrations/mqtt/settings.js';
 import { energySettingsSchema, mergeSettings, restartRequired, settingsSections, type EnergySettings } from './settings.js';
 
-type PublicSettings = Omit<EnergySettings, 'smartHome'> & { smartHome: { enabled: boolean; tokenSet: boolean } };
+type PublicSettings = Omit<EnergySettings, 'smartHome' | 'mqtt'> & { smartHome: { enabled: boolean; tokenSet: boolean }; mqtt: Omit<EnergySettings['mqtt'], 'password'> & { passwordSet: boolean } };
 
 /**
  * Settings as GET /api/settings shows them: each section as its feature shows it (the smart-home
@@ -75,12 +76,15 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoute
     return { ...publicSettings(settings.get(), !unlocked), passcodeSet: security.passcodes.isSet, unlocked };
   };
 
-  const write = (req: FastifyRequest, candidate: unknown) => {
+  const write = (req: FastifyRequest, candidate: unknown, patch?: Record<string, unknown>) => {
     const prev = settings.get();
     // Validate first: an invalid update throws a 400 naming the field and leaves the file untouched.
-    const next = settings.replace(parseInput(energySettingsSchema, candidate, 'body'));
+    const parsed = parseInput(energySettingsSchema, candidate, 'body');
+    // A secret is bound to its destination: moving the MQTT broker without a new password clears it.
+    const bound = patch ? bindMqttPassword(prev.mqtt, patch.mqtt, parsed.mqtt) : { next: parsed.mqtt, cleared: [] };
+    const next = settings.replace({ ...parsed, mqtt: bound.next });
     deps.onChange(prev, next);
-    return { settings: view(req), restartRequired: restartRequired(deps.running, next) };
+    return { settings: view(req), restartRequired: restartRequired(deps.running, next), ...(bound.cleared.length ? { cleared: bound.cleared, message: MQTT_CLEARED_MESSAGE } : {}) };
   };
 
   app.get('/api/settings', async (req) => view(req));
@@ -89,7 +93,7 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoute
 
   app.put('/api/settings', { preHandler: security.requireSession }, async (req) => {
     const patch = withoutReadOnly(parseInput(objectBody, req.body, 'body'));
-    return write(req, mergeSettings(settings.get(), patch));
+    return write(req, mergeSettings(settings.get(), patch), patch);
   });
 
   app.post('/api/settings/reset', { preHandler: security.requireSession }, async (req) => {

@@ -39,6 +39,8 @@ import { syncHealth } from './sync/health.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 import type { CloudTimings } from './cloud/cloud-client.js';
 import { registerRecordingsUi } from './web-ui.js';
+import { registerRecordingsMetrics } from '../integrations/metrics/recordings-metrics.js';
+import { createRecordingsMqtt } from '../integrations/mqtt/recordings-mqtt.js';
 
 export interface RecordingDeps {
   logger: Logger;
@@ -180,11 +182,15 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerBoxRoutes(app, ctx);
         registerImportRoutes(app, ctx);
         registerMaintenanceRoutes(app, ctx, { freeSpace: deps.freeSpace });
+        registerRecordingsMetrics(app, { db, engine, progress, settings });
         await registerRecordingsUi(app, config.staticDir);
 
         port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });
         scheduler.start();
         disposer.add(() => scheduler.stop());
+        const mqtt = createRecordingsMqtt({ settings, engine, runs, scheduler, progress, owner: deps.owner, outbound, clock, logger, dataDir: config.configDir });
+        mqtt.start();
+        disposer.add(() => mqtt.stop());
         state = { app, engine, settings, scheduler, db, recordings };
         logger.info({ port, db: config.dbPath }, 'recording sync service started');
       } catch (err) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Db } from '../core/sqlite.js';
 import { parseInput } from '../core/validate.js';
-
+import { brokerOf } from '../integrations/mqtt/settings.js';
 import { recordingFeatures } from './features/index.js';
 import { SECRET_MASK, type SettingDef } from './features/feature.js';
 
@@ -45,7 +45,8 @@ export function destinationOf(url: string): string {
   if (!url) return '';
   try {
     const origin = new URL(url).origin;
-    return origin === 'null' ? '' : origin;
+    // mqtt:// and mqtts:// have no web origin: their broker (scheme, host, port) is the destination.
+    return origin === 'null' ? brokerOf(url) : origin;
   } catch {
     return '';
   }

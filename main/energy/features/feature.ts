@@ -29,6 +29,10 @@ export interface FeatureContext {
   historyFile: string;
   /** The passcode gate: preHandler for every route that changes something or probes the network. */
   gate: preHandlerAsyncHookHandler;
+  /** The curated snapshot as `GET /api/snapshot` gives it (MQTT, metrics). */
+  snapshot?: () => Snapshot;
+  /** Live event-stream clients now (metrics). */
+  eventClients?: () => number;
 }
 
 /**

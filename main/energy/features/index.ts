@@ -8,6 +8,8 @@ import { homekitFeature } from '../homekit/feature.js';
 import { smartHomeFeature } from '../smarthome/feature.js';
 import { tariffFeature } from '../tariff/feature.js';
 import { weatherFeature } from '../weather/feature.js';
+import { metricsModule } from '../../integrations/metrics/energy-metrics.js';
+import { mqttModule } from '../../integrations/mqtt/energy-feature.js';
 
 /**
  * The energy bridge's features, in order: the settings are their sections in this order (the
@@ -26,4 +28,6 @@ export const energyFeatures = [
   dailyFeature,
   homekitFeature,
   smartHomeFeature,
+  mqttModule,
+  metricsModule,
 ] as const;

@@ -77,7 +77,7 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
     raws,
     errors,
     disabled: locked || saving,
-    hiddenIsSet: (draft as { tokenSet?: boolean } | undefined)?.tokenSet === true,
+    hiddenIsSet: (draft as { tokenSet?: boolean } | undefined)?.tokenSet === true || (draft as { passwordSet?: boolean } | undefined)?.passwordSet === true,
     onValue: (path: string, v: unknown) =>
       setDraft((d: unknown) => {
         const parts = path.split('.').slice(1);

@@ -70,6 +70,8 @@ const TITLES: Record<string, string> = {
   weather: 'Weather',
   homekit: 'HomeKit',
   smartHome: 'Smart-home assistant',
+  mqtt: 'MQTT (Home Assistant)',
+  metrics: 'Metrics (Prometheus)',
 };
 
 /** "retryDelayMs" → "Retry delay (ms)". */

@@ -1,0 +1,88 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
+import { settingsSection, withDefaults } from '../../energy/features/section.js';
+import { metricsSeeds, metricsSettings } from './settings.js';
+import type { Snapshot } from '../../energy/snapshot-schema.js';
+import { instrumentHttp, registerMetricsRoute } from './http-metrics.js';
+
+export interface EnergyMetricsOptions {
+  snapshot: () => Snapshot;
+  /** Live event-stream (SSE) clients now. */
+  eventClients: () => number;
+}
+
+const P = 'hlb_energy';
+
+/**
+ * The energy bridge's `GET /metrics` (prom-client, a Registry of its own, not the global one): the
+ * live readings and lifetime counters read from the snapshot at scrape time, polls (by outcome),
+ * HTTP requests and their durations, history size, event-stream clients. Labels carry no secrets
+ * and no host names.
+ */
+export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetricsOptions): EnergyFeature & { registry: Registry } {
+  const registry = new Registry();
+  const gauge = (name: string, help: string, read: (s: Snapshot) => number | null | undefined) =>
+    new Gauge({
+      name: `${P}_${name}`,
+      help,
+      registers: [registry],
+      collect() {
+        const v = read(opts.snapshot());
+        // No reading (old firmware, not polled yet): the series is left out rather than reported as 0.
+        this.reset();
+        if (typeof v === 'number' && Number.isFinite(v)) this.set(v);
+      },
+    });
+  gauge('gateway_connected', 'Whether the gateway answered the last poll (1) or not (0).', (s) => (s.connected ? 1 : 0));
+  gauge('battery_soc_percent', 'Battery state of charge, %.', (s) => s.battery.soc);
+  gauge('battery_soh_percent', 'Battery state of health, %.', (s) => s.battery.soh);
+  gauge('solar_power_watts', 'Solar power, W.', (s) => s.power.solar);
+  gauge('home_power_watts', 'Home consumption, W.', (s) => s.power.home);
+  gauge('grid_power_watts', 'Grid power, W (positive: importing).', (s) => s.power.grid);
+  gauge('battery_power_watts', 'Battery power, W (positive: charging).', (s) => s.power.battery);
+  gauge('home_energy_today_kwh', "Home consumption since local midnight, kWh.", (s) => s.energy.consumedToday);
+  gauge('outdoor_temperature', 'Outdoor temperature in the configured unit (weather, when on).', (s) => s.weather?.outdoorTemp);
+  gauge('alerts_active', 'Alert rules firing now.', (s) => s.alerts.length);
+  gauge('history_samples', 'Samples kept in the history database.', (s) => s.history?.count);
+  // The gateway's own lifetime counters (kWh): gauges because they are read, not counted here.
+  const lifetime = new Gauge({ name: `${P}_lifetime_energy_kwh`, help: "The gateway's lifetime energy counters, kWh.", labelNames: ['counter'], registers: [registry], collect() {
+    this.reset();
+    const l = opts.snapshot().energy.lifetime;
+    for (const [k, v] of Object.entries({ pv: l.pv, consumed: l.consumed, grid_import: l.gridImport, grid_export: l.gridExport, battery_charge: l.batteryCharge, battery_discharge: l.batteryDischarge })) {
+      if (typeof v === 'number') this.set({ counter: k }, v);
+    }
+  } });
+  void lifetime;
+  new Gauge({ name: `${P}_event_stream_clients`, help: 'Live event-stream (dashboard) connections.', registers: [registry], collect() {
+    this.set(opts.eventClients());
+  } });
+  const polls = new Counter({ name: `${P}_polls_total`, help: 'Gateway polls since start, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  polls.inc({ outcome: 'ok' }, 0);
+  polls.inc({ outcome: 'failed' }, 0);
+
+  return {
+    name: 'metrics',
+    registry,
+    onPoll(next) {
+      polls.inc({ outcome: next.connected ? 'ok' : 'failed' });
+    },
+    routes(app) {
+      instrumentHttp(app, registry, P);
+      registerMetricsRoute(app, registry, () => ctx.settings().metrics.enabled, 'Metrics → Enabled');
+    },
+  };
+}
+
+/** The metrics feature as the energy bridge's feature list takes it. */
+export const metricsFeature: FeatureFactory = (ctx) => createEnergyMetricsFeature(ctx, { snapshot: required(ctx.snapshot, 'snapshot'), eventClients: ctx.eventClients ?? (() => 0) });
+
+function required<T>(v: T | undefined, what: string): T {
+  if (v === undefined) throw new Error(`the metrics feature needs the service's ${what}`);
+  return v;
+}
+
+/** The energy bridge's `metrics` settings section. */
+export const metricsSection = settingsSection({ key: 'metrics', schema: withDefaults(metricsSettings), seed: ({ env }) => metricsSeeds(env) });
+
+/** Metrics as the energy bridge's feature list takes it: its settings section and the running feature. */
+export const metricsModule: EnergyFeatureModule<typeof metricsSection> = { name: 'metrics', settings: [metricsSection], create: metricsFeature };

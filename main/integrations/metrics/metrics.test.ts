@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
+import { startHarness } from '../../recordings/testing/harness.js';
+
+const PROMTOOL = '/usr/bin/promtool';
+const noPromtool = fs.existsSync(PROMTOOL) ? null : `${PROMTOOL} not found: install Debian's prometheus package (CI does)`;
+if (noPromtool) console.warn(`promtool checks skipped: ${noPromtool}`);
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** `promtool check metrics` on the body: exit 0 and no lint complaints. */
+function promtool(body: string): { status: number | null; out: string } {
+  const r = spawnSync(PROMTOOL, ['check', 'metrics'], { input: body, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** The value of one series (`name{labels}`) in a text exposition. */
+function value(body: string, series: string): number | undefined {
+  const line = body.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics on the energy bridge', () => {
+  it('is off (404, saying how to turn it on) until enabled', async () => {
+    const h = await startEnergyHarness();
+    cleanups.push(() => h.stop());
+    const res = await fetch(`${h.service.url}/metrics`);
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('metrics_off');
+    expect(body.error.message).toMatch(/METRICS_ENABLED/);
+  });
+
+  it('serves the live readings, polls, requests, history size and stream clients; promtool accepts it', async () => {
+    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1' } });
+    cleanups.push(() => h.stop());
+    await waitForState(h.service, (s) => s.connected && s.energy.lifetime.gridImport !== null);
+    await fetch(`${h.service.url}/api/state`);
+    await fetch(`${h.service.url}/api/nothing-here`);
+    const res = await fetch(`${h.service.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    const snap = h.service.snapshot();
+    expect(value(text, 'hlb_energy_gateway_connected')).toBe(1);
+    expect(value(text, 'hlb_energy_battery_soc_percent')).toBeCloseTo(snap.battery.soc!, 0);
+    expect(value(text, 'hlb_energy_lifetime_energy_kwh{counter="grid_import"}')).toBeCloseTo(snap.energy.lifetime.gridImport!, 0);
+    expect(value(text, 'hlb_energy_polls_total{outcome="ok"}')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'hlb_energy_history_samples')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'hlb_energy_event_stream_clients')).toBe(0);
+    // Routes by template, never the raw path (unknown paths are one series).
+    expect(value(text, 'hlb_energy_http_requests_total{method="GET",route="/api/state",status="200"}')).toBe(1);
+    expect(text).not.toContain('nothing-here');
+    expect(text).toMatch(/hlb_energy_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/state"\} 1/);
+    // No host names or secrets in labels.
+    expect(text).not.toContain('127.0.0.1');
+    if (!noPromtool) {
+      const checked = promtool(text);
+      expect(checked.out).toBe('');
+      expect(checked.status).toBe(0);
+    }
+  });
+});
+
+describe('GET /metrics on the recording sync', () => {
+  it('serves sync and download counters; promtool accepts it', async () => {
+    const h = await startHarness({ box: { shows: [{ title: 'News', items: [{ id: '900000001', title: 'ABC News - Sat 04 Jul', length: 4000 }] }] } });
+    cleanups.push(() => h.cleanup());
+    expect((await fetch(`${h.service.url}/metrics`)).status).toBe(404);
+    await h.api.post('/api/shows', { name: 'news', dest_folder: 'News' });
+    expect((await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl, metrics_enabled: true })).status).toBe(200);
+    const run = await h.syncAndWait();
+    expect(run.status).toBe('ok');
+    const text = await (await fetch(`${h.service.url}/metrics`)).text();
+    expect(value(text, 'hlb_recordings_sync_runs{status="ok"}')).toBe(1);
+    expect(value(text, 'hlb_recordings_sync_items{outcome="downloaded"}')).toBe(1);
+    expect(value(text, 'hlb_recordings_sync_running')).toBe(0);
+    expect(value(text, 'hlb_recordings_downloads_in_progress')).toBe(0);
+    expect(value(text, 'hlb_recordings_last_sync_finished_timestamp_seconds')).toBeCloseTo(new Date(run.finished_at).getTime() / 1000, 0);
+    expect(value(text, 'hlb_recordings_http_requests_total{method="POST",route="/api/sync",status="202"}')).toBe(1);
+    expect(text).not.toContain('News');
+    if (!noPromtool) {
+      const checked = promtool(text);
+      expect(checked.out).toBe('');
+      expect(checked.status).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
+import { settingsSection, withDefaults } from '../../energy/features/section.js';
+import type { Snapshot } from '../../energy/snapshot-schema.js';
+import { discoveryConfigs, type DiscoveryContext } from './discovery.js';
+import { energyEntities, energyState } from './energy-entities.js';
+import { installId } from './identity.js';
+import { createMqttLink, type MqttLink } from './link.js';
+import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from './settings.js';
+
+export interface EnergyMqttOptions {
+  /** The service's curated snapshot (what the topics carry). */
+  snapshot: () => Snapshot;
+  reconnect?: { minMs: number; maxMs: number };
+}
+
+/**
+ * The energy bridge on MQTT: Home Assistant discovery for its sensors, one retained JSON state
+ * topic sent after a poll (at most once per `publishIntervalSeconds`), availability through the
+ * broker's last will. Publishing happens after the poll's state is published, on a later turn of
+ * the event loop, and never waits for the broker: it cannot delay a poll.
+ */
+export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOptions): EnergyFeature & { link: MqttLink } {
+  const id = installId('energy', ctx.dataDir);
+  const cfg = (): MqttSettings => ctx.settings().mqtt;
+  const topics = () => {
+    const base = `${cfg().topicPrefix}/energy`;
+    return { availability: `${base}/availability`, state: `${base}/state`, haStatus: `${cfg().discoveryPrefix}/status` };
+  };
+  const discovery = (): DiscoveryContext => ({
+    discoveryPrefix: cfg().discoveryPrefix,
+    stateTopic: topics().state,
+    availabilityTopic: topics().availability,
+    device: { id, name: 'Energy bridge', model: 'Home LAN Bridge energy bridge' },
+  });
+
+  let lastPublish = 0;
+  let pending: NodeJS.Timeout | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let active = false;
+
+  const link: MqttLink = createMqttLink({
+    logger: ctx.logger.child({ integration: 'mqtt' }),
+    outbound: ctx.outbound,
+    availabilityTopic: () => topics().availability,
+    target: () => {
+      const m = cfg();
+      return m.enabled && m.url ? { url: m.url, username: m.username, password: m.password, clientId: m.clientId || id.replace(/_/g, '-') } : null;
+    },
+    subscriptions: () => [topics().haStatus],
+    onConnect: () => publishAll(),
+    onMessage(topic, payload) {
+      // Home Assistant restarted: it lost the non-retained view, so send the configs and state again.
+      if (topic === topics().haStatus && payload.toString('utf8').trim() === 'online') publishAll();
+    },
+    reconnect: opts.reconnect,
+  });
+
+  const publishState = () => {
+    pending = null;
+    lastPublish = ctx.clock.now();
+    link.publish(topics().state, JSON.stringify(energyState(opts.snapshot())), { retain: true });
+  };
+
+  const publishAll = () => {
+    // Units that follow the settings: the temperature unit and the currency.
+    const units = opts.snapshot().units;
+    const entities = energyEntities.map((e) =>
+      e.key === 'outdoor_temperature' ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' } : e.key === 'cost_today' ? { ...e, unit: units.currency, deviceClass: 'monetary' } : e,
+    );
+    for (const m of discoveryConfigs(discovery(), entities)) link.publish(m.topic, m.payload, { retain: true });
+    publishState();
+  };
+
+  // Called after each poll's state is set: the send runs on a later turn (setImmediate / a timer).
+  const onState = () => {
+    if (pending || link.status().status !== 'connected') return;
+    const wait = lastPublish + cfg().publishIntervalSeconds * 1000 - ctx.clock.now();
+    pending = wait > 0 ? setTimeout(publishState, wait) : (setImmediate(publishState) as unknown as NodeJS.Timeout);
+  };
+
+  const cancel = () => {
+    if (pending) {
+      clearTimeout(pending);
+      clearImmediate(pending as unknown as NodeJS.Immediate);
+    }
+    pending = null;
+  };
+
+  return {
+    name: 'mqtt',
+    link,
+    start() {
+      active = true;
+      unsubscribe = ctx.state.subscribe(onState);
+      if (cfg().enabled) link.start();
+    },
+    async stop() {
+      active = false;
+      unsubscribe?.();
+      cancel();
+      await link.stop();
+    },
+    onSettings(prev, next) {
+      if (JSON.stringify(prev.mqtt) === JSON.stringify(next.mqtt)) return;
+      cancel();
+      void link.stop().then(() => {
+        if (active && next.mqtt.enabled) link.start();
+      });
+    },
+  };
+}
+
+/** The MQTT feature as the energy bridge's feature list takes it. */
+export const mqttFeature: FeatureFactory = (ctx) => {
+  const snapshot = ctx.snapshot;
+  if (!snapshot) throw new Error("the MQTT feature needs the service's snapshot");
+  return createEnergyMqttFeature(ctx, { snapshot });
+};
+
+/** The energy bridge's `mqtt` settings section: the password is shown only as `passwordSet`. */
+export const mqttSection = settingsSection({
+  key: 'mqtt',
+  schema: withDefaults(mqttSettings),
+  seed: ({ env }) => mqttSeeds(env),
+  publicView: (m, blank) => ({ ...publicMqtt(m), ...(blank ? { url: '' } : {}) }),
+  readOnly: ['passwordSet'],
+});
+
+/** MQTT as the energy bridge's feature list takes it: its settings section and the running feature. */
+export const mqttModule: EnergyFeatureModule<typeof mqttSection> = { name: 'mqtt', settings: [mqttSection], create: mqttFeature };

@@ -1,0 +1,185 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { Outbound } from '../../core/outbound.js';
+import type { OwnerGate } from '../../core/owner-gate.js';
+import type { ProgressRegistry } from '../../recordings/progress.js';
+import type { SyncScheduler } from '../../recordings/scheduler.js';
+import type { RecordingSettings } from '../../recordings/settings.js';
+import type { SyncRunsStore } from '../../recordings/store/sync-runs-store.js';
+import type { SyncEngine } from '../../recordings/sync/engine.js';
+import { discoveryConfigs, type DiscoveryContext, type EntityDef } from './discovery.js';
+import { installId } from './identity.js';
+import { createMqttLink, type MqttLink } from './link.js';
+
+export interface RecordingsMqttDeps {
+  settings: RecordingSettings;
+  engine: SyncEngine;
+  runs: SyncRunsStore;
+  scheduler: SyncScheduler;
+  progress: ProgressRegistry;
+  /** The owner's passcode gate: the Sync now button follows the route's rule. */
+  owner?: OwnerGate;
+  outbound: Outbound;
+  clock: Clock;
+  logger: Logger;
+  /** The service's data folder (its stable device id). */
+  dataDir: string;
+  reconnect?: { minMs: number; maxMs: number };
+}
+
+export const recordingsEntities: readonly EntityDef[] = [
+  { key: 'last_sync_status', component: 'sensor', name: 'Last sync result', icon: 'mdi:sync' },
+  { key: 'last_sync_time', component: 'sensor', name: 'Last sync finished', deviceClass: 'timestamp' },
+  { key: 'last_sync_downloaded', component: 'sensor', name: 'Downloaded in last sync', icon: 'mdi:download', stateClass: 'measurement' },
+  { key: 'last_sync_failed', component: 'sensor', name: 'Failed in last sync', icon: 'mdi:alert-circle', stateClass: 'measurement' },
+  { key: 'last_sync_skipped', component: 'sensor', name: 'Skipped in last sync', icon: 'mdi:debug-step-over', stateClass: 'measurement' },
+  { key: 'sync_running', component: 'binary_sensor', name: 'Sync running', deviceClass: 'running' },
+  { key: 'downloads_in_progress', component: 'sensor', name: 'Downloads in progress', icon: 'mdi:progress-download', stateClass: 'measurement' },
+  { key: 'next_run', component: 'sensor', name: 'Next scheduled sync', deviceClass: 'timestamp' },
+  { key: 'box_reachable', component: 'binary_sensor', name: 'Recording box found in last sync', deviceClass: 'connectivity', diagnostic: true },
+  { key: 'sync_now', component: 'button', name: 'Sync now', icon: 'mdi:sync' },
+];
+
+const iso = (t: number | null | undefined) => (t ? new Date(t).toISOString() : null);
+
+/**
+ * The recording sync on MQTT: its sync status as sensors, and a **Sync now** button. A press
+ * starts a sync as `POST /api/sync` does: not while one runs, and, while the owner has set a
+ * passcode, not at all (a broker message carries no session; the route would answer 401 `locked`).
+ * While that is so the button is reported unavailable in Home Assistant, so it never promises a
+ * sync that will not happen.
+ */
+export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void; stop(): Promise<void>; link: MqttLink; publishState(): void } {
+  const id = installId('recordings', deps.dataDir);
+  const s = () => deps.settings.get();
+  const topics = () => {
+    const base = `${s().mqtt_topic_prefix}/recordings`;
+    return { availability: `${base}/availability`, state: `${base}/state`, press: `${base}/sync_now/press`, buttonAvailability: `${base}/sync_now/availability`, haStatus: `${s().mqtt_discovery_prefix}/status` };
+  };
+  const locked = () => deps.owner?.passcodeSet() === true;
+  const discovery = (): DiscoveryContext => ({
+    discoveryPrefix: s().mqtt_discovery_prefix,
+    stateTopic: topics().state,
+    availabilityTopic: topics().availability,
+    commandTopic: topics().press,
+    device: { id, name: 'Recording sync', model: 'Home LAN Bridge recording sync' },
+  });
+
+  /** The password only when it was given for this broker (or both came from the environment together). */
+  const password = (url: string) => {
+    const { sources } = deps.settings.view();
+    if (sources.mqtt_password === 'env' && sources.mqtt_url === 'env') return s().mqtt_password;
+    return deps.settings.secretFor('mqtt_password', url);
+  };
+
+  const link = createMqttLink({
+    logger: deps.logger.child({ integration: 'mqtt' }),
+    outbound: deps.outbound,
+    availabilityTopic: () => topics().availability,
+    target: () => {
+      const v = s();
+      return v.mqtt_enabled && v.mqtt_url ? { url: v.mqtt_url, username: v.mqtt_username, password: password(v.mqtt_url), clientId: v.mqtt_client_id || id.replace(/_/g, '-') } : null;
+    },
+    subscriptions: () => [topics().press, topics().haStatus],
+    onConnect: () => publishAll(),
+    onMessage(topic, payload) {
+      const text = payload.subarray(0, 64).toString('utf8').trim();
+      if (topic === topics().haStatus && text === 'online') publishAll();
+      else if (topic === topics().press) press();
+    },
+    reconnect: deps.reconnect,
+  });
+
+  const state = () => {
+    const last = deps.runs.lastFinished();
+    const running = deps.engine.current();
+    return {
+      last_sync_status: last?.status ?? null,
+      last_sync_time: iso(last?.finished_at),
+      last_sync_downloaded: last?.summary?.downloaded ?? null,
+      last_sync_failed: last?.summary?.failed ?? null,
+      last_sync_skipped: last?.summary?.skipped ?? null,
+      sync_running: running !== null,
+      downloads_in_progress: deps.progress.size(),
+      next_run: deps.scheduler.status().next_run,
+      box_reachable: last ? (last.summary?.boxes ?? 0) > 0 : null,
+    };
+  };
+
+  const publishState = () => {
+    link.publish(topics().state, JSON.stringify(state()), { retain: true });
+    link.publish(topics().buttonAvailability, locked() ? 'offline' : 'online', { retain: true });
+  };
+
+  const publishAll = () => {
+    for (const m of discoveryConfigs(discovery(), recordingsEntities)) {
+      if (m.topic.includes('/button/')) {
+        // The button is available only while the service is and a press would be obeyed.
+        const c = JSON.parse(m.payload) as Record<string, unknown>;
+        delete c.availability_topic;
+        delete c.payload_available;
+        delete c.payload_not_available;
+        c.availability = [{ topic: topics().availability }, { topic: topics().buttonAvailability }];
+        c.availability_mode = 'all';
+        link.publish(m.topic, JSON.stringify(c), { retain: true });
+      } else link.publish(m.topic, m.payload, { retain: true });
+    }
+    publishState();
+  };
+
+  const press = () => {
+    if (locked()) {
+      deps.logger.warn('Sync now from MQTT refused: a passcode is set, and a broker message cannot unlock (use the page or POST /api/sync with a session)');
+      return;
+    }
+    if (deps.engine.current()) {
+      deps.logger.info('Sync now from MQTT: a sync is already running');
+      return;
+    }
+    const { run } = deps.engine.start('manual');
+    deps.logger.info({ run: run.id }, 'sync started from MQTT (Sync now)');
+    setImmediate(publishState);
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  let lastSettings = '';
+  let active = false;
+  const tick = () => {
+    if (!active) return;
+    timer = setTimeout(tick, s().mqtt_publish_interval_seconds * 1000);
+    timer.unref?.();
+    // Broker settings changed since the last tick: connect again with them.
+    const now = JSON.stringify([s().mqtt_enabled, s().mqtt_url, s().mqtt_username, password(s().mqtt_url), s().mqtt_client_id, s().mqtt_topic_prefix, s().mqtt_discovery_prefix]);
+    if (now !== lastSettings) {
+      lastSettings = now;
+      void link.stop().then(() => {
+        if (active && s().mqtt_enabled && s().mqtt_url) link.start();
+      });
+      return;
+    }
+    if (link.status().status === 'connected') publishState();
+  };
+  let unsubscribe: (() => void) | null = null;
+
+  return {
+    link,
+    publishState,
+    start() {
+      active = true;
+      lastSettings = '';
+      tick();
+      unsubscribe = deps.settings.onChange((changed) => {
+        if (!changed.some((k) => k.startsWith('mqtt_'))) return;
+        if (timer) clearTimeout(timer);
+        tick();
+      });
+    },
+    async stop() {
+      active = false;
+      unsubscribe?.();
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await link.stop();
+    },
+  };
+}

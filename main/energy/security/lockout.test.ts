@@ -164,4 +164,93 @@ describe('passcode lockout: five wrong tries, one minute', () => {
     expect(l.lockedFor(A)).toBe(0);
     expect(l.fail(A)).toEqual({ locked: false, triesLeft: 4 });
   });
+
+  it('a wrong guess settled while its address is locked out reports the time left and does not extend it', () => {
+    const clock = createManualClock();
+    const l = new Lockout(clock);
+    const slow = l.reserve(A);
+    for (let i = 0; i < 4; i++) l.fail(A);
+    expect(l.fail(A)).toEqual({ locked: true, retryAfterMs: MINUTE });
+    clock.advance(20_000);
+    if (!slow.ok) throw new Error('refused');
+    expect(slow.settle(false)).toEqual({ locked: true, retryAfterMs: 40_000 });
+    expect(l.lockedFor(A)).toBe(40_000);
+  });
+
+  it('memory: an address is forgotten after a right guess or once its lockout is over', () => {
+    const clock = createManualClock();
+    const l = new Lockout(clock);
+    expect(l.size).toBe(0);
+    l.fail(A);
+    l.fail(B);
+    expect(l.size).toBe(2);
+    l.succeed(A);
+    expect(l.size).toBe(1);
+    const r = l.reserve(B);
+    expect(l.size).toBe(1);
+    if (r.ok) r.settle(true);
+    expect(l.size).toBe(0);
+    for (let i = 0; i < 5; i++) l.fail(A);
+    l.succeed(A); // a right guess does not end a running lockout
+    expect(l.size).toBe(1);
+    expect(l.lockedFor(A)).toBe(MINUTE);
+    clock.advance(MINUTE);
+    expect(l.lockedFor(A)).toBe(0);
+    expect(l.size).toBe(0);
+  });
+
+  it('memory: a guess in flight keeps its address remembered through a right guess and an expired lockout', () => {
+    const clock = createManualClock();
+    const l = new Lockout(clock);
+    const slow = l.reserve(A);
+    const right = l.reserve(A);
+    if (right.ok) right.settle(true);
+    expect(l.size).toBe(1);
+    l.succeed(A);
+    expect(l.size).toBe(1);
+    for (let i = 0; i < 4; i++) l.fail(A);
+    clock.advance(MINUTE);
+    expect(l.lockedFor(A)).toBe(0);
+    expect(l.size).toBe(1);
+    // A right guess settled while wrong ones are still counted keeps the address too.
+    const another = l.reserve(A);
+    l.fail(A);
+    if (another.ok) another.settle(true);
+    expect(l.size).toBe(1);
+    if (slow.ok) slow.settle(false);
+    expect(l.size).toBe(1);
+  });
+
+  it('memory: a right guess during a lockout leaves the lockout and the address in place', () => {
+    const clock = createManualClock();
+    const l = new Lockout(clock);
+    const right = l.reserve(A);
+    for (let i = 0; i < 4; i++) l.fail(A);
+    l.fail(A);
+    if (right.ok) expect(right.settle(true)).toBeNull();
+    expect(l.size).toBe(1);
+    expect(l.lockedFor(A)).toBe(MINUTE);
+  });
+
+  it('memory: an address whose lockout ends exactly now can be evicted for a new one', () => {
+    const clock = createManualClock();
+    const l = new Lockout(clock, 5, MINUTE, 1);
+    for (let i = 0; i < 5; i++) l.fail(A);
+    clock.advance(MINUTE);
+    l.fail(B);
+    expect(l.size).toBe(1);
+  });
+
+  it('memory: a stale settle of a forgotten address does not remove its newer entry', () => {
+    const clock = createManualClock();
+    const l = new Lockout(clock);
+    const first = l.reserve(A);
+    if (first.ok) first.settle(true);
+    expect(l.size).toBe(0);
+    l.fail(A);
+    l.fail(A);
+    expect(l.size).toBe(1);
+    expect(l.fail(A)).toEqual({ locked: false, triesLeft: 2 });
+  });
 });
+

@@ -8,5 +8,5 @@ export const MUTATION_MODULES = {
   csrf: { mutate: 'main/recordings/csrf.ts', tests: ['main/recordings/csrf.test.ts'] },
   naming: { mutate: 'main/recordings/sync/naming.ts', tests: ['main/recordings/sync/naming.test.ts'] },
   classify: { mutate: 'main/recordings/sync/classify.ts', tests: ['main/recordings/sync/classify.test.ts'] },
-  'box-delete': { mutate: 'main/recordings/cloud/box-delete.ts', tests: ['main/recordings/cloud/keep-reason.test.ts', 'main/recordings/cloud/delete-gate.test.ts'] },
+  'box-delete': { mutate: 'main/recordings/cloud/box-delete.ts', tests: ['main/recordings/cloud/keep-reason.test.ts', 'main/recordings/cloud/delete-gate.test.ts', 'main/recordings/cloud/cloud-delete.test.ts'] },
 };

@@ -3,7 +3,7 @@ export const MUTATION_MODULES = {
   directions: { mutate: 'main/energy/directions.ts', tests: ['main/energy/directions.test.ts'] },
   snapshot: { mutate: 'main/energy/snapshot.ts', tests: ['main/energy/snapshot.test.ts'] },
   ledger: { mutate: 'main/energy/tariff/ledger.ts', tests: ['main/energy/tariff/tariff.test.ts', 'main/energy/tariff/ledger.test.ts'] },
-  'history-query': { mutate: 'main/energy/history/query.ts', tests: ['main/energy/history/query.test.ts'] },
+  'history-query': { mutate: 'main/energy/history/query.ts', tests: ['main/energy/history/query-rules.test.ts'] },
   lockout: { mutate: 'main/energy/security/lockout.ts', tests: ['main/energy/security/lockout.test.ts'] },
   csrf: { mutate: 'main/recordings/csrf.ts', tests: ['main/recordings/csrf.test.ts'] },
   naming: { mutate: 'main/recordings/sync/naming.ts', tests: ['main/recordings/sync/naming.test.ts'] },

@@ -55,7 +55,9 @@ describe('CSRF double-submit cookie', () => {
     const { token, cookie: c } = await fetchToken(a);
     expect((await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': token } })).statusCode).toBe(403);
     expect((await a.inject({ method: 'POST', url: '/api/thing', cookies: { rs_csrf: c } })).statusCode).toBe(403);
-    expect((await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': '' }, cookies: { rs_csrf: c } })).statusCode).toBe(403);
+    const empty = await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': '' }, cookies: { rs_csrf: c } });
+    expect(empty.statusCode).toBe(403);
+    expect(empty.json().error.message).toContain('CSRF token missing');
     await a.close();
   });
 
@@ -112,7 +114,7 @@ describe('CSRF secret', () => {
       expect(() => resolveCsrfSecret(DEV_CSRF_SECRET, production, dir)).toThrow(/development placeholder/);
       expect(() => resolveCsrfSecret('x'.repeat(31), production, dir)).toThrow(/too short/);
     }
-    expect(() => resolveCsrfSecret('x'.repeat(31), true, dir)).toThrow('(NODE_ENV=production)');
+    expect(() => resolveCsrfSecret('x'.repeat(31), true, dir)).toThrow('CSRF_SECRET is too short: use 32 or more random bytes (NODE_ENV=production)');
     expect(() => resolveCsrfSecret('x'.repeat(31), false, dir)).not.toThrow('NODE_ENV');
   });
 
@@ -142,8 +144,10 @@ describe('CSRF secret', () => {
     }
     fs.writeFileSync(path.join(dir, 'csrf-secret.1234.tmp'), 'half');
     fs.writeFileSync(path.join(dir, 'csrf-secret.other'), 'kept');
+    fs.writeFileSync(path.join(dir, 'old-csrf-secret.1.tmp'), 'kept');
+    fs.writeFileSync(path.join(dir, 'csrf-secret.1.tmp.bak'), 'kept');
     loadOrCreateCsrfSecret(dir);
-    expect(fs.readdirSync(dir).sort()).toEqual([CSRF_SECRET_FILE, 'csrf-secret.other']);
+    expect(fs.readdirSync(dir).sort()).toEqual([CSRF_SECRET_FILE, 'csrf-secret.1.tmp.bak', 'csrf-secret.other', 'old-csrf-secret.1.tmp']);
   });
 
   it('creates the data folder when it does not exist yet', () => {

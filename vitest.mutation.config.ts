@@ -11,8 +11,8 @@ export default defineConfig({
   test: {
     include: tests.length > 0 ? tests : ['main/**/*.mutation.test.ts'],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 1,
   },

@@ -1,5 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DurableStore } from './durable-store.js';
 import { makeSample, openTestHistory, T0, type TestHistory } from './fixtures.js';
+import { MemoryWindow } from './memory-window.js';
+import { queryHistory } from './query.js';
 import type { DownsampledRow, HistorySample } from './sample.js';
 
 // spec/energy-bridge.md (history): `GET /api/history` answers the most recent samples (at most
@@ -111,5 +117,50 @@ describe('history query on an empty history', () => {
     } finally {
       th.close();
     }
+  });
+});
+
+describe('history query over its two sources directly', () => {
+  // The memory window is normally the newest part of the durable copy; these cases take the two
+  // apart (a durable write failing on a full disk keeps samples in memory only; a window not yet
+  // loaded is empty) and check the bucket width still follows the samples that exist.
+  let dir: string;
+  let durable: DurableStore;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-query-'));
+    durable = new DurableStore(path.join(dir, 'history.db'));
+  });
+  afterEach(() => {
+    durable.db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('samples only in memory: raw rows from memory, bucket width as asked', () => {
+    const memory = new MemoryWindow(10);
+    for (let i = 1; i <= 5; i++) memory.push(makeSample(S(i)));
+    const src = { memory, durable, cutoff: 0 };
+    expect(ts((queryHistory(src, {}) as { rows: HistorySample[] }).rows)).toEqual([1, 2, 3, 4, 5]);
+    expect(queryHistory(src, { every: 10 }).kind).toBe('downsampled');
+    expect((queryHistory(src, { every: 10 }) as { widthSeconds: number }).widthSeconds).toBe(10);
+  });
+
+  it('samples only in the durable copy: raw rows and buckets from it, bucket width as asked', () => {
+    const memory = new MemoryWindow(10);
+    for (let i = 1; i <= 5; i++) durable.insert(makeSample(S(i)));
+    const src = { memory, durable, cutoff: 0 };
+    expect(ts((queryHistory(src, {}) as { rows: HistorySample[] }).rows)).toEqual([1, 2, 3, 4, 5]);
+    const r = queryHistory(src, { every: 10 });
+    expect(r).toMatchObject({ kind: 'downsampled', widthSeconds: 10 });
+    expect((r as { rows: DownsampledRow[] }).rows.map((x) => [(x.t - T0) / 1000, x.n])).toEqual([[0, 5]]);
+  });
+
+  it('a span of one instant (since = until = a sample) is one bucket of one sample', () => {
+    const memory = new MemoryWindow(10);
+    for (let i = 1; i <= 30; i++) durable.insert(makeSample(S(i)));
+    for (let i = 21; i <= 30; i++) memory.push(makeSample(S(i)));
+    const src = { memory, durable, cutoff: 0 };
+    const r = queryHistory(src, { every: 10, since: S(15), until: S(15) }) as { rows: DownsampledRow[]; widthSeconds: number };
+    expect(r.rows.map((x) => [(x.t - T0) / 1000, x.n])).toEqual([[10, 1]]);
+    expect(ts((queryHistory(src, { since: S(25), until: S(25) }) as { rows: HistorySample[] }).rows)).toEqual([25]);
   });
 });

@@ -54,13 +54,13 @@ describe('systemd units', () => {
   });
 });
 
-describe('health check against the running services (real sockets, loopback)', () => {
+describe('health check against the running services (real sockets, loopback)', { timeout: 60_000 }, () => {
   let dir: string;
   let services: ReturnType<typeof composeServices>;
   let env: NodeJS.ProcessEnv;
   const healthcheck = async (extra: NodeJS.ProcessEnv = {}) => {
     try {
-      const { stdout } = await run(process.execPath, [path.join(root, 'scripts/healthcheck.mjs')], { env: { ...env, ...extra }, timeout: 15_000 });
+      const { stdout } = await run(process.execPath, [path.join(root, 'scripts/healthcheck.mjs')], { env: { ...env, ...extra }, timeout: 45_000 });
       return { code: 0, stdout };
     } catch (err) {
       const e = err as { code: number; stdout: string };
@@ -79,7 +79,7 @@ describe('health check against the running services (real sockets, loopback)', (
       energyPort: 0,
     });
     await services.start();
-    env = { PATH: process.env.PATH, HEALTH_HOST: '127.0.0.1', SERVER_PORT: new URL(services.energy.url).port, PORT: String(services.recordings!.port), HEALTH_TIMEOUT_MS: '3000' };
+    env = { PATH: process.env.PATH, HEALTH_HOST: '127.0.0.1', SERVER_PORT: new URL(services.energy.url).port, PORT: String(services.recordings!.port), HEALTH_TIMEOUT_MS: '10000' };
   });
   afterAll(async () => {
     await services?.stop();

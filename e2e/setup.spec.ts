@@ -1,3 +1,4 @@
+import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { firstRunOnLoopbackLan } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
@@ -41,6 +42,33 @@ test.describe('setup wizard', () => {
     expect(s.battery).toEqual({ capacityKwh: 16.1, reserveSoc: 15 });
     expect(s.tariff).toMatchObject({ importRate: 0.31, feedInRate: 0.05, dailySupplyCharge: 1.1 });
     expect(s.weather.enabled).toBe(false);
+  });
+
+  test('several gateways found: the wizard lists them all and the one picked is the one tested and saved', async ({ page, bridge }) => {
+    // A second gateway on the same loopback /24 and port as the first (the scan sees 127.0.0.0/24).
+    const other = await startGatewaySimulator({ firmware: 'V2.9', host: '127.0.0.42', port: bridge.sim.port, initialSoc: 40 });
+    try {
+      await page.goto('/setup');
+      const pick = page.getByTestId('scan-status');
+      await expect(pick).toContainText('Found 2 gateways: pick yours', { timeout: 30_000 });
+      const radios = pick.getByRole('radio');
+      await expect(radios).toHaveCount(2);
+      await expect(pick).toContainText(`127.0.0.23:${bridge.sim.port}`);
+      await expect(pick).toContainText(new RegExp(`127\\.0\\.0\\.42:${bridge.sim.port} · battery 40(\\.\\d)?%`));
+      // Nothing is chosen for the user.
+      await expect(page.getByLabel('Gateway address')).toHaveValue('');
+      await page.getByRole('radio', { name: /127\.0\.0\.42/ }).check();
+      await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.42');
+      await expect(page.getByLabel('Modbus port')).toHaveValue(String(bridge.sim.port));
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(page.getByTestId('test-result')).toContainText(/Gateway answered in \d+ ms/);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('button', { name: 'Save and continue' }).click();
+      await expect(page.getByTestId('setup-passcode')).toBeVisible();
+      expect(bridge.service.settings.get().gateway).toMatchObject({ host: '127.0.0.42', port: bridge.sim.port });
+    } finally {
+      await other.close();
+    }
   });
 
   test('a value the bridge refuses is shown by its field and nothing is saved', async ({ page, bridge }) => {

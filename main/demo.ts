@@ -14,11 +14,12 @@ import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
 import { parseSimulatorMode, startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
-import { startRecordingsDemo } from './recordings/index.js';
+import { installUnhandledRejectionLogging, startRecordingsDemo } from './recordings/index.js';
 import { demoInsightSettings } from './energy/demo-insight.js';
 import { startFakeWeather } from './energy/weather/fake-server.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
+installUnhandledRejectionLogging(logger);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'home-lan-bridge-demo-'));
 const speed = Number(process.env.DEMO_SPEED ?? 30) > 0 ? Number(process.env.DEMO_SPEED ?? 30) : 30;
 // The demo clock: today 09:30 running `speed` times real time (DEMO_SPEED=1: real time, from now).

@@ -13,6 +13,7 @@ import { describeStartupFailure } from './startup-errors.js';
 import { createSyncStatus, latestFinishedRun, type SyncStatus } from './sync-status.js';
 import { createTrayPrefs, trayPrefsSchema, type TrayPrefsStore } from './tray-prefs.js';
 import { trayMenu, statusLine } from './tray-menu.js';
+import { installUnhandledRejectionLogging } from '../recordings/process-guards.js';
 import { createWindowRegistry, PAGES, placeWindow, secureWindowOptions, type Page, type ServiceName } from './windows.js';
 
 export interface ShellOptions {
@@ -35,6 +36,8 @@ export async function startShell(opts: ShellOptions = {}) {
   }
   const env = opts.env ?? process.env;
   const logger = createLogger({ name: 'home-lan-bridge' });
+  // As in the headless entry: a stray rejection is logged and the tray keeps running.
+  installUnhandledRejectionLogging(logger);
   if (process.platform === 'win32') app.setAppUserModelId('net.homelan.bridge');
   await app.whenReady();
   app.dock?.hide(); // a tray-only app on macOS (the packaged app also sets LSUIElement)

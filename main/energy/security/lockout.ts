@@ -36,6 +36,11 @@ export class Lockout {
     private readonly maxAddresses = 1000,
   ) {}
 
+  /** Client addresses remembered now: bounded by `maxAddresses`, released after a right guess or an expired lockout. */
+  get size(): number {
+    return this.byAddress.size;
+  }
+
   /** Milliseconds left on this address's lockout, or 0. */
   lockedFor(address: string): number {
     const entry = this.byAddress.get(address);

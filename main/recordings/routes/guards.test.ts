@@ -119,4 +119,23 @@ describe('rate limits of the on-demand endpoints (docs/recordings-api.md: per cl
     for (let i = 0; i < 7; i++) statuses.push((await client.post('/api/discover-box', { address })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
+
+  // The spec names these as rate limited (thresholds not shown; ours: docs/recordings-api.md). A
+  // refused request counts too: the limit applies before the body is even read.
+  for (const [url, body, max] of [
+    ['/api/box-shows', { unexpected: true }, 12],
+    ['/api/discover-media-server', { url: 'not a url' }, 6],
+    ['/api/cloud-test', { unexpected: true }, 6],
+  ] as const) {
+    it(`POST ${url}: ${max} a minute, then 429 rate_limited with Retry-After`, async () => {
+      const client = new ApiClient(h.service.url);
+      const statuses: number[] = [];
+      for (let i = 0; i < max; i++) statuses.push((await client.post(url, body)).status);
+      expect(statuses.every((s) => s === 400), statuses.join(',')).toBe(true);
+      const limited = await client.post(url, body);
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining(`at most ${max} per minute`) });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+  }
 });

@@ -48,4 +48,33 @@ describe('outcome classification (the spec table)', () => {
     expect(overallStatus({ failed: 0 })).toBe('ok');
     expect(overallStatus({ failed: 1 })).toBe('partial');
   });
+
+  it('the full row for each case of the table, counters included', () => {
+    expect(classifyDownload({ recorded: true, actualSize: null }, 5000)).toEqual({ status: 'done', counter: 'downloaded', size: 5000, error: null, complete: true });
+    expect(classifyDownload({ recorded: true, actualSize: 1234 }, 0)).toEqual({ status: 'done', counter: 'downloaded', size: 1234, error: null, complete: true });
+    // Expected size 0 and actual unknown: nothing to store (not the expected 0).
+    expect(classifyDownload({ recorded: true, actualSize: null }, 0)).toEqual({ status: 'done', counter: 'downloaded', size: undefined, error: null, complete: true });
+    expect(classifyDownload({ recorded: false, actualSize: null, warning: 'currently recording' }, 5000)).toEqual({
+      status: 'partial', counter: 'skipped', size: undefined, error: 'currently recording', complete: false,
+    });
+  });
+
+  it('not recorded with neither error nor warning is a failure with a generic message; an error wins over a warning', () => {
+    expect(classifyDownload({ recorded: false, actualSize: null }, 5000)).toEqual({ status: 'failed', counter: 'failed', size: undefined, error: 'download failed', complete: false });
+    expect(classifyDownload({ recorded: false, actualSize: null, error: 'the box went away', warning: 'currently recording' }, 5000)).toMatchObject({
+      status: 'failed', counter: 'failed', error: 'the box went away',
+    });
+  });
+
+  it('the byte-gap message names sizes and the cause, when there is one', () => {
+    expect(classifyDownload({ recorded: true, actualSize: 4 * MB, error: 'transfer interrupted' }, 10 * MB).error).toBe(
+      `short by ${6 * MB} bytes: got ${4 * MB} of ${10 * MB} (transfer interrupted); the next sync resumes`,
+    );
+    expect(classifyDownload({ recorded: true, actualSize: 4 * MB }, 10 * MB).error).toBe(`short by ${6 * MB} bytes: got ${4 * MB} of ${10 * MB}; the next sync resumes`);
+  });
+
+  it('an item skipped for lack of disk space makes the run partial', () => {
+    expect(overallStatus({ failed: 0, no_space: 0 })).toBe('ok');
+    expect(overallStatus({ failed: 0, no_space: 1 })).toBe('partial');
+  });
 });

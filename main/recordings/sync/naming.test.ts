@@ -91,3 +91,90 @@ describe('box text used in a path', () => {
     expect(withIdSuffix('/m/S/a.ts', '903106335')).toBe('/m/S/a [903106335].ts');
   });
 });
+
+describe('naming details a user would see in the library', () => {
+  const messageOf = (fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'ok';
+  };
+
+  it('every character Windows forbids becomes a space; runs of spaces collapse; trailing dots go', () => {
+    expect(cleanName('a:b*c?d"e<f>g|h')).toBe('a b c d e f g h');
+    expect(cleanName('  Doctor   Who\t\t(2005)  ')).toBe('Doctor Who (2005)');
+    expect(cleanName('Mr. Robot...')).toBe('Mr. Robot');
+    expect(cleanName('... Hidden . ')).toBe('Hidden');
+    expect(cleanName('\u007fDEL')).toBe('DEL');
+    expect(cleanName('')).toBe('Untitled');
+    expect(cleanName(' / ')).toBe('Untitled');
+  });
+
+  it('caps a name at 180 characters, then trims what the cut leaves at its end', () => {
+    expect(cleanName('x'.repeat(180))).toBe('x'.repeat(180));
+    expect(cleanName('x'.repeat(181))).toBe('x'.repeat(180));
+    expect(cleanName(`${'x'.repeat(178)}. y`)).toBe('x'.repeat(178));
+    // Characters, not UTF-16 units: 180 emoji survive whole.
+    expect([...cleanName('😀'.repeat(200))].length).toBe(180);
+  });
+
+  it('the show part is capped at 80 bytes, the whole stem at 180 bytes, cut on a character boundary', () => {
+    const name = recordingFileName('S'.repeat(200), 'x', 2, 11, 'T'.repeat(300));
+    expect(name).toBe(`${'S'.repeat(80)} - S02E11 - ${'T'.repeat(180 - 80 - ' - S02E11 - '.length)}.ts`);
+    expect(recordingFileName('Show', 'x', 1, 1, 'é'.repeat(200))).toBe(`Show - S01E01 - ${'é'.repeat((180 - 'Show - S01E01 - '.length) / 2)}.ts`);
+    expect(recordingFileName('Show', 'x', 1, 1, `${'a'.repeat(180 - 'Show - S01E01 - '.length - 1)}€`)).toBe(`Show - S01E01 - ${'a'.repeat(180 - 'Show - S01E01 - '.length - 1)}.ts`);
+    // Exactly 180 bytes is kept whole.
+    const exact = 'b'.repeat(180 - 'Show - S01E01 - '.length);
+    expect(recordingFileName('Show', 'x', 1, 1, exact)).toBe(`Show - S01E01 - ${exact}.ts`);
+    // A cut that ends on a space or dot trims it.
+    const spaced = `${'c'.repeat(180 - 'Show - S01E01 - '.length - 1)} d`;
+    expect(recordingFileName('Show', 'x', 1, 1, spaced)).toBe(`Show - S01E01 - ${'c'.repeat(180 - 'Show - S01E01 - '.length - 1)}.ts`);
+    expect(recordingFileName('Show', 'b'.repeat(300), null, 1, 'ignored')).toBe(`${'b'.repeat(180)}.ts`);
+    expect(recordingFileName('Show', 'Box title', 1, null, 'ignored')).toBe('Box title.ts');
+    expect(recordingFileName('Show', 'x', 10, 100, '  ')).toBe('Show - S10E100.ts');
+  });
+
+  it('the id suffix: brackets become underscores, at most 32 bytes, on the stem without .ts', () => {
+    expect(withIdSuffix('a.ts', 'x[1]y')).toBe('a [x_1_y].ts');
+    expect(withIdSuffix('a.ts', '1'.repeat(40))).toBe(`a [${'1'.repeat(32)}].ts`);
+    expect(withIdSuffix('a.tsx', '7')).toBe('a.tsx [7].ts');
+    expect(withIdSuffix('a.ts.ts', '7')).toBe('a.ts [7].ts');
+  });
+
+  it('folder checks say what is wrong, with the field', () => {
+    expect(messageOf(() => checkShowPaths('/media/tv', 'a\0b', ''))).toBe('dest_folder: must not contain NUL');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'Show', 'Season\0'))).toBe('season_template: must not contain NUL');
+    expect(fieldOf(() => checkShowPaths('/media/tv', '   ', ''))).toBe('400:dest_folder');
+    expect(messageOf(() => checkShowPaths('/media/tv', '   ', ''))).toBe('dest_folder: must not be empty');
+    expect(messageOf(() => checkShowPaths('/media/tv', '/x', ''))).toBe('dest_folder: must be relative to the media root (no leading slash or drive)');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'd:x', ''))).toBe('dest_folder: must be relative to the media root (no leading slash or drive)');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'a/ .. /b', ''))).toBe('dest_folder: must not contain ".." segments');
+    expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', '   '))).toBe('ok');
+    expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', 'Part 1: x'))).toBe('ok');
+    expect(fieldOf(() => checkShowPaths('/media/tv', 'ab:', ''))).toBe('ok');
+  });
+
+  it('a template that climbs only once rendered is refused', () => {
+    // `{season_unpadded}` alone never climbs; the rendered folder is checked for both a season and none.
+    expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', '{season}/..'))).toBe('400:season_template');
+  });
+
+  it('isInside: the root itself is inside, a sibling or parent is not', () => {
+    expect(isInside('/media/tv', '/media/tv')).toBe(true);
+    expect(isInside('/media/tv', '/media/tv/')).toBe(true);
+    expect(isInside('/media/tv', '/media/tv/Show/x.ts')).toBe(true);
+    expect(isInside('/media/tv', '/media/tv/../tv2/x')).toBe(false);
+    expect(isInside('/media/tv', '/other')).toBe(false);
+  });
+
+  it('a destination that would leave the media root is refused', () => {
+    expect(() => destinationPath({ mediaRoot: '/m', destFolder: '../x', seasonTemplate: '', show: 'S', boxTitle: 'b', season: null, episode: null, episodeTitle: '' })).toThrow(
+      'outside the media root',
+    );
+    expect(destinationPath({ mediaRoot: '/m', destFolder: 'TV', seasonTemplate: 'Season {season_unpadded}', show: 'S', boxTitle: 'Box: title', season: null, episode: null, episodeTitle: '' })).toBe(
+      '/m/TV/Season 0/Box title.ts',
+    );
+  });
+});

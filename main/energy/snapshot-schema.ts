@@ -108,6 +108,23 @@ export const snapshotSchema = z.object({
       }),
     })
     .optional(),
+  /** Today's savings (docs/savings.md): what was paid against the two counterfactuals. Present after the first poll. */
+  savings: z
+    .object({
+      today: z.object({
+        date: z.string(),
+        currency: z.string().nullable(),
+        paid: z.number().nullable(),
+        paidWithoutBattery: z.number().nullable(),
+        paidWithoutSolar: z.number().nullable(),
+        savedByBattery: z.number().nullable(),
+        savedBySolarAndBattery: z.number().nullable(),
+        selfSufficiencyPct: z.number().nullable(),
+        selfConsumptionPct: z.number().nullable(),
+      }),
+    })
+    .meta({ description: 'Additive (issue 26): today so far in the savings model of docs/savings.md; paid = costs minus credits, money null without a tariff.' })
+    .optional(),
   alerts: z.array(alertEntrySchema),
   devices: z.array(z.discriminatedUnion('type', [inverterDeviceSchema, smartLoadDeviceSchema])),
   history: z

@@ -5,6 +5,7 @@ import { createSmartHomeFeature } from '../smarthome/feature.js';
 import { createTariffFeature } from '../tariff/feature.js';
 import { createWeatherFeature } from '../weather/feature.js';
 import type { FeatureFactory } from './feature.js';
+import { createSavingsFeature } from './savings/feature.js';
 
 /** The energy bridge's features, in order. Adding a feature is its folder plus one line here. */
 export const energyFeatures: readonly FeatureFactory[] = [
@@ -12,6 +13,7 @@ export const energyFeatures: readonly FeatureFactory[] = [
   createAlertsFeature,
   createWeatherFeature,
   createDailyFeature,
+  createSavingsFeature,
   createHomekitFeature,
   createSmartHomeFeature,
 ];

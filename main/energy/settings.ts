@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isHostName, splitHostList } from '../core/host-check.js';
 import { findOverlap } from './tariff/windows.js';
+import { solarSettings } from './features/outlook/settings.js';
 
 /**
  * The energy bridge's settings: one schema validates input, types the code and documents the API.
@@ -155,9 +156,9 @@ export const tariffSettings = z
     }
   });
 
-export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline'] as const;
+export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline', 'peakNotCovered'] as const;
 /** Units a threshold may be given in, per trigger (the first is the default). */
-export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''] } as const;
+export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''], peakNotCovered: [''] } as const;
 /** Most alert rules kept. */
 export const MAX_ALERTS = 24;
 
@@ -170,7 +171,7 @@ export const alertSettings = z
       .meta({ ...live, generated: true, description: 'Stable id; generated when omitted.' }),
     name: z.string().trim().min(1).max(60).default('Alert').meta(live),
     enabled: z.boolean().default(true).meta(live),
-    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, description: 'Watched value: battery SOC (%), grid import/export, solar, home or battery power (W, battery positive charging), or gateway offline.' }),
+    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, description: 'Watched value: battery SOC (%), grid import/export, solar, home or battery power (W, battery positive charging), gateway offline, or the battery will not cover a peak window (from the battery outlook).' }),
     condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, description: 'Inclusive comparison with the threshold.' }),
     threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta(live),
     unit: z.enum(['%', 'W', 'kW', '']).nullable().default(null).meta({ ...live, description: "Unit of the threshold: % for SOC, W or kW for power; blank uses the trigger's own unit." }),
@@ -266,6 +267,7 @@ export const energySettingsSchema = z
     weather: weatherSettings.default(() => weatherSettings.parse({})),
     homekit: homekitSettings.default(() => homekitSettings.parse({})),
     smartHome: smartHomeSettings.default(() => smartHomeSettings.parse({})),
+    solar: solarSettings.default(() => solarSettings.parse({})),
   })
   .strict();
 

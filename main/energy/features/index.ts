@@ -5,6 +5,7 @@ import { createSmartHomeFeature } from '../smarthome/feature.js';
 import { createTariffFeature } from '../tariff/feature.js';
 import { createWeatherFeature } from '../weather/feature.js';
 import type { FeatureFactory } from './feature.js';
+import { createOutlookFeature } from './outlook/feature.js';
 import { createSavingsFeature } from './savings/feature.js';
 
 /** The energy bridge's features, in order. Adding a feature is its folder plus one line here. */
@@ -14,6 +15,7 @@ export const energyFeatures: readonly FeatureFactory[] = [
   createWeatherFeature,
   createDailyFeature,
   createSavingsFeature,
+  createOutlookFeature,
   createHomekitFeature,
   createSmartHomeFeature,
 ];

@@ -135,7 +135,7 @@ const irradianceAnswer = z.object({
 
 /**
  * Open-Meteo hourly global horizontal irradiance (`shortwave_radiation`, W/m², mean of the preceding
- * hour) for yesterday, today and tomorrow in zone `timeZone`. Hours without a value are left out.
+ * hour) from yesterday to the day after tomorrow in zone `timeZone`. Hours without a value are left out.
  */
 export async function fetchIrradiance(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, timeZone: string, cancel?: AbortSignal): Promise<IrradianceHour[]> {
   const u = new URL(baseUrl);
@@ -143,7 +143,8 @@ export async function fetchIrradiance(fetchFn: FetchLike, baseUrl: string, lat: 
   u.searchParams.set('longitude', String(lon));
   u.searchParams.set('hourly', 'shortwave_radiation');
   u.searchParams.set('past_days', '1');
-  u.searchParams.set('forecast_days', '2');
+  // Hours are labelled by their end: three days make tomorrow's last hour (labelled 00:00 after it) complete.
+  u.searchParams.set('forecast_days', '3');
   u.searchParams.set('timezone', timeZone);
   u.searchParams.set('timeformat', 'unixtime');
   const parsed = irradianceAnswer.safeParse(await getJson(fetchFn, u.toString(), cancel));

@@ -10,6 +10,7 @@ import type { FeatureFactory } from '../feature.js';
 import { SavingsLedger, type SavingsConfig, type SavingsDay } from './ledger.js';
 import { savingsCsv, savingsReport, type SavingsInput } from './report.js';
 import { SavingsStore } from './store.js';
+import { dayLengthMs } from './day-length.js';
 
 const isoDate = z
   .string()
@@ -77,12 +78,18 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
     if (n) ctx.logger.info({ polls: n, from }, 'savings rebuilt from history');
   };
 
-  const dayLength = (date: string, tz: string) => startOfLocalDay(nextDate(date), tz) - startOfLocalDay(date, tz);
+  /** Covered for 99% of its length; the zone's calendar is asked only for 23–25 h coverage, where DST decides. */
+  const isComplete = (d: SavingsDay, tz: string, offsets: Map<number, number>) => {
+    if (d.coveredMs >= 0.99 * 25 * 3_600_000) return true;
+    if (d.coveredMs < 0.99 * 23 * 3_600_000) return false;
+    return d.coveredMs >= 0.99 * dayLengthMs(d.date, tz, offsets);
+  };
 
   /** Stored days in [from, to] plus today so far. */
   const daysIn = (from: string, to: string): SavingsInput[] => {
     const { timeZone } = config();
-    const rows: SavingsInput[] = (store?.range(from, to) ?? []).map((d) => ({ ...d, complete: d.coveredMs >= 0.99 * dayLength(d.date, timeZone) }));
+    const offsets = new Map<number, number>();
+    const rows: SavingsInput[] = (store?.range(from, to) ?? []).map((d) => ({ ...d, complete: isComplete(d, timeZone, offsets) }));
     const cur = ledger.current(ctx.clock.now());
     if (cur && cur.date >= from && cur.date <= to && !rows.some((r) => r.date === cur.date)) rows.push({ ...cur, complete: false });
     return rows;

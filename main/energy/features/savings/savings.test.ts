@@ -154,3 +154,13 @@ describe('savings model, worked by hand', () => {
     expect(lines[2]).toBe('2026-03-29,1,1,1,18,15.7,4.3,6,9,8.4,12.7,15,15.7,1.69,4.51,6.91,2.82,5.22,EUR,72.6115,66.6667');
   });
 });
+
+describe('day length', () => {
+  it('is 24 h on a normal day, 23 h and 25 h on the DST days (Berlin 2026-03-29 and 2026-10-25), 23.5 h at Lord Howe', async () => {
+    const { dayLengthMs } = await import('./day-length.js');
+    const h = (ms: number) => ms / 3_600_000;
+    expect([h(dayLengthMs('2026-03-28', tz)), h(dayLengthMs('2026-03-29', tz)), h(dayLengthMs('2026-10-25', tz)), h(dayLengthMs('2026-10-26', tz))]).toEqual([24, 23, 25, 24]);
+    // Lord Howe Island moves its clocks by half an hour (first Sunday of October 2026 is the 4th).
+    expect(h(dayLengthMs('2026-10-04', 'Australia/Lord_Howe'))).toBe(23.5);
+  });
+});

@@ -70,6 +70,8 @@ const TITLES: Record<string, string> = {
   weather: 'Weather',
   homekit: 'HomeKit',
   smartHome: 'Smart-home assistant',
+  solar: 'Solar panels',
+  ratedKwp: 'Rated size (kWp)',
 };
 
 /** "retryDelayMs" → "Retry delay (ms)". */

@@ -199,8 +199,8 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
   };
 
   const view = (state: LiveState, now: number): OutlookSnapshot => {
-    // Recomputed each minute, and when what the battery side starts from changes.
-    const key = `${Math.floor(now / 60_000)}|${state.connected}|${state.battery.soc}|${state.battery.ratedCapacityKwh}|${state.battery.reserveSoc}`;
+    // Recomputed once a minute (the SOC moves little in one), and when the battery becomes known or unknown.
+    const key = `${Math.floor(now / 60_000)}|${state.connected}|${state.battery.soc === null}|${state.battery.ratedCapacityKwh === null}`;
     if (cached?.key !== key) cached = { key, view: compute(state, now) };
     const v = cached.view;
     return { ...v, solar: { ...v.solar, today: { ...v.solar.today, actualKwh: producedToday(v.solar.today.date) } } };

@@ -41,7 +41,13 @@ fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
 const past = seedDemoHistory({ dataDir, until: simStart.getTime(), days: 7, stepMs: pollIntervalMs, logger, live: simulatedNow });
 const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, plantModel: past.plant, ...gatewayMode });
 // Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
-const weather = await startFakeWeather();
+// Its irradiance forecast follows the plant model's day (this computer's local hours) on the demo clock.
+const localSun = (t: number) => {
+  const d = new Date(t);
+  const h = d.getHours() + d.getMinutes() / 60;
+  return h <= 6 || h >= 18 ? 0 : Math.round(800 * Math.sin((Math.PI * (h - 6)) / 12));
+};
+const weather = await startFakeWeather({ now: simulatedNow, irradiance: localSun });
 // HomeKit bridge published and advertised on loopback only (never the LAN).
 const homekit = { enabled: true, bind: ['127.0.0.1'], port: Number(process.env.HOMEKIT_PORT ?? 51827), ...(process.env.HOMEKIT_PIN ? { pin: process.env.HOMEKIT_PIN } : {}) };
 fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs }), homekit }, null, 2));

@@ -13,7 +13,7 @@ import { describeStartupFailure } from './startup-errors.js';
 import { createSyncStatus, latestFinishedRun, type SyncStatus } from './sync-status.js';
 import { createTrayPrefs, trayPrefsSchema, type TrayPrefsStore } from './tray-prefs.js';
 import { trayMenu, statusLine } from './tray-menu.js';
-import { installUnhandledRejectionLogging } from '../recordings/process-guards.js';
+import { installUnhandledRejectionLogging } from '../core/process-guards.js';
 import { createWindowRegistry, PAGES, placeWindow, secureWindowOptions, type Page, type ServiceName } from './windows.js';
 
 export interface ShellOptions {

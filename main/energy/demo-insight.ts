@@ -23,6 +23,7 @@ export function demoInsightSettings(opts: { gateway: { host: string; port: numbe
       { id: 'charging-hard', name: 'Battery charging hard', trigger: 'batteryPower', condition: 'atOrAbove', threshold: 4.5, unit: 'kW', settleSeconds: 10, clearSeconds: 10 },
       { id: 'heavy-load', name: 'Heavy load', trigger: 'homeLoad', condition: 'atOrAbove', threshold: 3.5, unit: 'kW', settleSeconds: 10, clearSeconds: 20 },
     ],
+    solar: { ratedKwp: 6.6 },
     weather: { enabled: true, location: 'Sydney', forecastUrl: opts.weather.forecastUrl, geocodingUrl: opts.weather.geocodingUrl },
   };
 }

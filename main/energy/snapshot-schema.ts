@@ -108,6 +108,67 @@ export const snapshotSchema = z.object({
       }),
     })
     .optional(),
+  /** Today's savings (docs/savings.md): what was paid against the two counterfactuals. Present after the first poll. */
+  savings: z
+    .object({
+      today: z.object({
+        date: z.string(),
+        currency: z.string().nullable(),
+        paid: z.number().nullable(),
+        paidWithoutBattery: z.number().nullable(),
+        paidWithoutSolar: z.number().nullable(),
+        savedByBattery: z.number().nullable(),
+        savedBySolarAndBattery: z.number().nullable(),
+        selfSufficiencyPct: z.number().nullable(),
+        selfConsumptionPct: z.number().nullable(),
+      }),
+    })
+    .meta({ description: 'Additive (issue 26): today so far in the savings model of docs/savings.md; paid = costs minus credits, money null without a tariff.' })
+    .optional(),
+  outlook: z
+    .object({
+      solar: z.object({
+        /** `history`: factor fitted from `fitDays` past days; `rated`: 0.8 × rated kWp; `none`: no size known. */
+        basis: z.enum(['history', 'rated', 'none']),
+        kwhPerKwhM2: z.number().nullable(),
+        fitDays: z.number().int(),
+        ratedKwp: z.number().nullable(),
+        forecastAt: z.iso.datetime().nullable(),
+        error: z.string().nullable(),
+        today: z.object({ date: z.string(), expectedKwh: z.number().nullable(), actualKwh: z.number().nullable() }),
+        tomorrow: z.object({ date: z.string(), expectedKwh: z.number().nullable() }),
+        yesterday: z.object({ date: z.string(), forecastKwh: z.number().nullable(), actualKwh: z.number().nullable() }),
+      }),
+      battery: z
+        .object({
+          soc: z.number(),
+          reserveSoc: z.number(),
+          capacityKwh: z.number(),
+          solarBasis: z.enum(['forecast', 'none']),
+          loadBasis: z.enum(['history', 'current']),
+          fullAt: z.iso.datetime().nullable(),
+          reserveAt: z.iso.datetime().nullable(),
+          until: z.iso.datetime(),
+          windows: z.array(
+            z.object({
+              name: z.string(),
+              start: z.string(),
+              end: z.string(),
+              startsAt: z.iso.datetime(),
+              endsAt: z.iso.datetime(),
+              covers: z.boolean(),
+              reserveAt: z.iso.datetime().nullable(),
+              shortMinutes: z.number().int().nullable(),
+              message: z.string(),
+            }),
+          ),
+          /** Null when no peak window is left today. */
+          coversPeak: z.boolean().nullable(),
+        })
+        .nullable(),
+    })
+    .meta({ description: "Additive (issue 26): solar forecast (expected today/tomorrow, yesterday's forecast against what came) and battery outlook over today's peak windows; see docs/savings.md." })
+    .optional(),
   alerts: z.array(alertEntrySchema),
   devices: z.array(z.discriminatedUnion('type', [inverterDeviceSchema, smartLoadDeviceSchema])),
   history: z

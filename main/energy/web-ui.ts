@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../core/paths.js';
 
 /** The energy pages the single-page app routes by path; each answers index.html. */
-export const UI_PAGES = ['/', '/trends', '/settings', '/setup'] as const;
+export const UI_PAGES = ['/', '/trends', '/savings', '/settings', '/setup'] as const;
 
 const NOT_BUILT = `The energy dashboard has not been built yet.
 

@@ -1,6 +1,6 @@
 import type { LiveState } from '../live-state.js';
 import type { Snapshot } from '../snapshot-schema.js';
-import { conditionHolds, messageOf, readingOf, unitOf, type AlertRule } from './triggers.js';
+import { conditionHolds, isYesNoTrigger, messageOf, readingOf, unitOf, type AlertRule } from './triggers.js';
 
 export type ActiveAlert = Snapshot['alerts'][number];
 
@@ -20,6 +20,8 @@ interface RuleState {
   changingSince: number | null;
   firedAt: number;
   reading: number | null;
+  /** What a yes/no trigger adds to its message (the battery outlook's sentence). */
+  detail: string | null;
 }
 
 /**
@@ -40,11 +42,12 @@ export class AlertEngine {
       const key = JSON.stringify({ ...rule, name: '', webhookUrl: '' });
       let st = this.rules.get(rule.id);
       if (!st || st.key !== key) {
-        st = { key, active: false, changingSince: null, firedAt: 0, reading: null };
+        st = { key, active: false, changingSince: null, firedAt: 0, reading: null, detail: null };
         this.rules.set(rule.id, st);
       }
       const reading = readingOf(rule, state);
       st.reading = reading;
+      st.detail = rule.trigger === 'peakNotCovered' ? (state.outlook?.message ?? null) : null;
       const holds = conditionHolds(rule, reading);
       if (holds === st.active) {
         st.changingSince = null;
@@ -88,11 +91,11 @@ function entryOf(rule: AlertRule, st: RuleState): ActiveAlert {
     id: rule.id,
     name: rule.name,
     trigger: rule.trigger,
-    message: messageOf(rule, st.reading),
+    message: messageOf(rule, st.reading, st.detail),
     condition: {
       value: rule.trigger,
-      comparison: rule.trigger === 'gatewayOffline' ? 'atOrAbove' : rule.condition,
-      threshold: rule.trigger === 'gatewayOffline' ? 1 : rule.threshold,
+      comparison: isYesNoTrigger(rule.trigger) ? 'atOrAbove' : rule.condition,
+      threshold: isYesNoTrigger(rule.trigger) ? 1 : rule.threshold,
       unit: unitOf(rule),
       reading: st.reading === null ? null : Math.round(st.reading * 10_000) / 10_000,
     },

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { httpUrlOrBlank, live, settingsSection } from '../features/section.js';
 
-export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline'] as const;
+export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline', 'peakNotCovered'] as const;
 /** Units a threshold may be given in, per trigger (the first is the default). */
-export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''] } as const;
+export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''], peakNotCovered: [''] } as const;
 /** Most alert rules kept. */
 export const MAX_ALERTS = 24;
 
@@ -17,7 +17,7 @@ export const alertSettings = z
       .meta({ ...live, generated: true, label: 'Rule number', description: 'Set for you when the rule is made.' }),
     name: z.string().trim().min(1).max(60).default('Alert').meta({ ...live, label: 'Name' }),
     enabled: z.boolean().default(true).meta({ ...live, label: 'On' }),
-    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), or the gateway going offline.' }),
+    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), the gateway going offline, or a battery that will not last through a peak-price window (from the battery outlook).' }),
     condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, label: 'When', description: 'Whether the alert starts when the reading reaches the level or more, or the level or less.' }),
     threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta({ ...live, label: 'Level' }),
     unit: z.enum(['%', 'W', 'kW', '']).nullable().default(null).meta({ ...live, label: 'Unit', description: 'The unit of the level: % for the battery level, W or kW for power. Leave it blank for the usual unit.' }),

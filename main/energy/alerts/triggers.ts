@@ -22,7 +22,12 @@ export const TRIGGERS: Record<Trigger, TriggerDef> = {
   homeLoad: { label: 'Home load', read: (s) => s.power.home },
   batteryPower: { label: 'Battery power', read: (s) => s.power.battery },
   gatewayOffline: { label: 'Gateway offline', read: (s) => (s.connected ? 0 : 1) },
+  // 1 when the battery outlook (features/outlook) expects the reserve inside a peak window today.
+  peakNotCovered: { label: 'Battery will not cover the peak window', read: (s) => (s.outlook?.coversPeak === false ? 1 : s.outlook?.coversPeak === true ? 0 : null) },
 };
+
+/** Triggers that are a yes/no state (1 holds) rather than a reading against a threshold. */
+export const isYesNoTrigger = (trigger: Trigger): boolean => trigger === 'gatewayOffline' || trigger === 'peakNotCovered';
 
 export const unitOf = (rule: AlertRule): string => rule.unit ?? ALERT_UNITS[rule.trigger][0];
 
@@ -39,15 +44,16 @@ export function readingOf(rule: AlertRule, state: LiveState): number | null {
  */
 export function conditionHolds(rule: AlertRule, reading: number | null): boolean {
   if (reading === null) return false;
-  if (rule.trigger === 'gatewayOffline') return reading === 1;
+  if (isYesNoTrigger(rule.trigger)) return reading === 1;
   return rule.condition === 'atOrAbove' ? reading >= rule.threshold : reading <= rule.threshold;
 }
 
 const fmt = (v: number) => (Math.abs(v) >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
 
 /** A sentence for people: "Battery SOC is 18 % (at or below 20 %)". */
-export function messageOf(rule: AlertRule, reading: number | null): string {
+export function messageOf(rule: AlertRule, reading: number | null, detail: string | null = null): string {
   const def = TRIGGERS[rule.trigger];
+  if (rule.trigger === 'peakNotCovered') return reading === 1 ? `The battery will not cover the peak window${detail ? ` (${detail})` : ''}` : 'The battery is expected to cover the peak window';
   if (rule.trigger === 'gatewayOffline') return reading === 1 ? 'The gateway is offline' : 'The gateway is back online';
   const unit = unitOf(rule);
   const now = reading === null ? 'unknown' : `${fmt(reading)} ${unit}`;

@@ -8,6 +8,8 @@ import { homekitFeature } from '../homekit/feature.js';
 import { smartHomeFeature } from '../smarthome/feature.js';
 import { tariffFeature } from '../tariff/feature.js';
 import { weatherFeature } from '../weather/feature.js';
+import { outlookFeature } from './outlook/feature.js';
+import { savingsFeature } from './savings/feature.js';
 import { metricsModule } from '../../integrations/metrics/energy-metrics.js';
 import { mqttModule } from '../../integrations/mqtt/energy-feature.js';
 
@@ -26,6 +28,8 @@ export const energyFeatures = [
   alertsFeature,
   weatherFeature,
   dailyFeature,
+  savingsFeature,
+  outlookFeature,
   homekitFeature,
   smartHomeFeature,
   mqttModule,

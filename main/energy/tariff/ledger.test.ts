@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tariffSettings } from '../settings.js';
+import { tariffSettings } from './settings.js';
 import { dayCost, DayLedger, emptyDay, MAX_GAP_MS, round4, zeroDrawStatus, type DayTotals } from './ledger.js';
 import { localMinute, startOfLocalDay } from './local-time.js';
 import type { TariffConfig } from './windows.js';

@@ -116,3 +116,41 @@ export async function searchPlaces(fetchFn: FetchLike, baseUrl: string, name: st
     detail: [r.admin1, r.country].filter(Boolean).join(', '),
   }));
 }
+
+/** One hour of Open-Meteo's `shortwave_radiation`: the mean W/m² over the hour ending at `t` (epoch ms). */
+export interface IrradianceHour {
+  t: number;
+  wm2: number;
+}
+
+/** At most this many hours are read from one answer (16 days, Open-Meteo's longest forecast). */
+const MAX_HOURS = 16 * 24;
+
+const irradianceAnswer = z.object({
+  hourly: z.object({
+    time: z.array(z.number().int()).max(MAX_HOURS),
+    shortwave_radiation: z.array(z.number().min(0).max(2000).nullable()).max(MAX_HOURS),
+  }),
+});
+
+/**
+ * Open-Meteo hourly global horizontal irradiance (`shortwave_radiation`, W/m², mean of the preceding
+ * hour) from yesterday to the day after tomorrow in zone `timeZone`. Hours without a value are left out.
+ */
+export async function fetchIrradiance(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, timeZone: string, cancel?: AbortSignal): Promise<IrradianceHour[]> {
+  const u = new URL(baseUrl);
+  u.searchParams.set('latitude', String(lat));
+  u.searchParams.set('longitude', String(lon));
+  u.searchParams.set('hourly', 'shortwave_radiation');
+  u.searchParams.set('past_days', '1');
+  // Hours are labelled by their end: three days make tomorrow's last hour (labelled 00:00 after it) complete.
+  u.searchParams.set('forecast_days', '3');
+  u.searchParams.set('timezone', timeZone);
+  u.searchParams.set('timeformat', 'unixtime');
+  const parsed = irradianceAnswer.safeParse(await getJson(fetchFn, u.toString(), cancel));
+  if (!parsed.success || parsed.data.hourly.time.length !== parsed.data.hourly.shortwave_radiation.length) throw new WeatherError('the forecast answer has no hourly irradiance');
+  const { time, shortwave_radiation: rad } = parsed.data.hourly;
+  const out: IrradianceHour[] = [];
+  for (let i = 0; i < time.length; i++) if (rad[i] !== null && rad[i] !== undefined) out.push({ t: time[i]! * 1000, wm2: rad[i]! });
+  return out;
+}

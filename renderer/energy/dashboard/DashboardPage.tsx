@@ -9,6 +9,7 @@ import { Devices } from './Devices.js';
 import { EnergyToday } from './EnergyToday.js';
 import { PowerFlow } from './PowerFlow.js';
 import { Alerts, Weather, WeatherBadge } from './WeatherAndAlerts.js';
+import { SavingsCards } from '../savings/SavingsCards.js';
 
 /** The live dashboard: every SSE event refreshes it in place. */
 export function DashboardPage() {
@@ -54,6 +55,7 @@ export function DashboardPage() {
         <Card title="Today" id="today">
           <EnergyToday energy={snapshot.energy} tariff={snapshot.tariff} />
         </Card>
+        <SavingsCards snapshot={snapshot} />
         {snapshot.weather && (
           <Card title="Weather" id="weather">
             <Weather weather={snapshot.weather} unit={snapshot.units.temperature} />

@@ -89,6 +89,7 @@ const TRIGGERS: Array<{ key: string; label: string; units: string[] }> = [
   { key: 'homeLoad', label: 'Home load', units: ['W', 'kW'] },
   { key: 'batteryPower', label: 'Battery power (+ charging)', units: ['W', 'kW'] },
   { key: 'gatewayOffline', label: 'Gateway offline', units: [''] },
+  { key: 'peakNotCovered', label: 'Battery will not cover the peak window', units: [''] },
 ];
 
 interface RuleStatus {
@@ -134,7 +135,7 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
       {list.map((r, i) => {
         const p = `${path}.${i}`;
         const trig = TRIGGERS.find((t) => t.key === r.trigger) ?? TRIGGERS[0]!;
-        const offline = trig.key === 'gatewayOffline';
+        const offline = trig.key === 'gatewayOffline' || trig.key === 'peakNotCovered'; // yes/no triggers: no threshold
         const st = typeof r.id === 'string' ? status[r.id] : undefined;
         const unit = (r.unit as string | null | undefined) ?? trig.units[0]!;
         return (
@@ -145,7 +146,7 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
               </Labelled>
               <Labelled label="When" errors={errors} path={`${p}.trigger`}>
                 {(id) => (
-                  <select id={id} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(e.target.value === 'gatewayOffline' ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
+                  <select id={id} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(e.target.value === 'gatewayOffline' || e.target.value === 'peakNotCovered' ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
                     {TRIGGERS.map((t) => (
                       <option key={t.key} value={t.key}>
                         {t.label}

@@ -72,6 +72,8 @@ const TITLES: Record<string, string> = {
   smartHome: 'Smart-home assistant',
   mqtt: 'MQTT (Home Assistant)',
   metrics: 'Metrics (Prometheus)',
+  solar: 'Solar panels',
+  ratedKwp: 'Rated size (kWp)',
 };
 
 /** "retryDelayMs" → "Retry delay (ms)". */

@@ -120,6 +120,7 @@ export function TrendsPage() {
       </Card>
       <Card title="Last 30 days" id="daily">
         <DailyBars />
+        <p className="small"><a href="/savings" data-testid="savings-link">What solar and the battery saved, by month and year</a></p>
       </Card>
       <Card title="Export" id="export">
         <p className="small">

@@ -1,0 +1,78 @@
+import { Link } from '../../app/router.js';
+import { Card } from '../../kit/Card.js';
+import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
+import type { Snapshot } from '../types.js';
+
+const clock = (iso: string | null) => (iso === null ? '—' : new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
+
+/** Dashboard cards: saved today, and the day ahead (solar forecast and battery outlook). */
+export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
+  const today = snapshot.savings?.today;
+  const outlook = snapshot.outlook;
+  return (
+    <>
+      {today && (
+        <Card title="Saved today" id="saved-today">
+          {today.currency ? (
+            <p data-testid="saved-today">
+              <strong>{formatMoney(today.savedBySolarAndBattery, today.currency)}</strong> saved so far by solar and battery ({formatMoney(today.savedByBattery, today.currency)} by the battery). Paid {formatMoney(today.paid, today.currency)} instead of {formatMoney(today.paidWithoutSolar, today.currency)}.
+            </p>
+          ) : (
+            <p data-testid="saved-today">Set a tariff in Settings to see what today saved.</p>
+          )}
+          <p className="small muted">
+            Self-sufficiency {formatPercent(today.selfSufficiencyPct)}. <Link href="/savings">Savings by month and year</Link>
+          </p>
+        </Card>
+      )}
+      {outlook && (
+        <Card title="The day ahead" id="day-ahead">
+          <p data-testid="solar-forecast">
+            {outlook.solar.today.expectedKwh !== null ? (
+              <>
+                Solar expected today {formatKwh(outlook.solar.today.expectedKwh, 1)} ({formatKwh(outlook.solar.today.actualKwh, 1)} so far), tomorrow {formatKwh(outlook.solar.tomorrow.expectedKwh, 1)}.
+              </>
+            ) : outlook.solar.error ? (
+              <>No solar forecast: {outlook.solar.error}.</>
+            ) : outlook.solar.basis === 'none' ? (
+              <>No solar forecast yet: turn on weather with a place, and set the panels&apos; rated size in Settings (or wait for three days of history).</>
+            ) : (
+              <>No solar forecast yet: turn on weather with a place in Settings.</>
+            )}
+          </p>
+          {outlook.solar.yesterday.forecastKwh !== null && (
+            <p className="small" data-testid="solar-yesterday">
+              Yesterday: forecast {formatKwh(outlook.solar.yesterday.forecastKwh, 1)}, came {formatKwh(outlook.solar.yesterday.actualKwh, 1)}.
+            </p>
+          )}
+          {outlook.solar.kwhPerKwhM2 !== null && (
+            <p className="small muted" data-testid="solar-basis">
+              {outlook.solar.basis === 'history'
+                ? `Scaled from this plant's last ${outlook.solar.fitDays} days: ${outlook.solar.kwhPerKwhM2.toFixed(2)} kWh per kWh/m² of sunlight.`
+                : `No history to learn from yet: assumes ${outlook.solar.kwhPerKwhM2.toFixed(2)} kWh per kWh/m² from the rated ${outlook.solar.ratedKwp} kWp.`}
+            </p>
+          )}
+          {outlook.battery ? (
+            <ul data-testid="battery-outlook">
+              <li>{outlook.battery.fullAt ? `Full at about ${clock(outlook.battery.fullAt)}.` : 'Not expected to be full today.'}</li>
+              {outlook.battery.windows.map((w) => (
+                <li key={w.name + w.startsAt} data-covers={w.covers ? 'true' : 'false'}>
+                  {w.name}: {w.message}.
+                </li>
+              ))}
+              {outlook.battery.windows.length === 0 && <li>No peak window left today.</li>}
+            </ul>
+          ) : (
+            <p className="small muted">Battery outlook: waiting for the battery&apos;s state of charge and capacity.</p>
+          )}
+          {outlook.battery && (
+            <p className="small muted">
+              From the usual load for this weekday and hour{outlook.battery.loadBasis === 'current' ? ' (no history yet: the load right now)' : ''}
+              {outlook.battery.solarBasis === 'none' ? ', without a solar forecast' : ' and the solar forecast'}; reserve {outlook.battery.reserveSoc}%.
+            </p>
+          )}
+        </Card>
+      )}
+    </>
+  );
+}

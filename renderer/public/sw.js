@@ -32,11 +32,12 @@ async function keep(request, response) {
   await cache.put(request, response);
 }
 
-async function pageFirstFromNetwork(request) {
+async function pageFirstFromNetwork(event) {
+  const request = event.request;
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(new URL(request.url).pathname, response.clone());
+    if (response.ok) event.waitUntil(cache.put(new URL(request.url).pathname, response.clone()).catch(() => undefined));
     return response;
   } catch (err) {
     const kept = (await cache.match(new URL(request.url).pathname)) ?? (await cache.match('/'));
@@ -54,19 +55,26 @@ async function assetFromCache(request) {
   return response;
 }
 
-async function apiFirstFromNetwork(request) {
+
+/** Keeps a JSON answer (up to MAX_API_BYTES) with the time it was saved. */
+async function keepApiCopy(request, copy) {
+  const type = copy.headers.get('content-type') ?? '';
+  const size = Number(copy.headers.get('content-length') ?? 0);
+  if (!type.includes('application/json') || size > MAX_API_BYTES) return;
+  const body = await copy.arrayBuffer();
+  if (body.byteLength > MAX_API_BYTES) return;
+  const headers = new Headers(copy.headers);
+  headers.set('x-saved-at', new Date().toISOString());
+  await keep(request, new Response(body, { status: 200, headers }));
+}
+
+async function apiFirstFromNetwork(event) {
+  const request = event.request;
   try {
     const response = await fetch(request);
-    const type = response.headers.get('content-type') ?? '';
-    const size = Number(response.headers.get('content-length') ?? 0);
-    if (response.ok && type.includes('application/json') && size <= MAX_API_BYTES) {
-      const body = await response.clone().arrayBuffer();
-      if (body.byteLength <= MAX_API_BYTES) {
-        const headers = new Headers(response.headers);
-        headers.set('x-saved-at', new Date().toISOString());
-        await keep(request, new Response(body, { status: 200, headers }));
-      }
-    }
+    // The page gets its answer at once; the copy is read alongside it (awaiting it first would stall
+    // a large body: a cloned body is read no faster than its twin).
+    if (response.ok) event.waitUntil(keepApiCopy(request, response.clone()).catch(() => undefined));
     return response;
   } catch (err) {
     const kept = await (await caches.open(CACHE)).match(request);
@@ -82,10 +90,10 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === 'navigate') return event.respondWith(pageFirstFromNetwork(request));
+  if (request.mode === 'navigate') return event.respondWith(pageFirstFromNetwork(event));
   if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/icons/')) return event.respondWith(assetFromCache(request));
   // An owner's unlocked read (a Bearer session) may carry addresses the locked page hides: never kept.
   if (url.pathname.startsWith('/api/') && !url.pathname.includes('/export') && !request.headers.has('authorization') && request.headers.get('accept')?.includes('application/json')) {
-    return event.respondWith(apiFirstFromNetwork(request));
+    return event.respondWith(apiFirstFromNetwork(event));
   }
 });

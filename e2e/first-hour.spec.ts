@@ -136,7 +136,8 @@ test.describe('the demo with a past', () => {
     await expect(page.getByTestId('demo-clock')).toContainText(/Demo clock (9:[3-5]\d AM|09:[3-5]\d) · 30× speed/);
 
     await page.goto('/trends');
-    await expect(page.getByTestId('demo-clock')).toBeVisible();
+    // Trends' charts are the largest chunk: on a loaded machine it can take a while to arrive.
+    await expect(page.getByTestId('demo-clock')).toBeVisible({ timeout: 25_000 });
     await page.getByRole('button', { name: '7 days' }).click();
     const summary = page.getByTestId('trends-summary');
     // A week at 15-minute buckets: about 672 points, right away.

@@ -120,18 +120,18 @@ test.describe('installable energy app', () => {
     await page.reload();
     await expect(page.getByTestId('wall-status')).toContainText('Live');
     const soc = await page.getByTestId('wall-battery').locator('.wall-value').innerText();
-    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+    await expect(page.getByTestId('offline-copy-banner')).toHaveCount(0);
 
     await context.setOffline(true);
     await page.reload();
-    await expect(page.getByTestId('offline-banner')).toContainText('Offline: this is the last state this device saw');
+    await expect(page.getByTestId('offline-copy-banner')).toContainText('Offline: this is the last state this device saw');
     await expect(page.getByTestId('wall-battery').locator('.wall-value')).toHaveText(soc);
 
     // Back online: live again, the mark goes.
     await context.setOffline(false);
     await page.reload();
     await expect(page.getByTestId('wall-status')).toContainText('Live');
-    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+    await expect(page.getByTestId('offline-copy-banner')).toHaveCount(0);
   });
 });
 
@@ -149,7 +149,7 @@ recTest.describe('installable recordings app', () => {
     await recExpect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     await context.setOffline(true);
     await page.reload();
-    await recExpect(page.getByTestId('offline-banner')).toContainText('Offline: this is the last state this device saw');
+    await recExpect(page.getByTestId('offline-copy-banner')).toContainText('Offline: this is the last state this device saw');
     await recExpect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     await context.setOffline(false);
   });

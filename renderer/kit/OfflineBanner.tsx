@@ -6,7 +6,7 @@ export function OfflineBanner({ service }: { service: string }) {
   if (savedAt === null) return null;
   const when = savedAt ? new Date(savedAt).toLocaleString(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' }) : 'earlier';
   return (
-    <div className="banner warn offline-banner" role="status" data-testid="offline-banner">
+    <div className="banner warn offline-banner" role="status" data-testid="offline-copy-banner">
       <strong>Offline: this is the last state this device saw ({when}), not live.</strong> The {service} cannot be reached from here; the page updates by
       itself when it can.
     </div>

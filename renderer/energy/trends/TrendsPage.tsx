@@ -117,8 +117,9 @@ export function TrendsPage() {
       >
         <div className="series-toggles" role="group" aria-label="Series">
           {SERIES.map((s) => (
-            <label key={s.key} style={{ color: s.color }}>
-              <input type="checkbox" checked={visible.has(s.key)} onChange={() => toggle(s.key)} /> {s.label}
+            <label key={s.key}>
+              <input type="checkbox" checked={visible.has(s.key)} onChange={() => toggle(s.key)} /> <span className="swatch" aria-hidden="true" style={{ background: s.color }} />
+              {s.label}
             </label>
           ))}
         </div>

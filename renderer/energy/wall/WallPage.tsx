@@ -87,14 +87,14 @@ export function WallPage({ path }: { path: string }) {
           {one && <Link href="/wall">All readings</Link>}
         </nav>
         <div className="wall-controls" role="group" aria-label="Display">
-          <button type="button" onClick={() => setScale(stepScale(scale, -1))} disabled={scale <= SCALE_MIN} aria-label="Smaller text">
-            A−
+          <button type="button" onClick={() => setScale(stepScale(scale, -1))} disabled={scale <= SCALE_MIN}>
+            A− <span className="sr-only">Smaller text</span>
           </button>
           <output aria-live="polite" data-testid="wall-scale" aria-label="Text size">
             {Math.round(scale * 100)}%
           </output>
-          <button type="button" onClick={() => setScale(stepScale(scale, 1))} disabled={scale >= SCALE_MAX} aria-label="Larger text">
-            A+
+          <button type="button" onClick={() => setScale(stepScale(scale, 1))} disabled={scale >= SCALE_MAX}>
+            A+ <span className="sr-only">Larger text</span>
           </button>
           <button type="button" aria-pressed={theme === 'dark'} onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
             Dark
@@ -134,7 +134,7 @@ export function WallPage({ path }: { path: string }) {
 /** One reading in the four-up grid; the whole tile opens that reading full screen. */
 function Tile({ r }: { r: Reading }) {
   return (
-    <Link href={`/wall/${r.key}`} className={`wall-tile ${r.key}`} style={{ ['--tile' as string]: `var(--${r.color})` }} data-testid={`wall-${r.key}`} aria-label={`${r.label}: ${r.value}, ${r.detail}. Show full screen`}>
+    <Link href={`/wall/${r.key}`} className={`wall-tile ${r.key}`} style={{ ['--tile' as string]: `var(--${r.color})` }} data-testid={`wall-${r.key}`} title={`${r.label}: show full screen`}>
       <span className="wall-label">{r.label}</span>
       <span className="wall-value">{r.value}</span>
       <span className="wall-detail">{r.detail}</span>

@@ -7,7 +7,7 @@ test.use({ bridgeOptions: { configured: true, simHour: 21 } });
 test.describe('energy insight', () => {
   test('a tariff saved in settings shows a cost on the dashboard after the next polls', async ({ page, bridge }) => {
     bridge.sim.plant.soc = 0;
-    await page.goto('/settings');
+    await page.goto('/settings#tariff');
     const tariff = page.getByTestId('settings-tariff');
     await tariff.getByRole('button', { name: 'Add a window' }).click();
     const win = tariff.getByTestId('tou-window-0');
@@ -31,7 +31,7 @@ test.describe('energy insight', () => {
   });
 
   test('a bad window is refused with the message next to the field', async ({ page }) => {
-    await page.goto('/settings');
+    await page.goto('/settings#tariff');
     const tariff = page.getByTestId('settings-tariff');
     await tariff.getByRole('button', { name: 'Add a window' }).click();
     await tariff.getByRole('button', { name: 'Add a window' }).click();
@@ -43,10 +43,15 @@ test.describe('energy insight', () => {
 
   test("an alert built in the form shows on the dashboard while the SOC is under its threshold and clears after", async ({ page, bridge }) => {
     bridge.sim.plant.soc = 60;
-    await page.goto('/settings');
+    await page.goto('/settings#alerts');
     const alerts = page.getByTestId('settings-alerts');
     await alerts.getByRole('button', { name: 'Add an alert rule' }).click();
     const rule = alerts.getByTestId('alert-rule-0');
+    // Without a web address to call, the test button is off and says why.
+    const testAlert = rule.getByRole('button', { name: 'Send a test alert' });
+    await expect(testAlert).toBeDisabled();
+    await expect(testAlert).toHaveAccessibleDescription('Enter the web address to call (the webhook) first.');
+    await expect(page.getByTestId('explainer-alerts')).toContainText('Send a test alert');
     await rule.getByLabel('Name').fill('Battery nearly empty');
     await rule.getByLabel('When').selectOption('batterySoc');
     await rule.getByLabel('Is', { exact: true }).selectOption('atOrBelow');
@@ -77,7 +82,7 @@ test.describe('energy insight', () => {
 
     test('a place found in settings is tested live and its temperature shows in the dashboard header', async ({ page }) => {
       expect((await page.request.put('/api/settings', { data: { weather: { forecastUrl: fake.forecastUrl, geocodingUrl: fake.geocodingUrl } } })).ok()).toBe(true);
-      await page.goto('/settings');
+      await page.goto('/settings#weather');
       const weather = page.getByTestId('settings-weather');
       await weather.getByLabel('Place').fill('Melb');
       await weather.getByRole('button', { name: 'Find place' }).click();

@@ -25,13 +25,14 @@ test.describe('media server and cloud', () => {
       fs.writeFileSync(prefs, `<Preferences PlexOnlineToken="${TOKEN}"/>`);
       await rec.api.patch('/api/settings', { media_server_url: plex.url, media_server_prefs_path: prefs, cloud_api_url: cloud.apiUrl, cloud_ws_url: cloud.wsUrl, cloud_activation_code: CODE, cloud_pin: PIN });
 
-      await page.goto('/settings');
+      await page.goto('/settings#media-server');
       const card = page.locator('#media-server');
       await card.getByRole('button', { name: 'Detect token' }).click();
       await expect(card.getByRole('status').filter({ hasText: 'Token found' })).toContainText('the media server accepts it');
       await card.getByRole('button', { name: 'Discover' }).click();
       await expect(card.getByRole('status').filter({ hasText: 'TV Shows' })).toContainText('library "TV Shows" (section 2) saved as the section to refresh');
       await expect(card.getByLabel('Library section')).toHaveValue('2');
+      await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Box cloud account' }).click();
       await page.locator('#cloud').getByRole('button', { name: 'Test' }).click();
       await expect(page.locator('#cloud').getByRole('status')).toContainText('Signed in: 1 box: Lounge box (online)');
       await expect(page.getByText(TOKEN)).toHaveCount(0);

@@ -90,7 +90,7 @@ test.describe('recordings screenshots', () => {
       await expect(page.getByTestId('sync-live').getByRole('progressbar')).toBeVisible();
       await shoot(page, `recordings-history-${v.name}.png`);
 
-      await page.goto('/settings');
+      await page.goto('/settings#schedule');
       await expect(page.getByTestId('cron-preview')).toContainText('every 30 minutes');
       await shoot(page, `recordings-settings-${v.name}.png`);
 

@@ -52,6 +52,17 @@ test.describe('screenshots', () => {
       await page.goto('/settings');
       await expect(page.getByTestId('settings-gateway')).toBeVisible();
       await shoot(page, `settings-${size.name}.png`);
+      await page.goto('/settings#tariff');
+      await expect(page.getByTestId('explainer-tariff')).toBeVisible();
+      await shoot(page, `settings-tariff-${size.name}.png`);
+
+      // The wall view: dark by default, whatever the device's theme.
+      await page.goto('/wall');
+      await expect(page.getByTestId('wall-status')).toContainText('Live');
+      await shoot(page, `wall-${size.name}.png`);
+      await page.goto('/wall/solar');
+      await expect(page.getByTestId('wall-solar')).toContainText('kW');
+      await shoot(page, `wall-solar-${size.name}.png`);
       await weather.close();
     });
   }

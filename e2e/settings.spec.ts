@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.js';
+import { openSection } from './settings-sections.js';
 
 test.describe('settings', () => {
   test('a locked settings page refuses changes until unlocked with the passcode', async ({ page, bridge }) => {
@@ -29,7 +30,7 @@ test.describe('settings', () => {
     await expect(host).toHaveValue(bridge.sim.host);
     await expect(host).toBeEnabled();
 
-    const polling = page.getByTestId('settings-polling');
+    const polling = await openSection(page, 'Polling');
     // Shown in seconds (stored in ms).
     await polling.getByLabel('Poll interval').fill('2');
     await polling.getByRole('button', { name: 'Save polling' }).click();
@@ -66,7 +67,7 @@ test.describe('settings', () => {
     await gateway.getByRole('button', { name: 'Save gateway' }).click();
     await expect(page.getByTestId('status-gateway')).toContainText('Saved');
 
-    const general = page.getByTestId('settings-general');
+    const general = await openSection(page, 'General');
     await expect(general.locator('.badge', { hasText: 'applies after restart' })).toBeVisible();
     await general.getByLabel(/Server port/).fill('5299');
     await general.getByRole('button', { name: 'Save general' }).click();
@@ -75,13 +76,14 @@ test.describe('settings', () => {
     await expect(general.locator('.badge.restart', { hasText: 'restart required' })).toBeVisible();
 
     // The gateway test button probes the address being edited.
+    await openSection(page, 'Gateway');
     await gateway.getByRole('button', { name: 'Test connection' }).click();
     await expect(gateway.getByText(/Gateway answered in \d+ ms/)).toBeVisible();
     // Finding inverters again runs in the background and answers at once.
     await gateway.getByRole('button', { name: 'Find inverters again' }).click();
     await expect(gateway.getByText(/in the background; new inverters appear on the dashboard/)).toBeVisible();
     // HomeKit pairing: the code, the QR, a how-to, and (HomeKit off here) how to turn it on.
-    const homekit = page.getByTestId('settings-homekit');
+    const homekit = await openSection(page, 'HomeKit');
     await homekit.getByRole('button', { name: 'Show pairing code' }).click();
     await expect(homekit.getByTestId('homekit-pin')).toHaveText(/^\d{3}-\d{2}-\d{3}$/);
     await expect(homekit.getByRole('img', { name: /HomeKit pairing QR code/ })).toBeVisible();

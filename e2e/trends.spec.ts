@@ -1,5 +1,6 @@
 import type { Request } from '@playwright/test';
-import { weekOfHistory } from './bridge.js';
+import { createDemoClock } from '../main/core/clock.js';
+import { todayAt, weekOfHistory } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
 const isHistory = (r: Request) => new URL(r.url()).pathname === '/api/history';
@@ -19,7 +20,9 @@ test.describe('trends', () => {
     expect(q1.until - q1.since).toBe(3_600_000);
 
     const summary = page.getByTestId('trends-summary');
-    await expect(summary).toContainText(/[1-9]\d* points, one per 10 s, shaded band = min to max/);
+    // 10 s buckets were asked for, but the history holds one sample a minute: the label says what the points are.
+    await expect(summary).toContainText(/[1-9]\d* points, one per 60 s, shaded band = min to max/);
+    await expect(summary).not.toContainText('one per 10 s');
     const chart = page.getByTestId('power-chart');
     await expect(chart.locator('path.recharts-line-curve')).toHaveCount(4);
     expect((await chart.locator('path.recharts-line-curve').first().getAttribute('d'))?.length).toBeGreaterThan(100);
@@ -62,7 +65,8 @@ test.describe('trends', () => {
     expect(q4.since).toBe(from.getTime());
     expect(q4.until).toBe(to.getTime());
     expect(q4.every).toBe(36);
-    await expect(summary).toContainText(/\d+ points, one per 36 s/);
+    // 36 s buckets over one-a-minute samples: the points are one per 60 s.
+    await expect(summary).toContainText(/\d+ points, one per 60 s/);
   });
 
   test('a short spike survives downsampling as the band maximum, and exports download', async ({ page }) => {
@@ -86,3 +90,66 @@ test.describe('trends', () => {
     expect(text.split('\n').length).toBeGreaterThan(100);
   });
 });
+
+/** Two hours of one-a-minute samples ending a minute ago: no sun, the house draws 1.5 kW from the grid. */
+function steadyImport(now = Date.now()): Array<Record<string, number | null>> {
+  const rows: Array<Record<string, number | null>> = [];
+  const start = Math.floor((now - 2 * 3_600_000) / 60_000) * 60_000;
+  for (let t = start; t <= now - 60_000; t += 60_000) rows.push({ t, solar: 0, solarNative: 0, solarThirdParty: 0, home: 1500, homeGeneral: 1500, smartPort: null, grid: 1500, battery: 0, soc: 40, outdoorTemp: null });
+  return rows;
+}
+
+const numberIn = (s: string) => Number(/-?[\d.]+/.exec(s.replace(/,/g, ''))?.[0]);
+
+test.describe('trends totals', () => {
+  test.use({ bridgeOptions: { configured: true, simHour: 0, seedHistory: steadyImport(), settings: { tariff: { importRate: 0.3 } } } });
+
+  test('the hour on screen adds up to its kWh and its cost at the tariff', async ({ page, bridge }) => {
+    await bridge.stopSimulator();
+    await page.goto('/trends');
+    await expect(page.getByTestId('trends-summary')).toContainText('one per 60 s');
+    const totals = page.getByTestId('window-totals');
+    await expect(totals).toBeVisible();
+    // 1.5 kW for the hour on screen is 1.5 kWh bought, at 0.30 a kWh 0.45 (a minute either side: the window slides).
+    const bought = numberIn(await page.getByTestId('total-import').innerText());
+    expect(bought).toBeGreaterThan(1.44);
+    expect(bought).toBeLessThan(1.56);
+    expect(numberIn(await page.getByTestId('total-home').innerText())).toBeCloseTo(bought, 1);
+    await expect(page.getByTestId('total-solar')).toHaveText('0.00 kWh');
+    const cost = numberIn(await page.getByTestId('total-cost').innerText());
+    expect(cost).toBeGreaterThan(0.43);
+    expect(cost).toBeLessThan(0.47);
+
+    // 24 hours on screen: only two hours were recorded, so about 3 kWh, not 24 hours' worth.
+    await page.getByRole('button', { name: '24 hours' }).click();
+    await expect(page.getByTestId('trends-summary')).toContainText('one per 120 s');
+    await expect.poll(async () => numberIn(await page.getByTestId('total-import').innerText())).toBeGreaterThan(2.8);
+    expect(numberIn(await page.getByTestId('total-import').innerText())).toBeLessThan(3.2);
+  });
+});
+
+for (const [locale, shown] of [
+  ['en-US', /^Demo clock 2:4\d PM · 2× speed$/],
+  ['en-GB', /^Demo clock 14:4\d · 2× speed$/],
+] as const) {
+  test.describe(`demo clock badge (${locale})`, () => {
+    test.use({ locale, bridgeOptions: { configured: true, simHour: 14.68, deps: () => ({ clock: createDemoClock({ start: todayAt(14 + 41 / 60), speed: 2 }) }) } });
+
+    test("shows the demo time from its first paint, in the reader's 12/24-hour habit", async ({ page }) => {
+      // Record every text the badge ever shows, from the first paint on.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { badgeTexts: string[] }).badgeTexts = seen;
+        new MutationObserver(() => {
+          const t = document.querySelector('[data-testid="demo-clock"]')?.textContent;
+          if (t && seen[seen.length - 1] !== t) seen.push(t);
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      await page.goto('/trends');
+      await expect(page.getByTestId('demo-clock')).toHaveText(shown);
+      const texts = await page.evaluate(() => (window as unknown as { badgeTexts: string[] }).badgeTexts);
+      expect(texts.length).toBeGreaterThan(0);
+      for (const t of texts) expect(t).toMatch(shown);
+    });
+  });
+}

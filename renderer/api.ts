@@ -2,6 +2,8 @@
  * The browser's client for the energy bridge API. Same origin; the settings session token lives
  * in sessionStorage and goes out as a Bearer header on every call that changes something.
  */
+import { noteResponse } from './kit/offline.js';
+
 const TOKEN_KEY = 'energy.sessionToken';
 
 export class ApiError extends Error {
@@ -59,6 +61,7 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
  * (`{ error: { code, message, field } }`); both services' pages read answers this way.
  */
 export async function readJsonResponse<T>(res: Response, method: string, url: string): Promise<T> {
+  noteResponse(res);
   const text = await res.text();
   let data: unknown = null;
   try {

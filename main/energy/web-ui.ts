@@ -3,9 +3,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../core/paths.js';
+import { registerWebApp } from '../core/web-app.js';
 
 /** The energy pages the single-page app routes by path; each answers index.html. */
-export const UI_PAGES = ['/', '/trends', '/savings', '/settings', '/setup'] as const;
+export const UI_PAGES = ['/', '/wall', '/wall/solar', '/wall/home', '/wall/battery', '/wall/grid', '/trends', '/savings', '/settings', '/setup'] as const;
 
 const NOT_BUILT = `The energy dashboard has not been built yet.
 
@@ -28,6 +29,8 @@ export async function registerWebUi(app: FastifyInstance, root = path.join(repoR
       return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
     });
   }
+
+  registerWebApp(app, root, 'energy.webmanifest');
 
   app.get('/assets/*', async (req, reply) => {
     const file = (req.params as { '*': string })['*'];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../core/paths.js';
+import { registerWebApp } from '../core/web-app.js';
 
 /** The recordings pages the single-page app routes by path; each answers the recordings index.html. */
 export const RECORDINGS_UI_PAGES = ['/', '/recordings', '/shows', '/history', '/settings', '/setup'] as const;
@@ -32,6 +33,8 @@ export async function registerRecordingsUi(app: FastifyInstance, root = DEFAULT_
       return reply.header('cache-control', 'no-cache').sendFile(INDEX, root, { cacheControl: false });
     });
   }
+
+  registerWebApp(app, root, 'recordings.webmanifest');
 
   app.get('/assets/*', async (req, reply) => {
     const file = (req.params as { '*': string })['*'];

@@ -1,4 +1,5 @@
 import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { OfflineBanner } from '../kit/OfflineBanner.js';
 import { Link, usePath } from './router.js';
 
 export interface ShellRoute {
@@ -44,6 +45,7 @@ export function AppShell({ brand, appName, routes, homeLabel, top, headerEnd }: 
         {headerEnd}
       </header>
       <main id="main" tabIndex={-1}>
+        <OfflineBanner service={appName.toLowerCase()} />
         {top}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {Page ? (

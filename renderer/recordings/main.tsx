@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { registerServiceWorker } from '../kit/offline.js';
 import { RecordingsApp } from './RecordingsApp.js';
 import '../theme.css';
 import './recordings.css';
@@ -9,3 +10,5 @@ createRoot(document.getElementById('root')!).render(
     <RecordingsApp />
   </StrictMode>,
 );
+
+registerServiceWorker();

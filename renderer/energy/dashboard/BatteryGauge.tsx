@@ -1,4 +1,5 @@
-import { formatDuration, formatKwh, formatPercent, formatPower, formatTime } from '../../kit/format.js';
+import { formatDuration, formatKwh, formatPercent, formatPower } from '../../kit/format.js';
+import { formatClockTime } from '../DemoClock.js';
 import type { Snapshot } from '../types.js';
 
 function estimateText(b: Snapshot['battery']): string {
@@ -7,7 +8,7 @@ function estimateText(b: Snapshot['battery']): string {
   if (e.status !== 'ready') return 'Holding steady';
   const target = e.target === 'full' ? 'Full' : e.target === 'reserve' ? 'Reserve' : 'Empty';
   if (e.minutesRemaining === null || e.minutesRemaining === undefined) return `${target} in more than 24 h`;
-  return `${target} in ${formatDuration(e.minutesRemaining)}${e.etaIso ? ` (at ${formatTime(e.etaIso).slice(0, 5)})` : ''}`;
+  return `${target} in ${formatDuration(e.minutesRemaining)}${e.etaIso ? ` (at ${formatClockTime(new Date(e.etaIso).getTime())})` : ''}`;
 }
 
 /**

@@ -30,7 +30,7 @@ export function DashboardPage() {
   return (
     <div className={stale ? 'stale' : undefined} data-testid="dashboard" data-stale={stale ? 'true' : 'false'}>
       <h1>
-        Dashboard {snapshot.weather && <WeatherBadge weather={snapshot.weather} unit={snapshot.units.temperature} />} <DemoClockBadge now={now} />
+        Dashboard {snapshot.weather && <WeatherBadge weather={snapshot.weather} unit={snapshot.units.temperature} />} <DemoClockBadge />
       </h1>
       {notConfigured ? (
         <Banner kind="info" testId="setup-cta">

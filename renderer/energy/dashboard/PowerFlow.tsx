@@ -53,7 +53,8 @@ export function PowerFlow({ power }: { power: Snapshot['power'] }) {
   const max = Math.max(1000, ...nodes.map((n) => Math.abs(n.watts ?? 0)));
   return (
     <div className="live">
-      <svg viewBox="0 0 400 260" role="img" aria-label={nodes.map((n) => `${n.label} ${n.verb.toLowerCase()} ${formatPower(n.watts)}`).join(', ')} style={{ width: '100%', maxHeight: 260 }}>
+      <div className="flow-layout">
+      <svg viewBox="0 0 400 260" role="img" data-testid="flow-diagram" aria-label={nodes.map((n) => `${n.label} ${n.verb.toLowerCase()} ${formatPower(n.watts)}`).join(', ')}>
         <defs>
           {nodes.map((n) => (
             <marker key={n.key} id={`arrow-${n.key}`} viewBox="0 0 10 10" refX="5" refY="5" markerWidth="14" markerHeight="14" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
@@ -110,6 +111,7 @@ export function PowerFlow({ power }: { power: Snapshot['power'] }) {
             </div>
           </div>
         ))}
+      </div>
       </div>
       {(power.solarThirdParty ?? 0) > 0 || power.smartPort !== null || power.homeGeneral !== null ? (
         <p className="small muted">

@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { WhyDisabled } from '../../kit/SectionedPage.js';
 import { api, ApiError, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { applyRaws, changedMembers, getIn, schemaAt, setIn } from './form-values.js';
@@ -35,6 +36,7 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
     setRaws({});
   }, [valueKey]);
 
+  const whyId = useId();
   const info = fieldInfo(schema);
   const headingId = `settings-${group}`;
   // Save is offered only when something differs from what the bridge has.
@@ -114,10 +116,11 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
           {status.text}
         </Banner>
       )}
-      <div className="row">
-        <button type="submit" className="primary" disabled={locked || saving || !dirty}>
+      <div className="row save-bar" data-testid="save-bar">
+        <button type="submit" className="primary" disabled={locked || saving || !dirty} aria-describedby={locked || !dirty ? whyId : undefined}>
           {saving ? 'Saving…' : `Save ${humanize(group).toLowerCase()}`}
         </button>
+        <WhyDisabled id={whyId} why={saving ? null : locked ? 'Unlock the settings with the passcode to change them.' : !dirty ? 'Nothing to save: no changes yet.' : null} />
         {dirty && (
           <button type="button" disabled={saving} onClick={() => { setDraft(value); setRaws({}); setErrors({}); setStatus(null); }}>
             Undo changes

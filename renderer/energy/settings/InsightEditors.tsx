@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
+import { WhyDisabled } from '../../kit/SectionedPage.js';
 import { Err } from './ListEditors.js';
 import type { EditorProps, FieldEditor } from './SettingField.js';
 
@@ -207,9 +208,13 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
                   {st.lastDelivery.ok ? `delivered, HTTP ${st.lastDelivery.status}` : `failed after ${st.lastDelivery.attempts} attempt(s): ${st.lastDelivery.error}`}
                 </span>
               )}
-              <button type="button" onClick={() => void test(i, r)} disabled={!String(r.webhookUrl ?? '').trim()}>
+              <button type="button" onClick={() => void test(i, r)} disabled={!String(r.webhookUrl ?? '').trim()} aria-describedby={`${path}-${i}-test-why`}>
                 Send a test alert
               </button>
+              <WhyDisabled
+                id={`${path}-${i}-test-why`}
+                why={disabled ? 'Unlock the settings with the passcode first.' : !String(r.webhookUrl ?? '').trim() ? 'Enter the web address to call (the webhook) first.' : null}
+              />
               <button type="button" onClick={() => set(path, list.filter((_, j) => j !== i))}>
                 Remove rule
               </button>

@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import { api, messageOf } from '../../api.js';
+import { useId } from 'react';
 import { Banner } from '../../kit/Banner.js';
+import { WhyDisabled } from '../../kit/SectionedPage.js';
 
 type Result = { kind: 'ok' | 'error' | 'info'; text: string } | null;
 
-/** A button that calls a test endpoint and shows what came back (or the server's error). */
-export function TestButton({ label, run, disabled }: { label: string; run: () => Promise<string>; disabled?: boolean }) {
+/** A button that calls a test endpoint and shows what came back (or the server's error); `disabled` is the reason it cannot run yet. */
+export function TestButton({ label, run, disabled }: { label: string; run: () => Promise<string>; disabled?: string | null }) {
+  const whyId = useId();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result>(null);
   const click = async () => {
@@ -21,9 +24,10 @@ export function TestButton({ label, run, disabled }: { label: string; run: () =>
   };
   return (
     <span>
-      <button type="button" onClick={() => void click()} disabled={busy || disabled}>
+      <button type="button" onClick={() => void click()} disabled={busy || Boolean(disabled)} aria-describedby={disabled ? whyId : undefined}>
         {busy ? 'Testing…' : label}
       </button>
+      <WhyDisabled id={whyId} why={busy ? null : (disabled ?? null)} />
       {result && <Banner kind={result.kind}>{result.text}</Banner>}
     </span>
   );

@@ -2,15 +2,21 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
-import { formatDateTime } from '../../kit/format.js';
+import { formatDateTime, formatKwh, formatMoney } from '../../kit/format.js';
+import type { TariffConfig } from '../../../main/energy/tariff/windows.js';
 import { hasBands, SERIES, toChartPoints, type HistoryRow, type SeriesKey } from './chart-data.js';
 import { PowerChart, SocChart } from './Charts.js';
 import { CustomRange } from './CustomRange.js';
 import { DailyBars } from './DailyBars.js';
 import { DemoClockBadge } from '../DemoClock.js';
-import { useNow } from '../use-live.js';
 import { serverNow, useServerClock } from '../server-clock.js';
 import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
+import { sampleSpacingSeconds, windowTotals } from './window-totals.js';
+
+interface TariffSettings {
+  tariff: TariffConfig;
+  general: { timezone: string; currency: string };
+}
 
 interface Stats {
   count: number;
@@ -45,7 +51,11 @@ export function TrendsPage() {
 
   // Ranges are measured on the bridge's clock (the demo's runs faster): re-aim once it is known.
   const clock = useServerClock();
-  const now = useNow(10_000);
+  // The tariff prices the window's energy; the settings are public reads (secrets stripped).
+  const [pricing, setPricing] = useState<TariffSettings | null>(null);
+  useEffect(() => {
+    api.get<TariffSettings>('/api/settings').then(setPricing, () => setPricing(null));
+  }, []);
   useEffect(() => {
     if (clock && range !== 'custom') setQuery(queryFor(range, serverNow(), custom));
   }, [clock]);
@@ -67,6 +77,12 @@ export function TrendsPage() {
   };
 
   const points = useMemo(() => (rows ? toChartPoints(rows) : []), [rows]);
+  const spacing = rows ? sampleSpacingSeconds(rows, query.every) : query.every;
+  const totals = useMemo(
+    () => (rows && rows.length ? windowTotals(rows, spacing, pricing ? { config: pricing.tariff, timeZone: pricing.general.timezone } : null) : null),
+    [rows, spacing, pricing],
+  );
+  const currency = pricing?.general.currency ?? 'AUD';
   const domain: [number, number] = [query.since, query.until];
   const toggle = (key: SeriesKey) =>
     setVisible((v) => {
@@ -79,7 +95,7 @@ export function TrendsPage() {
   return (
     <>
       <h1>
-        Trends <DemoClockBadge now={now} />
+        Trends <DemoClockBadge />
       </h1>
       <div className="range-picker" role="group" aria-label="Time range">
         {RANGES.map((r) => (
@@ -95,14 +111,15 @@ export function TrendsPage() {
         id="power"
         actions={
           <span className="small muted" data-testid="trends-summary">
-            {rows === null ? 'Loading…' : `${rows.length} points, one per ${query.every} s${hasBands(rows) ? ', shaded band = min to max' : ''}`}
+            {rows === null ? 'Loading…' : `${rows.length} points, one per ${spacing} s${hasBands(rows) ? ', shaded band = min to max' : ''}`}
           </span>
         }
       >
         <div className="series-toggles" role="group" aria-label="Series">
           {SERIES.map((s) => (
-            <label key={s.key} style={{ color: s.color }}>
-              <input type="checkbox" checked={visible.has(s.key)} onChange={() => toggle(s.key)} /> {s.label}
+            <label key={s.key}>
+              <input type="checkbox" checked={visible.has(s.key)} onChange={() => toggle(s.key)} /> <span className="swatch" aria-hidden="true" style={{ background: s.color }} />
+              {s.label}
             </label>
           ))}
         </div>
@@ -115,6 +132,42 @@ export function TrendsPage() {
         )}
         <p className="small muted">Grid is positive when importing; battery is positive when charging.</p>
       </Card>
+      {totals && (
+        <Card title="Energy in this window" id="window-totals">
+          <dl className="totals" data-testid="window-totals">
+            <div>
+              <dt>Solar</dt>
+              <dd data-testid="total-solar">{formatKwh(totals.solarKwh)}</dd>
+            </div>
+            <div>
+              <dt>Home</dt>
+              <dd data-testid="total-home">{formatKwh(totals.homeKwh)}</dd>
+            </div>
+            <div>
+              <dt>Bought from the grid</dt>
+              <dd data-testid="total-import">{formatKwh(totals.importKwh)}</dd>
+            </div>
+            <div>
+              <dt>Sold to the grid</dt>
+              <dd data-testid="total-export">{formatKwh(totals.exportKwh)}</dd>
+            </div>
+            <div>
+              <dt>Battery charged / discharged</dt>
+              <dd data-testid="total-battery">
+                {formatKwh(totals.chargeKwh)} / {formatKwh(totals.dischargeKwh)}
+              </dd>
+            </div>
+            <div>
+              <dt>Grid cost</dt>
+              <dd data-testid="total-cost">{totals.cost === null ? 'no tariff set' : formatMoney(totals.cost, currency)}</dd>
+            </div>
+          </dl>
+          <p className="small muted">
+            Over the {totals.hours.toFixed(1)} hours recorded in the chart's window, from the chart's own points.
+            {totals.cost === null ? ' Set your rates in Settings › Tariff to see the cost.' : ' Cost is what you bought at the rate in force minus what you sold at the feed-in rate; the daily supply charge and day-level credits are not included (a negative cost is a credit).'}
+          </p>
+        </Card>
+      )}
       <Card title="Battery state of charge" id="soc">
         {rows !== null && rows.length > 0 ? <SocChart points={points} domain={domain} /> : <p className="muted">No data.</p>}
       </Card>

@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { Card } from '../../kit/Card.js';
 import { Field } from '../../kit/Field.js';
+import { WhyDisabled } from '../../kit/SectionedPage.js';
 import { messageOf, rec, RecApiError } from '../api.js';
 import type { SettingsView } from '../types.js';
 import { publishSettings } from '../use-server.js';
@@ -122,10 +123,11 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
           );
         })}
         {extra && !extraAfter && extra(values)}
-        <div className="row">
-          <button type="submit" className="primary" disabled={saving || changed.length === 0}>
+        <div className="row save-bar" data-testid="save-bar">
+          <button type="submit" className="primary" disabled={saving || changed.length === 0} aria-describedby={!saving && changed.length === 0 ? `${id}-save-why` : undefined}>
             Save
           </button>
+          <WhyDisabled id={`${id}-save-why`} why={!saving && changed.length === 0 && !status ? 'Nothing to save: no changes yet.' : null} />
           {status && (
             <span className={status.kind === 'error' ? 'error-text' : 'muted'} role={status.kind === 'error' ? 'alert' : 'status'}>
               {status.text}

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { messageOf, rec } from '../api.js';
+import { SectionedPage, type PageSection } from '../../kit/SectionedPage.js';
 import { useServerSettings } from '../use-server.js';
+import { RECORDINGS_EXPLAINERS } from './explainers.js';
 import { BoxPicker } from './BoxPicker.js';
 import { DangerZone } from './DangerZone.js';
 import { StorageTest } from './StorageTest.js';
@@ -64,29 +66,37 @@ function CheckButton({ label, path, onDone }: { label: string; path: string; /**
   );
 }
 
-/** Every recording-sync setting the service acts on, grouped; each group saves on its own. */
+/** Every recording-sync setting the service acts on, one group at a time; each group saves on its own. */
 export function SettingsPage() {
   const { view, error, reload } = useServerSettings();
   if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
   const caps = view.capabilities;
-  return (
-    <>
-      <h1>Settings</h1>
-      {error && <Banner kind="error">{error}</Banner>}
-      <Card title="Recording box" id="box">
-        <BoxPicker current={String(view.settings.box_address ?? '')} />
-      </Card>
-      <SettingsCard title="Media library" id="library" defs={LIBRARY} view={view} testId="settings-library" extra={(v) => <StorageTest path={String(v.media_root ?? '')} />} />
-      <SettingsCard
-        title="Schedule"
-        id="schedule"
-        defs={SCHEDULE}
-        view={view}
-        testId="settings-schedule"
-        extraAfter="sync_cron"
-        extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />}
-      />
-      {caps?.ad_scan && (
+  const sections: PageSection[] = [
+    { id: 'box', label: 'Recording box', explainer: RECORDINGS_EXPLAINERS.box, render: () => <Card title="Recording box" id="box"><BoxPicker current={String(view.settings.box_address ?? '')} /></Card> },
+    { id: 'library', label: 'Media library', explainer: RECORDINGS_EXPLAINERS.library, render: () => <SettingsCard title="Media library" id="library" defs={LIBRARY} view={view} testId="settings-library" extra={(v) => <StorageTest path={String(v.media_root ?? '')} />} /> },
+    {
+      id: 'schedule',
+      label: 'Schedule',
+      explainer: RECORDINGS_EXPLAINERS.schedule,
+      render: () => (
+        <SettingsCard
+          title="Schedule"
+          id="schedule"
+          defs={SCHEDULE}
+          view={view}
+          testId="settings-schedule"
+          extraAfter="sync_cron"
+          extra={(v) => <SchedulePreview cron={String(v.sync_cron ?? '')} tz={view.tz} />}
+        />
+      ),
+    },
+  ];
+  if (caps?.ad_scan)
+    sections.push({
+      id: 'ads',
+      label: 'Ad removal',
+      explainer: RECORDINGS_EXPLAINERS.ads,
+      render: () => (
         <SettingsCard
           title="Ad removal"
           id="ads"
@@ -98,8 +108,14 @@ export function SettingsPage() {
             </p>
           )}
         />
-      )}
-      {caps?.discover_media_server && (
+      ),
+    });
+  if (caps?.discover_media_server)
+    sections.push({
+      id: 'media-server',
+      label: 'Media server',
+      explainer: RECORDINGS_EXPLAINERS.mediaServer,
+      render: () => (
         <SettingsCard
           title="Media server"
           id="media-server"
@@ -112,8 +128,20 @@ export function SettingsPage() {
             </>
           }
         />
-      )}
-      {caps?.cloud_test && <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />}
+      ),
+    });
+  if (caps?.cloud_test)
+    sections.push({
+      id: 'cloud',
+      label: 'Box cloud account',
+      explainer: RECORDINGS_EXPLAINERS.cloud,
+      render: () => <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />,
+    });
+  return (
+    <>
+      <h1>Settings</h1>
+      {error && <Banner kind="error">{error}</Banner>}
+      <SectionedPage sections={sections} />
       <p className="muted small">Times are shown in {view.tz} (the service’s TZ).</p>
       <DangerZone />
     </>

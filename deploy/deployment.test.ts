@@ -37,7 +37,7 @@ describe('systemd units', () => {
     expect(keys('home-lan-bridge.service', 'Restart')).toEqual(['on-failure']);
     // The scripts it names exist in the repository.
     for (const f of ['scripts/provision-node.sh', 'scripts/healthcheck.mjs']) expect(fs.existsSync(path.join(root, f)), f).toBe(true);
-    expect(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start).toContain('dist/main/headless.js');
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start).toContain('dist/server/headless.js');
   });
 
   it('the health check is polled every 30 seconds and a failure restarts the bridge', () => {

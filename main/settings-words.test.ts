@@ -13,7 +13,7 @@ import { settingDefs } from './recordings/settings.js';
  * no remarks about tests. Brand names and units that are spelled with capitals inside are allowed.
  */
 const API_WORDS = /\b[a-z]+_[a-z]+\b|[a-z][A-Z]|array|GET |PATCH|HTTP|40\d|50\d|register|test/;
-const ALLOWED = /\b(HomeKit|k?Wh?)\b/g;
+const ALLOWED = /\b(HomeKit|k?Wh?|kWp)\b/g;
 
 function descriptionsOf(node: unknown, at: string, out: Array<[string, string]>): Array<[string, string]> {
   if (Array.isArray(node)) node.forEach((n, i) => descriptionsOf(n, `${at}[${i}]`, out));

@@ -144,13 +144,13 @@ describe('naming details a user would see in the library', () => {
   });
 
   it('folder checks say what is wrong, with the field', () => {
-    expect(messageOf(() => checkShowPaths('/media/tv', 'a\0b', ''))).toBe('dest_folder: must not contain NUL');
-    expect(messageOf(() => checkShowPaths('/media/tv', 'Show', 'Season\0'))).toBe('season_template: must not contain NUL');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'a\0b', ''))).toBe('Folder name: must not contain NUL');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'Show', 'Season\0'))).toBe('Season folder: must not contain NUL');
     expect(fieldOf(() => checkShowPaths('/media/tv', '   ', ''))).toBe('400:dest_folder');
-    expect(messageOf(() => checkShowPaths('/media/tv', '   ', ''))).toBe('dest_folder: must not be empty');
-    expect(messageOf(() => checkShowPaths('/media/tv', '/x', ''))).toBe('dest_folder: must be relative to the media root (no leading slash or drive)');
-    expect(messageOf(() => checkShowPaths('/media/tv', 'd:x', ''))).toBe('dest_folder: must be relative to the media root (no leading slash or drive)');
-    expect(messageOf(() => checkShowPaths('/media/tv', 'a/ .. /b', ''))).toBe('dest_folder: must not contain ".." segments');
+    expect(messageOf(() => checkShowPaths('/media/tv', '   ', ''))).toBe('Folder name: must not be empty');
+    expect(messageOf(() => checkShowPaths('/media/tv', '/x', ''))).toBe('Folder name: must be relative to the media root (no leading slash or drive)');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'd:x', ''))).toBe('Folder name: must be relative to the media root (no leading slash or drive)');
+    expect(messageOf(() => checkShowPaths('/media/tv', 'a/ .. /b', ''))).toBe('Folder name: must not contain ".." segments');
     expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', '   '))).toBe('ok');
     expect(fieldOf(() => checkShowPaths('/media/tv', 'Show', 'Part 1: x'))).toBe('ok');
     expect(fieldOf(() => checkShowPaths('/media/tv', 'ab:', ''))).toBe('ok');

@@ -9,17 +9,19 @@ export interface ClockView {
   speed: number;
   /** True when the clock is not real time, so pages show a "demo clock" badge. */
   demo: boolean;
+  /** The bridge's time zone (its setting): where its day starts and ends; the pages' clock shows it. */
+  timeZone: string;
 }
 
-export function clockView(clock: Clock): ClockView {
+export function clockView(clock: Clock, timeZone: string): ClockView {
   const speed = clock.speed ?? 1;
-  return { now: clock.now(), speed, demo: speed !== 1 };
+  return { now: clock.now(), speed, demo: speed !== 1, timeZone };
 }
 
 /** GET /api/clock: pages read "now" from here so ranges and ages agree with the service's clock. */
-export function registerClockRoute(app: FastifyInstance, clock: Clock): void {
+export function registerClockRoute(app: FastifyInstance, clock: Clock, timeZone: () => string): void {
   app.get('/api/clock', async (_req, reply) => {
     void reply.header('cache-control', 'no-store');
-    return clockView(clock);
+    return clockView(clock, timeZone());
   });
 }

@@ -49,7 +49,7 @@ describe('the demo past', () => {
     const clock = createDemoClock({ start: Date.UTC(2026, 10, 20, 9, 30), speed: 30, realNow: () => real });
     real += 2000;
     expect(clock.now()).toBe(Date.UTC(2026, 10, 20, 9, 31));
-    expect(clockView(clock)).toEqual({ now: Date.UTC(2026, 10, 20, 9, 31), speed: 30, demo: true });
-    expect(clockView(createManualClock(5))).toEqual({ now: 5, speed: 1, demo: false });
+    expect(clockView(clock, 'Australia/Sydney')).toEqual({ now: Date.UTC(2026, 10, 20, 9, 31), speed: 30, demo: true, timeZone: 'Australia/Sydney' });
+    expect(clockView(createManualClock(5), 'UTC')).toEqual({ now: 5, speed: 1, demo: false, timeZone: 'UTC' });
   });
 });

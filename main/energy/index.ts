@@ -238,7 +238,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       app = createHttpServer({ logger, appName: 'Energy bridge', hostCheck: { allowedHosts: () => store.get().general.allowedHosts }, headers: registerEnergyHeaders });
       registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
       registerHistoryRoutes(app, hist);
-      registerClockRoute(app, clock);
+      registerClockRoute(app, clock, () => store.get().general.timezone);
       const poll = poller;
       const applySettings = (prev: EnergySettings, next: EnergySettings) => {
         // Gateway edits drop the connection and poll with the new values; polling edits re-arm the

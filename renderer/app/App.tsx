@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { DashboardPage } from '../energy/dashboard/DashboardPage.js';
+import { EnergyHeader } from '../energy/EnergyHeader.js';
 import { AppShell, type ShellRoute } from './AppShell.js';
 import { usePath } from './router.js';
 
@@ -28,5 +29,5 @@ export function App() {
         <WallPage path={path} />
       </Suspense>
     );
-  return <AppShell brand="⚡ Energy bridge" appName="Energy bridge" routes={routes} homeLabel="dashboard" />;
+  return <AppShell brand="⚡ Energy bridge" appName="Energy bridge" routes={routes} homeLabel="dashboard" headerEnd={<EnergyHeader />} />;
 }

@@ -6,6 +6,8 @@ export interface ClockView {
   now: number;
   speed: number;
   demo: boolean;
+  /** The bridge's time zone (its setting). */
+  timeZone?: string;
 }
 
 let synced: { view: ClockView; at: number } | null = null;

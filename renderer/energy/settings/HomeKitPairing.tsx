@@ -1,6 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
+import { ConfirmDialog } from '../../kit/ConfirmDialog.js';
+import { WhyDisabled } from '../../kit/SectionedPage.js';
+
+const LOCKED_WHY = 'Unlock the settings with the passcode to see or reset the pairing.';
 
 /** GET /api/homehub/pairing (and the reset's answer). */
 export interface PairingInfo {
@@ -28,6 +32,9 @@ export function HomeKitPairing({ locked }: { locked: boolean }) {
   const [pairing, setPairing] = useState<PairingInfo | null>(null);
   const [result, setResult] = useState<{ kind: 'ok' | 'error' | 'info'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const showWhy = useId();
+  const resetWhy = useId();
   const run = async (call: () => Promise<PairingInfo>, done?: string) => {
     setResult(null);
     setBusy(true);
@@ -41,15 +48,16 @@ export function HomeKitPairing({ locked }: { locked: boolean }) {
     }
   };
   const reset = () => {
-    if (!window.confirm('Forget every paired Home app? The bridge gets a new identity and must be added again.')) return;
+    setConfirming(false);
     void run(() => api.post<PairingInfo>('/api/homehub/pairing/reset', {}), 'Pairing reset: add the bridge again in the Home app.');
   };
   const state = pairing && bridgeState(pairing);
   return (
     <div data-testid="homekit-pairing">
-      <button type="button" onClick={() => void run(() => api.get<PairingInfo>('/api/homehub/pairing'))} disabled={locked || busy}>
+      <button type="button" onClick={() => void run(() => api.get<PairingInfo>('/api/homehub/pairing'))} disabled={locked || busy} aria-describedby={locked ? showWhy : undefined}>
         Show pairing code
       </button>
+      <WhyDisabled id={showWhy} why={locked ? LOCKED_WHY : null} />
       {result && <Banner kind={result.kind}>{result.text}</Banner>}
       {pairing && state && (
         <>
@@ -71,9 +79,13 @@ export function HomeKitPairing({ locked }: { locked: boolean }) {
             <li>Scan the QR code, or tap "More options…", pick the bridge and type the setup code.</li>
             <li>Confirm "Add Anyway" (the bridge is not certified), then name the rooms. The battery, the power flows and alert sensors appear.</li>
           </ol>
-          <button type="button" onClick={reset} disabled={locked || busy}>
+          <button type="button" onClick={() => setConfirming(true)} disabled={locked || busy} aria-describedby={locked ? resetWhy : undefined}>
             Reset pairing
           </button>
+          <WhyDisabled id={resetWhy} why={locked ? LOCKED_WHY : null} />
+          <ConfirmDialog open={confirming} title="Forget every paired Home app?" confirmLabel="Reset pairing" danger busy={busy} onConfirm={reset} onCancel={() => setConfirming(false)}>
+            <p>The bridge gets a new identity: every Home app that added it loses it and must add it again with the new code.</p>
+          </ConfirmDialog>
         </>
       )}
     </div>

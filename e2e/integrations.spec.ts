@@ -9,7 +9,8 @@ test.describe('settings: MQTT and metrics', () => {
     const broker = await startMosquitto({ user: { name: 'ha', password: 'broker-pass-77' } });
     try {
       const sub = await watch(broker.url, ['home-lan-bridge/energy/availability'], { username: 'ha', password: 'broker-pass-77' });
-      await page.goto('/settings');
+      // One settings section at a time, addressed by its key.
+      await page.goto('/settings#mqtt');
       const mqtt = page.getByTestId('settings-mqtt');
       await expect(mqtt.getByRole('heading', { name: 'MQTT (Home Assistant)' })).toBeVisible();
       await mqtt.getByLabel('Enabled').check();
@@ -27,6 +28,7 @@ test.describe('settings: MQTT and metrics', () => {
       await sub.close();
 
       expect((await page.request.get('/metrics')).status()).toBe(404);
+      await page.goto('/settings#metrics');
       const metrics = page.getByTestId('settings-metrics');
       await expect(metrics.getByRole('heading', { name: 'Metrics (Prometheus)' })).toBeVisible();
       await metrics.getByLabel('Enabled').check();

@@ -96,7 +96,7 @@ test.describe('settings: storage test and reset', () => {
   test.use({ recOptions: { shows: [sampleShow('Bluey', 700000001, 1, () => 20_000)], follow: [{ name: 'bluey', dest_folder: 'Kids/Bluey' }] } });
 
   test('tests the media folder typed in the box: ready, then a missing one', async ({ page, rec }) => {
-    await page.goto('/settings');
+    await page.goto('/settings#library');
     const card = page.getByTestId('settings-library');
     await card.getByRole('button', { name: 'Test this folder' }).click();
     await expect(card.getByTestId('storage-message')).toHaveText(new RegExp(`^${rec.mediaRoot.replace(/[/.]/g, '\\$&')} is ready: writable, .+ free\\.$`));

@@ -62,7 +62,9 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
       <form
         method="dialog"
         onSubmit={(e) => {
+          // The dialog may sit inside a page's own form (a settings section): its submit stays here.
           e.preventDefault();
+          e.stopPropagation();
           if (ready) onConfirm();
         }}
       >
@@ -80,7 +82,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
           <button type="button" ref={cancelRef} onClick={onCancel} disabled={busy}>
             {cancelLabel}
           </button>
-          <button type="submit" className={danger ? 'danger-solid' : 'primary'} disabled={!ready}>
+          <button type="button" className={danger ? 'danger-solid' : 'primary'} disabled={!ready} onClick={() => ready && onConfirm()}>
             {confirmLabel}
           </button>
         </div>

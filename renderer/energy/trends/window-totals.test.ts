@@ -25,6 +25,12 @@ describe('sampleSpacingSeconds', () => {
     const rows = Array.from({ length: 300 }, (_, i) => ({ t: Math.floor((i * 60) / 36) * 36_000, soc: 50 }));
     expect(sampleSpacingSeconds(rows, 36)).toBe(60);
   });
+  it('says one per 60 s when a bucket boundary now and then makes a gap of 70 s (a mean of 61 s)', () => {
+    const rows = Array.from({ length: 11 }, (_, i) => ({ t: i * MIN + (i >= 5 ? 10_000 : 0), soc: 50 }));
+    expect(sampleSpacingSeconds(rows, 10)).toBe(60);
+    // A real 45 s spacing stays 45 s.
+    expect(sampleSpacingSeconds(Array.from({ length: 20 }, (_, i) => ({ t: i * 45_000, soc: 50 })), 10)).toBe(45);
+  });
   it('is not fooled by one long gap', () => {
     const rows = [0, 10, 20, 30, 3600].map((s) => ({ t: s * 1000, soc: 1 }));
     expect(sampleSpacingSeconds(rows, 10)).toBe(10);

@@ -33,7 +33,7 @@ test.describe('screenshots', () => {
   for (const size of SIZES) {
     test(`dashboard, trends and settings (${size.name})`, async ({ page }) => {
       // Fourteen pages and views, each waited for and shot: more than the default 45 s on a busy machine.
-      test.setTimeout(150_000);
+      test.setTimeout(180_000);
       const weather = await startFakeWeather({ temperature: 22.4, weatherCode: 2 });
       await page.request.put('/api/settings', { data: { weather: { enabled: true, location: 'Sydney', forecastUrl: weather.forecastUrl, geocodingUrl: weather.geocodingUrl } } });
       await page.setViewportSize(size.viewport);

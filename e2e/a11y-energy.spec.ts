@@ -7,6 +7,9 @@ import { expect, test } from './fixtures.js';
  * violation at desktop (1280) and phone (390) sizes, in light and dark. The wall view is dark by
  * default whatever the device says, so its light theme is checked by choosing it.
  */
+// The sweeps are independent: let both workers take them rather than one worker all of them.
+test.describe.configure({ mode: 'parallel' });
+
 const VIEWS: Array<{ name: string; path: string; ready: (page: Page) => Promise<void>; before?: (page: Page) => Promise<void> }> = [
   { name: 'dashboard', path: '/', ready: (p) => expect(p.getByTestId('connection-status')).toContainText('Gateway connected') },
   { name: 'wall', path: '/wall', ready: (p) => expect(p.getByTestId('wall-status')).toContainText('Live') },

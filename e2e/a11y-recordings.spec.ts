@@ -8,6 +8,9 @@ import { expect, test } from './recordings-fixture.js';
  * violation (WCAG 2.1 A/AA), at desktop and phone sizes, light and dark; the controls are reachable
  * by keyboard and show where the focus is.
  */
+// The sweeps are independent: let both workers take them rather than one worker all of them.
+test.describe.configure({ mode: 'parallel' });
+
 const PAGES = ['/', '/recordings', '/shows', '/history', '/settings', '/setup', '/no-such-page'] as const;
 const VARIANTS = [
   { name: 'desktop light', viewport: { width: 1280, height: 800 }, dark: false },

@@ -17,8 +17,11 @@ export interface BridgeOptions {
   settings?: Record<string, unknown>;
   /** Where the simulator listens (discovery tests put it on another loopback address). */
   simHost?: string;
-  /** History written as a legacy file before start; the service imports it once. */
-  seedHistory?: Array<Record<string, number | null>>;
+  /**
+   * History written as a legacy file before start; the service imports it once. A function is called
+   * at start, so history that ends "now" ends when the test runs, not when its file was loaded.
+   */
+  seedHistory?: Array<Record<string, number | null>> | (() => Array<Record<string, number | null>>);
   /** A week of plant-model history written before start, as `npm run demo` does (to the service clock's now). */
   demoPast?: boolean;
   /** Extra service dependencies (discovery's interface list and port). */
@@ -82,7 +85,8 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   };
   fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(settings, null, 2));
-  if (opts.seedHistory) fs.writeFileSync(path.join(dataDir, 'energy', 'history.json'), JSON.stringify(opts.seedHistory));
+  const seed = typeof opts.seedHistory === 'function' ? opts.seedHistory() : opts.seedHistory;
+  if (seed) fs.writeFileSync(path.join(dataDir, 'energy', 'history.json'), JSON.stringify(seed));
   const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
   // Discovery always sees a loopback-only interface list here: no e2e run may sweep a real LAN.
   const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };

@@ -34,9 +34,16 @@ test.describe('recordings page', () => {
     const downloading = page.locator('.rec-row[data-status="downloading"]');
     await expect(downloading).toHaveCount(1);
     await expect(page.locator('.rec-row[data-status="partial"]')).toHaveCount(0);
-    const first = Number(await bar.getAttribute('aria-valuenow'));
-    await expect.poll(async () => Number((await page.getByRole('progressbar').first().getAttribute('aria-valuenow')) ?? first), { timeout: 20_000 }).toBeGreaterThan(first);
     await expect(bar).toHaveAttribute('aria-valuetext', /Downloading · \d+% · .*B\/s · ETA/);
+    // Follow that one row: its bar moves on (or it finishes, which ends its bar at 100 %).
+    const liveId = (await downloading.getAttribute('data-box-id'))!;
+    const liveRow = page.locator(`.rec-row[data-box-id="${liveId}"]`);
+    const first = Number(await liveRow.getByRole('progressbar').getAttribute('aria-valuenow'));
+    const progressOf = async () => {
+      if ((await liveRow.getAttribute('data-status')) === 'done') return 100;
+      return Number((await liveRow.getByRole('progressbar').getAttribute('aria-valuenow', { timeout: 1_000 }).catch(() => null)) ?? first);
+    };
+    await expect.poll(progressOf, { timeout: 20_000 }).toBeGreaterThan(first);
 
     for (const id of ['111111110', '111111111']) {
       const row = page.locator(`.rec-row[data-box-id="${id}"]`);

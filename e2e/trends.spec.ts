@@ -10,7 +10,7 @@ const params = (r: Request) => {
 };
 
 test.describe('trends', () => {
-  test.use({ bridgeOptions: { configured: true, simHour: 12, seedHistory: weekOfHistory() } });
+  test.use({ bridgeOptions: { configured: true, simHour: 12, seedHistory: () => weekOfHistory() } });
 
   test('charts a seeded history and each range asks for its own window and bucket size', async ({ page }) => {
     const first = page.waitForRequest(isHistory);
@@ -102,7 +102,7 @@ function steadyImport(now = Date.now()): Array<Record<string, number | null>> {
 const numberIn = (s: string) => Number(/-?[\d.]+/.exec(s.replace(/,/g, ''))?.[0]);
 
 test.describe('trends totals', () => {
-  test.use({ bridgeOptions: { configured: true, simHour: 0, seedHistory: steadyImport(), settings: { tariff: { importRate: 0.3 } } } });
+  test.use({ bridgeOptions: { configured: true, simHour: 0, seedHistory: () => steadyImport(), settings: { tariff: { importRate: 0.3 } } } });
 
   test('the hour on screen adds up to its kWh and its cost at the tariff', async ({ page, bridge }) => {
     await bridge.stopSimulator();

@@ -17,7 +17,14 @@ export interface HomekitBridgeOptions {
   settings: () => EnergySettings;
   /** How long to wait for the HAP server to listen. */
   listenTimeoutMs?: number;
+  /**
+   * Waits before each new try after a start that failed (a taken port, a busy machine), the last one
+   * repeating: the bridge comes up by itself once the cause is gone. Default 5 s, 15 s, then 60 s.
+   */
+  retryDelaysMs?: readonly number[];
 }
+
+const RETRY_DELAYS_MS = [5_000, 15_000, 60_000] as const;
 
 export interface BridgeStatus {
   enabled: boolean;
@@ -48,6 +55,7 @@ export class HomekitBridge {
   private listeningPort: number | null = null;
   private lastError: string | null = null;
   private unsubscribe: (() => void) | null = null;
+  private retry: { timer: NodeJS.Timeout | null; failures: number } = { timer: null, failures: 0 };
   private readonly readings: Readings;
   private readonly identityFile: string;
 
@@ -95,6 +103,8 @@ export class HomekitBridge {
   }
 
   async start(): Promise<void> {
+    if (this.retry.timer) clearTimeout(this.retry.timer);
+    this.retry.timer = null;
     if (this.bridge) return;
     const s = this.opts.settings().homekit;
     if (!s.enabled) return;
@@ -118,8 +128,18 @@ export class HomekitBridge {
       log.info({ port: this.listeningPort, bind: s.bind.length ? s.bind : 'all interfaces', loopbackOnly: loopbackOnly(s.bind), username: id, pin: maskPin(s.pin), paired: this.paired }, 'HomeKit bridge published');
     } catch (err) {
       this.lastError = (err as Error).message;
-      log.error({ err: this.lastError, port: s.port }, 'HomeKit bridge could not start');
+      const delays = this.opts.retryDelaysMs ?? RETRY_DELAYS_MS;
+      const inMs = delays[Math.min(this.retry.failures, delays.length - 1)]!;
+      this.retry.failures++;
+      log.error({ err: this.lastError, port: s.port, retryInMs: inMs }, 'HomeKit bridge could not start');
+      this.retry.timer = setTimeout(() => {
+        this.retry.timer = null;
+        void this.start();
+      }, inMs);
+      this.retry.timer.unref();
+      return;
     }
+    this.retry.failures = 0;
   }
 
   private async publish(bridge: Bridge, s: EnergySettings['homekit']): Promise<void> {
@@ -137,7 +157,9 @@ export class HomekitBridge {
         reject(new Error(code === 'EADDRINUSE' ? `HomeKit port ${s.port} is in use (homekit.port / HOMEKIT_PORT)` : `HomeKit server: ${err.message}`));
       };
     });
-    await bridge.publish({
+    // Not awaited yet: with the ciao advertiser, publish creates the HAP server and calls listen before
+    // its first await, so the error handler below is on the socket before a taken port can report.
+    const published = bridge.publish({
       username: this.identity.username,
       pincode: s.pin,
       port: s.port,
@@ -150,6 +172,7 @@ export class HomekitBridge {
     const tcp = (bridge._server as unknown as { httpServer?: { tcpServer?: import('node:net').Server } } | undefined)?.httpServer?.tcpServer;
     tcp?.on('error', (err) => onError(err));
     try {
+      await published;
       this.listeningPort = await listening;
     } catch (err) {
       await bridge.unpublish().catch(() => undefined);
@@ -193,6 +216,8 @@ export class HomekitBridge {
 
   /** Unpublishes (mDNS goodbye, server closed). Pairings stay in the store. */
   async stop(): Promise<void> {
+    if (this.retry.timer) clearTimeout(this.retry.timer);
+    this.retry = { timer: null, failures: 0 };
     this.unsubscribe?.();
     this.unsubscribe = null;
     const bridge = this.bridge;

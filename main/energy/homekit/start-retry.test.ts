@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { silentLogger } from '../../core/logger.js';
+import { freePort } from '../../core/testing/free-port.js';
+import { emptyLiveState, LiveStateStore } from '../live-state.js';
+import { energySeedsFromEnv } from '../settings.js';
+import { HomekitBridge } from './bridge.js';
+
+/**
+ * A bridge whose first start fails (its port is taken by another program) is not left down: it says
+ * why, tries again by itself, and is up once the port is free, without a restart of the service.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-homekit-retry-'));
+let bridge: HomekitBridge | undefined;
+afterAll(async () => {
+  await bridge?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('retries a start that failed on a taken port and comes up once the port is free', async () => {
+  const port = await freePort();
+  const squatter = net.createServer();
+  await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
+  const settings = energySeedsFromEnv({ HOMEKIT_BIND: '127.0.0.1', HOMEKIT_PORT: String(port) });
+  expect(settings.homekit).toMatchObject({ enabled: true, port });
+  bridge = new HomekitBridge({
+    dir,
+    logger: silentLogger,
+    state: new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 1000)),
+    settings: () => settings,
+    retryDelaysMs: [300],
+  });
+  await bridge.start();
+  expect(bridge.status()).toMatchObject({ running: false, error: `HomeKit port ${port} is in use (homekit.port / HOMEKIT_PORT)` });
+  // Still taken at the next try: still down, still saying why.
+  await new Promise((r) => setTimeout(r, 700));
+  expect(bridge.status()).toMatchObject({ running: false });
+
+  await new Promise<void>((r) => squatter.close(() => r()));
+  const end = Date.now() + 15_000;
+  while (!bridge.running && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  expect(bridge.status()).toMatchObject({ running: true, port, error: null });
+  // The HAP server answers on that port now.
+  const res = await fetch(`http://127.0.0.1:${port}/accessories`);
+  expect(res.status).toBe(470); // HAP: connection not yet authorised (pair-verify needed)
+});

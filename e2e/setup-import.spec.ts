@@ -73,7 +73,7 @@ test.describe('setup wizard: import from sigen-home-bridge', () => {
       // (The bridge reloads HomeKit in the background after the import: on a busy machine, give it time.)
       const pairing = () => page.evaluate(async () => (await fetch('/api/homehub/pairing', { headers: { authorization: `Bearer ${sessionStorage.getItem('energy.sessionToken')}` } })).json()) as Promise<{ running: boolean; paired: boolean; setupUri: string; error: string | null }>;
       // (`error` is in the expectation so that a bridge that could not start says why.)
-      await expect.poll(pairing, { timeout: 30_000 }).toMatchObject({ running: true, paired: true, error: null, setupUri: (sigenFacts.homekit as { setup_uri?: string }).setup_uri });
+      await expect.poll(pairing, { timeout: 60_000 }).toMatchObject({ running: true, paired: true, error: null, setupUri: (sigenFacts.homekit as { setup_uri?: string }).setup_uri });
       expect(bridge.service.security.passcodes.isSet).toBe(true);
       const stats = (await (await fetch(`${bridge.url}/api/history/stats`)).json()) as { count: number; firstT: number; lastT: number };
       // Every imported row, plus the polls since the gateway came up.

@@ -65,3 +65,9 @@ export const presenceFlag = z
   .union([z.literal(''), z.literal('true'), z.literal('1')])
   .optional()
   .transform((v) => v !== undefined);
+
+/** A calendar date `YYYY-MM-DD` (2025-02-30 is refused, not rolled into March). */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar date');

@@ -1,16 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
-import { parseInput } from '../../core/validate.js';
+import { isoDate, parseInput } from '../../core/validate.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import { DailyStore, type DailyRow } from '../history/daily-store.js';
-import { firstSampleTime, readPowerSamples } from '../history/sample-reader.js';
+import { replayMissingDays } from '../history/sample-reader.js';
 import { powerSampleOf } from '../tariff/feature.js';
 import { dayCost, DayLedger, round4, type DayTotals } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 import { tariffConfigured } from '../tariff/windows.js';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'is not a calendar date');
 const dailyQuery = z
   .object({
     from: isoDate.optional(),
@@ -73,25 +72,12 @@ export const createDailyFeature: FeatureFactory = (ctx) => {
 
   /** Rebuilds every day of the retained history that the table lacks, and today so far. */
   const rebuild = (s: DailyStore) => {
-    const now = ctx.clock.now();
-    const { timeZone } = config();
-    const first = firstSampleTime(ctx.historyFile);
-    const today = localMinute(now, timeZone).date;
-    let from = today;
-    if (first !== null) {
-      for (let d = localMinute(first, timeZone).date; d < today; d = nextDate(d)) {
-        if (!s.has(d)) {
-          from = d;
-          break;
-        }
-      }
-    }
     // Days already in the table are left as they were written (history may hold only part of them now).
     ledger = new DayLedger(config, (day) => {
       if (!s.has(day.date)) close(day);
     });
-    const n = readPowerSamples(ctx.historyFile, startOfLocalDay(from, timeZone), now + 1, (p) => ledger.feed(p));
-    if (n) ctx.logger.info({ polls: n, from }, 'daily totals rebuilt from history');
+    const { polls, from } = replayMissingDays({ historyFile: ctx.historyFile, now: ctx.clock.now(), timeZone: config().timeZone, has: (d) => s.has(d), feed: (p) => ledger.feed(p) });
+    if (polls) ctx.logger.info({ polls, from }, 'daily totals rebuilt from history');
   };
 
   const view = (r: DailyRow, complete: boolean): DailyView => {

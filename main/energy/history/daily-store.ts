@@ -1,4 +1,5 @@
-import { openDatabase, type Db, type Migration } from '../../core/sqlite.js';
+import type { Migration } from '../../core/sqlite.js';
+import { DayTable } from './day-table.js';
 
 /**
  * Per-local-day totals in `<dataDir>/energy/daily.db`, kept for years: a row is a few hundred bytes,
@@ -58,40 +59,9 @@ const migrations: Migration[] = [
   },
 ];
 
-const select = Object.entries(COLUMNS)
-  .map(([k, c]) => `${c} AS ${k}`)
-  .join(', ');
-
-export class DailyStore {
-  private readonly db: Db;
-  private readonly stmts;
-
+/** The daily totals, one row a local day. */
+export class DailyStore extends DayTable<DailyRow> {
   constructor(file: string) {
-    this.db = openDatabase(file, migrations);
-    const names = Object.values(COLUMNS);
-    this.stmts = {
-      upsert: this.db.prepare(
-        `INSERT INTO days (${names.join(', ')}) VALUES (${Object.keys(COLUMNS).map((k) => `@${k}`).join(', ')})
-         ON CONFLICT(date) DO UPDATE SET ${names.filter((c) => c !== 'date').map((c) => `${c} = excluded.${c}`).join(', ')}`,
-      ),
-      has: this.db.prepare('SELECT 1 FROM days WHERE date = ?').pluck(),
-      range: this.db.prepare(`SELECT ${select} FROM days WHERE date >= ? AND date <= ? ORDER BY date`),
-    };
-  }
-
-  put(row: DailyRow): void {
-    this.stmts.upsert.run(row);
-  }
-
-  has(date: string): boolean {
-    return this.stmts.has.get(date) !== undefined;
-  }
-
-  range(from: string, to: string): DailyRow[] {
-    return this.stmts.range.all(from, to) as DailyRow[];
-  }
-
-  close(): void {
-    this.db.close();
+    super(file, COLUMNS, migrations);
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { PowerSample } from '../tariff/ledger.js';
+import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 
 /**
  * Reads the powers of stored polls in `[from, to)`, oldest first, from the history database on a
@@ -33,4 +34,24 @@ export function firstSampleTime(file: string): number | null {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Replays the stored polls into a per-day ledger from the first local day a day table lacks (from
+ * the oldest poll on; today when none is missing) up to now, so that a restart fills the days it
+ * missed. Returns how many polls were fed and the day the replay began.
+ */
+export function replayMissingDays(o: { historyFile: string; now: number; timeZone: string; has(date: string): boolean; feed(p: PowerSample): void }): { polls: number; from: string } {
+  const first = firstSampleTime(o.historyFile);
+  const today = localMinute(o.now, o.timeZone).date;
+  let from = today;
+  if (first !== null) {
+    for (let d = localMinute(first, o.timeZone).date; d < today; d = nextDate(d)) {
+      if (!o.has(d)) {
+        from = d;
+        break;
+      }
+    }
+  }
+  return { polls: readPowerSamples(o.historyFile, startOfLocalDay(from, o.timeZone), o.now + 1, o.feed), from };
 }

@@ -1,21 +1,17 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { invalid } from '../../../core/errors.js';
-import { parseInput } from '../../../core/validate.js';
-import { firstSampleTime, readPowerSamples } from '../../history/sample-reader.js';
+import { isoDate, parseInput } from '../../../core/validate.js';
+import { replayMissingDays } from '../../history/sample-reader.js';
 import type { Snapshot } from '../../snapshot-schema.js';
 import { powerSampleOf } from '../../tariff/feature.js';
-import { localMinute, nextDate, startOfLocalDay } from '../../tariff/local-time.js';
+import { localMinute } from '../../tariff/local-time.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { SavingsLedger, type SavingsConfig, type SavingsDay } from './ledger.js';
 import { savingsCsv, savingsReport, type SavingsInput } from './report.js';
 import { SavingsStore } from './store.js';
 import { dayLengthMs } from './day-length.js';
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar date');
 
 export const savingsQuery = z
   .object({
@@ -57,25 +53,13 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
   };
   let ledger = new SavingsLedger(config, put);
 
+  /** Rebuilds every day of the retained history that the table lacks, and today so far. */
   const rebuild = (s: SavingsStore) => {
-    const now = ctx.clock.now();
-    const { timeZone } = config();
-    const first = firstSampleTime(ctx.historyFile);
-    const today = localMinute(now, timeZone).date;
-    let from = today;
-    if (first !== null) {
-      for (let d = localMinute(first, timeZone).date; d < today; d = nextDate(d)) {
-        if (!s.has(d)) {
-          from = d;
-          break;
-        }
-      }
-    }
     ledger = new SavingsLedger(config, (day) => {
       if (!s.has(day.date)) put(day);
     });
-    const n = readPowerSamples(ctx.historyFile, startOfLocalDay(from, timeZone), now + 1, (p) => ledger.feed(p));
-    if (n) ctx.logger.info({ polls: n, from }, 'savings rebuilt from history');
+    const { polls, from } = replayMissingDays({ historyFile: ctx.historyFile, now: ctx.clock.now(), timeZone: config().timeZone, has: (d) => s.has(d), feed: (p) => ledger.feed(p) });
+    if (polls) ctx.logger.info({ polls, from }, 'savings rebuilt from history');
   };
 
   /** Covered for 99% of its length; the zone's calendar is asked only for 23–25 h coverage, where DST decides. */

@@ -1,4 +1,5 @@
-import { openDatabase, type Db, type Migration } from '../../../core/sqlite.js';
+import type { Migration } from '../../../core/sqlite.js';
+import { DayTable } from '../../history/day-table.js';
 import type { SavingsDay } from './ledger.js';
 
 const COLUMNS = {
@@ -35,49 +36,12 @@ const migrations: Migration[] = [
   },
 ];
 
-const select = Object.entries(COLUMNS)
-  .map(([k, c]) => `${c} AS ${k}`)
-  .join(', ');
-
 /**
  * Per-local-day savings figures in `<dataDir>/energy/savings.db`, written as each day closes (with
  * the tariff in force that day) and kept for years, like the daily totals.
  */
-export class SavingsStore {
-  private readonly db: Db;
-  private readonly stmts;
-
+export class SavingsStore extends DayTable<SavingsDay> {
   constructor(file: string) {
-    this.db = openDatabase(file, migrations);
-    const names = Object.values(COLUMNS);
-    this.stmts = {
-      upsert: this.db.prepare(
-        `INSERT INTO days (${names.join(', ')}) VALUES (${Object.keys(COLUMNS)
-          .map((k) => `@${k}`)
-          .join(', ')})
-         ON CONFLICT(date) DO UPDATE SET ${names
-           .filter((c) => c !== 'date')
-           .map((c) => `${c} = excluded.${c}`)
-           .join(', ')}`,
-      ),
-      has: this.db.prepare('SELECT 1 FROM days WHERE date = ?').pluck(),
-      range: this.db.prepare(`SELECT ${select} FROM days WHERE date >= ? AND date <= ? ORDER BY date`),
-    };
-  }
-
-  put(day: SavingsDay): void {
-    this.stmts.upsert.run(day);
-  }
-
-  has(date: string): boolean {
-    return this.stmts.has.get(date) !== undefined;
-  }
-
-  range(from: string, to: string): SavingsDay[] {
-    return this.stmts.range.all(from, to) as SavingsDay[];
-  }
-
-  close(): void {
-    this.db.close();
+    super(file, COLUMNS, migrations);
   }
 }

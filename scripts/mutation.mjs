@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // `npm run mutation [module…]`: runs Stryker over each named module (all of them by default), one
 // at a time, then prints the mutation score per module. Slow (minutes per module); not in `npm test`.
+// `--force` is passed on to Stryker: every mutant is tested again, none reused from the incremental file.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import process from 'node:process';
 import { MUTATION_MODULES } from './mutation-modules.mjs';
 
-const names = process.argv.slice(2);
+const args = process.argv.slice(2);
+const flags = args.filter((a) => a === '--force');
+const names = args.filter((a) => a !== '--force');
 for (const n of names) if (!MUTATION_MODULES[n]) throw new Error(`unknown module ${n}: one of ${Object.keys(MUTATION_MODULES).join(', ')}`);
 const run = names.length > 0 ? names : Object.keys(MUTATION_MODULES);
 
@@ -30,7 +33,7 @@ function score(file) {
 const rows = [];
 let failed = false;
 for (const name of run) {
-  const res = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, MUTATION_MODULE: name } });
+  const res = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', ...flags], { stdio: 'inherit', env: { ...process.env, MUTATION_MODULE: name } });
   if (res.status !== 0) {
     failed = true;
     rows.push(`${name.padEnd(14)} stryker exited ${res.status}`);

@@ -31,6 +31,8 @@ async function fetchToken(a: Awaited<ReturnType<typeof app>>) {
   expect(res.headers['cache-control']).toBe('no-store');
   const set = res.cookies.find((c) => c.name === 'rs_csrf');
   expect(set).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+  // Plain HTTP on the LAN: a Secure cookie would never come back, and every change would be refused.
+  expect(String(res.headers['set-cookie'])).not.toMatch(/secure/i);
   return { token: (res.json() as { token: string }).token, cookie: set!.value };
 }
 
@@ -68,17 +70,21 @@ describe('CSRF double-submit cookie', () => {
     expect(one.token).not.toBe(two.token);
     const mismatch = await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': two.token }, cookies: { rs_csrf: one.cookie } });
     expect(mismatch.statusCode).toBe(403);
-    expect(mismatch.json().error.message).toContain('stale or invalid');
+    expect(mismatch.json()).toEqual({ error: { code: 'csrf', message: expect.stringContaining('stale or invalid') } });
     // The raw token as a cookie, without the cookie signature.
     expect((await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': one.token }, cookies: { rs_csrf: one.token } })).statusCode).toBe(403);
     // Signed cookie and header agree, but the token's MAC was made with another secret.
     const foreign = mintToken('b'.repeat(40));
     const signed = a.signCookie(foreign);
     expect((await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': foreign }, cookies: { rs_csrf: signed } })).statusCode).toBe(403);
-    // A token with an extra segment or a tampered MAC.
-    for (const bad of [`${one.token}.x`, `${one.token.split('.')[0]}.AAAA`, `.${one.token.split('.')[1]}`, `${one.token.split('.')[0]}.`]) {
+    // A token with an extra segment, a tampered MAC, a missing part, no dot at all, and one
+    // token's MAC moved onto the other's nonce (the MAC binds its nonce).
+    const [nonce1, mac1] = one.token.split('.');
+    const [nonce2] = two.token.split('.');
+    for (const bad of [`${one.token}.x`, `${nonce1}.AAAA`, `.${mac1}`, `${nonce1}.`, `${nonce1}${mac1}`, `${nonce2}.${mac1}`]) {
       const res = await a.inject({ method: 'POST', url: '/api/thing', headers: { 'x-csrf-token': bad }, cookies: { rs_csrf: a.signCookie(bad) } });
       expect(res.statusCode, bad).toBe(403);
+      expect(res.json(), bad).toEqual({ error: { code: 'csrf', message: expect.stringContaining('stale or invalid') } });
     }
     await a.close();
   });
@@ -115,7 +121,7 @@ describe('CSRF secret', () => {
       expect(() => resolveCsrfSecret('x'.repeat(31), production, dir)).toThrow(/too short/);
     }
     expect(() => resolveCsrfSecret('x'.repeat(31), true, dir)).toThrow('CSRF_SECRET is too short: use 32 or more random bytes (NODE_ENV=production)');
-    expect(() => resolveCsrfSecret('x'.repeat(31), false, dir)).not.toThrow('NODE_ENV');
+    expect(() => resolveCsrfSecret('x'.repeat(31), false, dir)).toThrow(/^CSRF_SECRET is too short: use 32 or more random bytes$/);
   });
 
   it('without one, generates 32 random bytes once, stores them 0600 and reuses them', () => {

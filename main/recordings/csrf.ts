@@ -8,8 +8,6 @@ import { AppError } from '../core/errors.js';
 export const DEV_CSRF_SECRET = 'dev-only-csrf-secret-do-not-use-in-production';
 /** File in the data folder holding the generated secret when none is configured (mode 0600). */
 export const CSRF_SECRET_FILE = 'csrf-secret';
-/** Characters of a generated secret: 32 random bytes, base64url. */
-const GENERATED_LENGTH = 43;
 export const CSRF_COOKIE = 'rs_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 /** No user accounts: the session identifier bound into every token is a constant. */
@@ -42,18 +40,20 @@ export function loadOrCreateCsrfSecret(dataDir: string): { secret: string; sourc
   try {
     const stored = fs.readFileSync(file, 'utf8').trim();
     if (/^[A-Za-z0-9_-]{43,512}$/.test(stored)) {
-      if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+      // Owner only, whatever it was (a no-op when it already is; on Windows it only clears read-only).
+      fs.chmodSync(file, 0o600);
       return { secret: stored, source: 'stored' };
     }
   } catch {
     // missing or unreadable: generate below
   }
+  // 32 random bytes are 43 base64url characters.
   const secret = crypto.randomBytes(32).toString('base64url');
-  if (secret.length !== GENERATED_LENGTH) throw new Error('unexpected secret length');
   fs.mkdirSync(dataDir, { recursive: true });
+  // Created owner-only (stale temp files were removed above, so this one is new), then renamed
+  // into place: a kill mid-write never leaves a truncated secret behind.
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${secret}\n`, { mode: 0o600 });
-  fs.chmodSync(tmp, 0o600);
   fs.renameSync(tmp, file);
   return { secret, source: 'generated' };
 }
@@ -66,19 +66,17 @@ export function mintToken(secret: string): string {
   return `${nonce}.${hmac(secret, nonce)}`;
 }
 
-function tokenValid(secret: string, token: string): boolean {
-  const [nonce, mac, extra] = token.split('.');
-  if (!nonce || !mac || extra !== undefined) return false;
-  const want = Buffer.from(hmac(secret, nonce));
-  const got = Buffer.from(mac);
-  return want.length === got.length && crypto.timingSafeEqual(want, got);
-}
-
 const safeEqual = (a: string, b: string) => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 };
+
+/** `nonce.mac`, the MAC being that nonce's under the secret; a missing or extra part is refused. */
+function tokenValid(secret: string, token: string): boolean {
+  const [nonce, mac, extra] = token.split('.');
+  return mac !== undefined && extra === undefined && safeEqual(hmac(secret, nonce!), mac);
+}
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -101,11 +99,11 @@ export function registerCsrf(app: FastifyInstance, secret: string): void {
     if (!UNSAFE.has(req.method)) return;
     const header = req.headers[CSRF_HEADER];
     const cookie = req.cookies[CSRF_COOKIE];
-    if (typeof header !== 'string' || !header || !cookie) {
+    if (typeof header !== 'string' || header.length === 0 || !cookie) {
       throw new AppError(403, 'csrf', 'CSRF token missing: fetch /api/csrf-token and send it as x-csrf-token');
     }
     const unsigned = req.unsignCookie(cookie);
-    if (!unsigned.valid || unsigned.value === null || !safeEqual(unsigned.value, header) || !tokenValid(secret, header)) {
+    if (!unsigned.valid || !safeEqual(unsigned.value, header) || !tokenValid(secret, header)) {
       throw new AppError(403, 'csrf', 'CSRF token stale or invalid: fetch a new one from /api/csrf-token');
     }
   });

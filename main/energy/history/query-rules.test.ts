@@ -164,3 +164,84 @@ describe('history query over its two sources directly', () => {
     expect(ts((queryHistory(src, { since: S(25), until: S(25) }) as { rows: HistorySample[] }).rows)).toEqual([25]);
   });
 });
+
+describe('history query when the two sources part', () => {
+  // A durable write failing (full disk) leaves the newest samples in the memory window only; a raw
+  // read still answers them, once each, with the durable copy supplying only what memory lacks.
+  let dir: string;
+  let durable: DurableStore;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-query-'));
+    durable = new DurableStore(path.join(dir, 'history.db'));
+  });
+  afterEach(() => {
+    durable.db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const rawTs = (src: Parameters<typeof queryHistory>[0], q: Parameters<typeof queryHistory>[1]) => {
+    const r = queryHistory(src, q);
+    if (r.kind !== 'samples') throw new Error('expected samples');
+    return ts(r.rows);
+  };
+
+  it('memory ahead of the durable copy: raw rows from both without repeats; buckets from the durable copy', () => {
+    const memory = new MemoryWindow(10);
+    for (let i = 1; i <= 30; i++) durable.insert(makeSample(S(i)));
+    for (let i = 26; i <= 35; i++) memory.push(makeSample(S(i))); // 31..35 never reached the disk
+    const src = { memory, durable, cutoff: 0 };
+    expect(rawTs(src, {})).toEqual(range(1, 35));
+    expect(rawTs(src, { limit: 12 })).toEqual(range(24, 35));
+    expect(rawTs(src, { limit: 10 })).toEqual(range(26, 35));
+    expect(rawTs(src, { until: S(27), limit: 5 })).toEqual(range(23, 27));
+    expect(rawTs(src, { until: S(25) })).toEqual(range(1, 25));
+    expect(rawTs(src, { since: S(26) })).toEqual(range(26, 35));
+    expect(rawTs(src, { since: S(25), order: 'desc', limit: 3 })).toEqual([35, 34, 33]);
+    const r = queryHistory(src, { every: 10 });
+    expect(r).toMatchObject({ kind: 'downsampled', widthSeconds: 10 });
+    expect((r as { rows: DownsampledRow[] }).rows.map((x) => [(x.t - T0) / 1000, x.n])).toEqual([
+      [0, 9],
+      [10, 10],
+      [20, 10],
+      [30, 1],
+    ]);
+  });
+
+  it('every: each power field carries the smallest and largest sample of its bucket', () => {
+    const memory = new MemoryWindow(10);
+    for (let i = 1; i <= 30; i++) durable.insert(makeSample(S(i)));
+    for (let i = 21; i <= 30; i++) memory.push(makeSample(S(i)));
+    const r = queryHistory({ memory, durable, cutoff: 0 }, { every: 10, since: S(15), until: S(24) }) as { rows: DownsampledRow[] };
+    const solar = (a: number, b: number) => range(a, b).flatMap((i) => makeSample(S(i)).solar ?? []);
+    expect(r.rows.map((x) => [(x.t - T0) / 1000, x.solarMin, x.solarMax, x.n])).toEqual([
+      [10, Math.min(...solar(15, 19)), Math.max(...solar(15, 19)), 5],
+      [20, Math.min(...solar(20, 24)), Math.max(...solar(20, 24)), 5],
+    ]);
+  });
+
+  it('bucket widths over 7 days as the API documents: every=1 or 30 gives 40 s (15,120 rows), every=60 gives 60 s (10,080)', () => {
+    // docs/energy-history-api.md, "Floor": the width is at least ceil((span + 1 ms) / 19,999 s),
+    // rounded up to 1, 2, 5 s, a multiple of 10 s up to a minute, then whole minutes.
+    const WEEK_S = 7 * 86_400;
+    durable.insertMany(Array.from({ length: WEEK_S / 40 }, (_, k) => makeSample(T0 + k * 40_000)));
+    const src = { memory: new MemoryWindow(10), durable, cutoff: 0 };
+    for (const every of [1, 30]) {
+      const r = queryHistory(src, { every }) as { rows: DownsampledRow[]; widthSeconds: number };
+      expect(r.widthSeconds, `every=${every}`).toBe(40);
+      expect(r.rows).toHaveLength(15_120);
+      expect(r.rows.every((x) => x.n === 1)).toBe(true);
+      expect(r.rows.at(-1)!.t).toBe(T0 + (WEEK_S - 40) * 1000);
+    }
+    const minute = queryHistory(src, { every: 60 }) as { rows: DownsampledRow[]; widthSeconds: number };
+    expect(minute.widthSeconds).toBe(60);
+    expect(minute.rows).toHaveLength(10_080);
+    expect(minute.rows.slice(0, 3).map((x) => x.n)).toEqual([2, 1, 2]);
+    // Above the floor the width is the one asked for; a narrower window has a lower floor.
+    expect((queryHistory(src, { every: 3600 }) as { rows: DownsampledRow[]; widthSeconds: number }).rows).toHaveLength(168);
+    expect(queryHistory(src, { every: 1, since: T0, until: T0 + 86_400_000 - 1 })).toMatchObject({ widthSeconds: 5 });
+    // limit keeps the most recent buckets, also when it is above the count.
+    const last = queryHistory(src, { every: 3600, limit: 2 }) as { rows: DownsampledRow[] };
+    expect(last.rows.map((x) => (x.t - T0) / 3_600_000)).toEqual([166, 167]);
+    expect((queryHistory(src, { every: 86_400, limit: 20_000 }) as { rows: DownsampledRow[] }).rows.map((x) => x.n)).toEqual(Array(7).fill(2160));
+  });
+});

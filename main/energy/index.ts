@@ -213,7 +213,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       for (const f of features) await f.start?.();
 
       poller = new Poller(pollerConfig, gatewayConnect, clock, logger, {
-        onReading(reading, at) {
+        onReading(reading, at, durationMs) {
           // Registers that answered a non-0x02 exception are absent: keep their last values.
           lastPlant = { ...lastPlant, ...reading.plant };
           const cfg = pollerConfig();
@@ -221,17 +221,17 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
           next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
           next.pollIntervalMs = cfg.pollIntervalMs;
           estimator.feed(at, next.power.battery);
-          const withFeatures = contribute(features, next, at, logger);
+          const withFeatures = contribute(features, next, at, logger, { durationMs });
           hist.append(sampleFromState(withFeatures, at));
           const failing = hist.writeError();
           withFeatures.storageError = failing ? { what: failing.what, message: failing.message, since: failing.since } : null;
           st.set(withFeatures);
         },
-        onDisconnected(error) {
+        onDisconnected(error, _at, durationMs) {
           estimator.reset();
           const cfg = pollerConfig();
           const next = { ...st.get(), connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } };
-          st.set(contribute(features, next, clock.now(), logger));
+          st.set(contribute(features, next, clock.now(), logger, { durationMs }));
         },
       }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
 

@@ -20,8 +20,10 @@ export interface PollerConfig {
 }
 
 export interface PollerEvents {
-  onReading(reading: GatewayReading, at: number): void;
-  onDisconnected(error: string, at: number): void;
+  /** `durationMs` (real time, not the clock's): from the poll's start (a connect included) to its reading, before any background probe. */
+  onReading(reading: GatewayReading, at: number, durationMs: number): void;
+  /** `durationMs`: from the failed poll's start to its failure (a refused connect, a timeout, a bad reply). */
+  onDisconnected(error: string, at: number, durationMs: number): void;
 }
 
 /**
@@ -148,6 +150,8 @@ export class Poller {
   private async cycle(gen: number): Promise<void> {
     const cfg = this.getConfig();
     const started = this.clock.now();
+    // Real elapsed time for the duration (sub-millisecond; the clock may be a demo's fast one).
+    const t0 = performance.now();
     this.lastStart = started;
     try {
       if (!cfg.host) throw new Error('no gateway host configured');
@@ -173,7 +177,7 @@ export class Poller {
       }
       if (this.lastFailure) this.logger.info('gateway polling recovered');
       this.lastFailure = null;
-      this.events.onReading(reading, this.clock.now());
+      this.events.onReading(reading, this.clock.now(), performance.now() - t0);
       await this.background(conn, cfg, started, gen);
       if (gen !== this.generation) return;
       this.persist(cfg);
@@ -181,6 +185,7 @@ export class Poller {
       this.schedule(started + this.getConfig().pollIntervalMs - this.clock.now());
     } catch (err) {
       if (gen !== this.generation) return;
+      const took = performance.now() - t0;
       const message = (err as Error).message || String(err);
       // Log a failure once when it starts or changes, not on every retry of an unreachable gateway.
       const level = message === this.lastFailure ? 'debug' : 'warn';
@@ -189,7 +194,7 @@ export class Poller {
       const conn = this.conn;
       this.conn = null;
       await conn?.close().catch(() => undefined);
-      this.events.onDisconnected(message, this.clock.now());
+      this.events.onDisconnected(message, this.clock.now(), took);
       this.schedule(cfg.retryDelayMs);
     }
   }

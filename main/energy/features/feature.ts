@@ -47,11 +47,16 @@ export interface EnergyFeature {
   start?(): void | Promise<void>;
   stop?(): void | Promise<void>;
   routes?(app: FastifyInstance): void;
-  onPoll?(next: LiveState, at: number): Partial<LiveState> | void;
+  onPoll?(next: LiveState, at: number, poll?: PollInfo): Partial<LiveState> | void;
   snapshot?(snap: Snapshot): void;
   onSettings?(prev: EnergySettings, next: EnergySettings): void;
   /** Re-reads the feature's own files and restarts it (an import replaced them). */
   reload?(): Promise<void>;
+}
+
+/** What a feature learns about the poll itself (metrics): how long it took (real milliseconds, whatever the clock). */
+export interface PollInfo {
+  durationMs: number;
 }
 
 export type FeatureFactory = (ctx: FeatureContext) => EnergyFeature;
@@ -70,12 +75,12 @@ export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSecti
 }
 
 /** Runs every feature's `onPoll` over a state about to be published; a failing feature is logged, not fatal. */
-export function contribute(features: readonly EnergyFeature[], next: LiveState, at: number, logger: Logger): LiveState {
+export function contribute(features: readonly EnergyFeature[], next: LiveState, at: number, logger: Logger, poll?: PollInfo): LiveState {
   let out = next;
   for (const f of features) {
     if (!f.onPoll) continue;
     try {
-      const patch = f.onPoll(out, at);
+      const patch = f.onPoll(out, at, poll);
       if (patch) out = { ...out, ...patch };
     } catch (err) {
       logger.error({ err, feature: f.name }, 'feature failed on poll');

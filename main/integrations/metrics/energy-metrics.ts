@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
 import { settingsSection, withDefaults } from '../../energy/features/section.js';
 import { metricsSeeds, metricsSettings } from './settings.js';
@@ -12,11 +12,13 @@ export interface EnergyMetricsOptions {
 }
 
 const P = 'hlb_energy';
+/** Poll duration buckets, seconds: 5 ms to 10 s (a failed poll may wait out the reply timeout). */
+export const POLL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
  * The energy bridge's `GET /metrics` (prom-client, a Registry of its own, not the global one): the
- * live readings and lifetime counters read from the snapshot at scrape time, polls (by outcome),
- * HTTP requests and their durations, history size, event-stream clients. Labels carry no secrets
+ * live readings and lifetime counters read from the snapshot at scrape time, polls and their
+ * durations (by outcome), HTTP requests and their durations, history size, event-stream clients. Labels carry no secrets
  * and no host names.
  */
 export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetricsOptions): EnergyFeature & { registry: Registry } {
@@ -59,12 +61,24 @@ export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetr
   const polls = new Counter({ name: `${P}_polls_total`, help: 'Gateway polls since start, by outcome.', labelNames: ['outcome'], registers: [registry] });
   polls.inc({ outcome: 'ok' }, 0);
   polls.inc({ outcome: 'failed' }, 0);
+  // A Modbus poll on a home LAN takes ~5–500 ms; a failed one can last up to the reply timeout (seconds).
+  const pollSeconds = new Histogram({
+    name: `${P}_poll_duration_seconds`,
+    help: 'Time from the start of a gateway poll (a connect included) to its reading or its failure, by outcome.',
+    labelNames: ['outcome'],
+    buckets: POLL_BUCKETS,
+    registers: [registry],
+  });
+  pollSeconds.zero({ outcome: 'ok' });
+  pollSeconds.zero({ outcome: 'failed' });
 
   return {
     name: 'metrics',
     registry,
-    onPoll(next) {
-      polls.inc({ outcome: next.connected ? 'ok' : 'failed' });
+    onPoll(next, _at, poll) {
+      const outcome = next.connected ? 'ok' : 'failed';
+      polls.inc({ outcome });
+      if (poll) pollSeconds.observe({ outcome }, poll.durationMs / 1000);
     },
     routes(app) {
       instrumentHttp(app, registry, P);

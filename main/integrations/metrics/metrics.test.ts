@@ -65,6 +65,41 @@ describe('GET /metrics on the energy bridge', () => {
       expect(checked.status).toBe(0);
     }
   });
+
+  it('times every poll: the duration histogram counts each poll, ok and failed, in seconds', async () => {
+    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1' } });
+    cleanups.push(() => h.stop());
+    const s = h.service.settings.get();
+    h.service.settings.replace({ ...s, polling: { ...s.polling, retryDelayMs: 1000 } });
+    await waitForState(h.service, (st) => st.connected);
+    const scrape = async () => (await fetch(`${h.service.url}/metrics`)).text();
+    const first = await scrape();
+    const okCount = (t: string) => value(t, 'hlb_energy_poll_duration_seconds_count{outcome="ok"}');
+    expect(okCount(first)).toBeGreaterThanOrEqual(1);
+    // Two more polls (1 s apart): the count follows the polls counter, one observation per poll.
+    const from = h.service.state.get().lastUpdated!;
+    await waitForState(h.service, (st) => st.lastUpdated! >= from + 2000, 8000);
+    const later = await scrape();
+    expect(okCount(later)).toBeGreaterThanOrEqual(okCount(first)! + 2);
+    expect(okCount(later)).toBe(value(later, 'hlb_energy_polls_total{outcome="ok"}'));
+    // A poll of the simulator on loopback takes milliseconds: more than nothing, all under half a second.
+    expect(value(later, 'hlb_energy_poll_duration_seconds_sum{outcome="ok"}')).toBeGreaterThan(0);
+    expect(value(later, 'hlb_energy_poll_duration_seconds_bucket{le="0.5",outcome="ok"}')).toBe(okCount(later));
+    expect(value(later, 'hlb_energy_poll_duration_seconds_bucket{le="0.005",outcome="ok"}')).toBeDefined();
+    expect(value(later, 'hlb_energy_poll_duration_seconds_count{outcome="failed"}')).toBe(0);
+
+    // The gateway goes away: the failed polls (refused connects) are timed too.
+    await h.sim.close();
+    await waitForState(h.service, (st) => !st.connected);
+    const down = await scrape();
+    expect(value(down, 'hlb_energy_poll_duration_seconds_count{outcome="failed"}')).toBeGreaterThanOrEqual(1);
+    expect(value(down, 'hlb_energy_poll_duration_seconds_count{outcome="failed"}')).toBe(value(down, 'hlb_energy_polls_total{outcome="failed"}'));
+    if (!noPromtool) {
+      const checked = promtool(down);
+      expect(checked.out).toBe('');
+      expect(checked.status).toBe(0);
+    }
+  });
 });
 
 describe('GET /metrics on the recording sync', () => {
@@ -83,6 +118,7 @@ describe('GET /metrics on the recording sync', () => {
     expect(value(text, 'hlb_recordings_downloads_in_progress')).toBe(0);
     expect(value(text, 'hlb_recordings_last_sync_finished_timestamp_seconds')).toBeCloseTo(new Date(run.finished_at).getTime() / 1000, 0);
     expect(value(text, 'hlb_recordings_http_requests_total{method="POST",route="/api/sync",status="202"}')).toBe(1);
+    expect(value(text, 'hlb_recordings_http_request_duration_seconds_count{method="POST",route="/api/sync"}')).toBe(1);
     expect(text).not.toContain('News');
     if (!noPromtool) {
       const checked = promtool(text);

@@ -5,6 +5,7 @@ import { discoveryConfigs, type DiscoveryContext } from './discovery.js';
 import { energyEntities, energyState } from './energy-entities.js';
 import { installId } from './identity.js';
 import { createMqttLink, type MqttLink } from './link.js';
+import { goodbyeFor, type Placement } from './retire.js';
 import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from './settings.js';
 
 export interface EnergyMqttOptions {
@@ -103,11 +104,19 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
     onSettings(prev, next) {
       if (JSON.stringify(prev.mqtt) === JSON.stringify(next.mqtt)) return;
       cancel();
-      void link.stop().then(() => {
+      // A new prefix, or MQTT off: take the old retained configs and state off the broker first (no ghost entities in HA).
+      const old = placement(prev.mqtt);
+      const goodbye = goodbyeFor(old, placement(next.mqtt), id, energyEntities, [`${old.base}/state`]);
+      void link.stop(goodbye ?? undefined).then(() => {
         if (active && next.mqtt.enabled) link.start();
       });
     },
   };
+}
+
+/** Where the energy bridge's messages go under these settings. */
+function placement(m: MqttSettings): Placement {
+  return { on: m.enabled && m.url !== '', url: m.url, discoveryPrefix: m.discoveryPrefix, base: `${m.topicPrefix}/energy` };
 }
 
 /** The MQTT feature as the energy bridge's feature list takes it. */

@@ -5,6 +5,7 @@ import { MqttClient, type IClientOptions } from 'mqtt';
 import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
 import { packetSizeGuard } from './packet-guard.js';
+import type { Goodbye } from './retire.js';
 
 /** Largest message this app publishes (a discovery config is about 1 KiB; the state about 2 KiB). */
 export const MAX_PUBLISH_BYTES = 16 * 1024;
@@ -43,8 +44,11 @@ export interface MqttLinkOptions {
 
 export interface MqttLink {
   start(): void;
-  /** Publishes `offline`, disconnects, cancels any reconnect. */
-  stop(): Promise<void>;
+  /**
+   * Publishes `offline` (on the availability topic of this connection), disconnects, cancels any
+   * reconnect. With a goodbye, first empties its retained topics (old discovery configs and state).
+   */
+  stop(goodbye?: Goodbye): Promise<void>;
   /** Drops the connection and connects again with the current settings (broker or credentials changed). */
   restart(): void;
   /**
@@ -73,6 +77,8 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let generation = 0;
+  /** The availability topic of the live connection (its last will): `offline` goes there, whatever the settings say now. */
+  let availabilityNow = '';
 
   const setError = (message: string) => {
     if (message !== lastError) opts.logger.warn({ broker: opts.target()?.url, error: message }, 'MQTT broker not reachable; retrying');
@@ -176,6 +182,7 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       delay = waits.minMs;
       if (lastError !== null || connects === 1) opts.logger.info({ broker: target.url }, 'MQTT connected');
       lastError = null;
+      availabilityNow = availability;
       c.publish(availability, 'online', { qos: 1, retain: true });
       const topics = opts.subscriptions();
       if (topics.length) c.subscribe(topics, { qos: 0 });
@@ -210,17 +217,20 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       delay = waits.minMs;
       void attempt();
     },
-    async stop() {
+    async stop(goodbye) {
       running = false;
       if (timer) clearTimeout(timer);
       timer = null;
       const c = client;
       if (c && status === 'connected') {
-        const availability = opts.availabilityTopic();
-        // A clean goodbye: `offline` (the broker drops the last will on a normal disconnect).
+        const availability = availabilityNow || opts.availabilityTopic();
+        // Retired topics first: an empty retained message deletes the broker's copy (written in order, before the goodbye).
+        for (const t of goodbye?.clear ?? []) c.publish(t, '', { qos: 0, retain: true });
+        // A clean goodbye: `offline` (the broker drops the last will on a normal disconnect), or
+        // nothing left at all when the service moved to another topic prefix.
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, 1000);
-          c.publish(availability, 'offline', { qos: 0, retain: true }, () => {
+          c.publish(availability, goodbye?.clearAvailability ? '' : 'offline', { qos: 0, retain: true }, () => {
             clearTimeout(t);
             resolve();
           });

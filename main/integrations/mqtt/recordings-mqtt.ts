@@ -10,6 +10,7 @@ import type { SyncEngine } from '../../recordings/sync/engine.js';
 import { discoveryConfigs, type DiscoveryContext, type EntityDef } from './discovery.js';
 import { installId } from './identity.js';
 import { createMqttLink, type MqttLink } from './link.js';
+import { goodbyeFor, type Placement } from './retire.js';
 
 export interface RecordingsMqttDeps {
   settings: RecordingSettings;
@@ -143,6 +144,12 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
 
   let timer: NodeJS.Timeout | null = null;
   let lastSettings = '';
+  /** Where the messages went under the settings of the last (re)connect. */
+  let placed: Placement | null = null;
+  const placement = (): Placement => {
+    const v = s();
+    return { on: v.mqtt_enabled && v.mqtt_url !== '', url: v.mqtt_url, discoveryPrefix: v.mqtt_discovery_prefix, base: `${v.mqtt_topic_prefix}/recordings` };
+  };
   let active = false;
   const tick = () => {
     if (!active) return;
@@ -152,7 +159,11 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
     const now = JSON.stringify([s().mqtt_enabled, s().mqtt_url, s().mqtt_username, password(s().mqtt_url), s().mqtt_client_id, s().mqtt_topic_prefix, s().mqtt_discovery_prefix]);
     if (now !== lastSettings) {
       lastSettings = now;
-      void link.stop().then(() => {
+      // A new prefix, or MQTT off: take the old retained configs and state off the broker first (no ghost entities in HA).
+      const next = placement();
+      const goodbye = placed ? goodbyeFor(placed, next, id, recordingsEntities, [`${placed.base}/state`, `${placed.base}/sync_now/availability`]) : null;
+      placed = next;
+      void link.stop(goodbye ?? undefined).then(() => {
         if (active && s().mqtt_enabled && s().mqtt_url) link.start();
       });
       return;

@@ -112,7 +112,7 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
                     type={d.kind === 'secret' ? 'password' : d.kind === 'number' ? 'number' : 'text'}
                     inputMode={d.kind === 'number' ? 'numeric' : undefined}
                     value={String(values[d.key] ?? '')}
-                    placeholder={stored ? 'stored — type to replace' : d.placeholder}
+                    placeholder={stored ? 'stored — type to replace' : (d.placeholder ?? (d.kind === 'secret' ? 'not set' : undefined))}
                     autoComplete={d.kind === 'secret' ? 'new-password' : 'off'}
                     onChange={(e) => set(e.target.value)}
                   />

@@ -34,6 +34,17 @@ const CLOUD: SettingDef[] = [
   { key: 'cloud_activation_code', label: 'Activation code', kind: 'secret' },
   { key: 'cloud_pin', label: 'PIN', kind: 'secret' },
 ];
+export const MQTT: SettingDef[] = [
+  { key: 'mqtt_enabled', label: 'Send to MQTT', kind: 'bool', hint: 'Works once a broker is set below; turn it off to pause without forgetting the broker.' },
+  { key: 'mqtt_url', label: 'MQTT broker', kind: 'text', placeholder: 'mqtt://192.168.1.10:1883', hint: 'mqtt:// or mqtts:// (encrypted), the broker’s address and port; no user name or password in it.' },
+  { key: 'mqtt_username', label: 'MQTT user name', kind: 'text', hint: 'If the broker asks for one.' },
+  { key: 'mqtt_password', label: 'MQTT password', kind: 'secret', hint: 'Only ever sent to the broker above; changing the broker address clears it.' },
+  { key: 'mqtt_client_id', label: 'MQTT client name', kind: 'text', hint: 'Leave blank for one made up from this computer.' },
+  { key: 'mqtt_topic_prefix', label: 'Topic prefix', kind: 'text', hint: 'First part of every topic (letters, digits, - and _, parts separated by /).' },
+  { key: 'mqtt_discovery_prefix', label: 'Home Assistant discovery prefix', kind: 'text', hint: 'homeassistant unless you changed it in Home Assistant.' },
+  { key: 'mqtt_publish_interval_seconds', label: 'Send every (seconds)', kind: 'number', hint: '1 to 3600.' },
+];
+export const METRICS: SettingDef[] = [{ key: 'metrics_enabled', label: 'Prometheus metrics', kind: 'bool', hint: 'Serve the counters at /metrics on this address.' }];
 
 /** A button that runs a check on the server and shows its answer (only offered when the feature exists). */
 function CheckButton({ label, path, onDone }: { label: string; path: string; /** After an answer: the check may have saved settings. */ onDone?: () => void }) {
@@ -137,6 +148,30 @@ export function SettingsPage() {
       explainer: RECORDINGS_EXPLAINERS.cloud,
       render: () => <SettingsCard title="Box cloud account" id="cloud" defs={CLOUD} view={view} actions={<CheckButton label="Test" path="/api/cloud-test" />} />,
     });
+  sections.push(
+    { id: 'mqtt', label: 'MQTT (Home Assistant)', explainer: RECORDINGS_EXPLAINERS.mqtt, render: () => <SettingsCard title="MQTT (Home Assistant)" id="mqtt" defs={MQTT} view={view} testId="settings-mqtt" /> },
+    {
+      id: 'metrics',
+      label: 'Metrics (Prometheus)',
+      explainer: RECORDINGS_EXPLAINERS.metrics,
+      render: () => (
+        <SettingsCard
+          title="Metrics (Prometheus)"
+          id="metrics"
+          defs={METRICS}
+          view={view}
+          testId="settings-metrics"
+          extra={() =>
+            view.settings.metrics_enabled === true ? (
+              <p className="small muted">
+                Prometheus reads <a href="/metrics">{`${location.origin}/metrics`}</a>.
+              </p>
+            ) : null
+          }
+        />
+      ),
+    },
+  );
   return (
     <>
       <h1>Settings</h1>

@@ -60,8 +60,17 @@ export interface MqttLink {
  * on the first connection attempt, not with the service: a service whose MQTT is off never parses
  * them. Shared by both services' links.
  */
-let mqttLoaded: Promise<typeof import('mqtt')> | null = null;
-const loadMqtt = () => (mqttLoaded ??= import('mqtt'));
+let mqttLoaded: Promise<typeof MqttClient> | null = null;
+const loadMqtt = () =>
+  (mqttLoaded ??= import('mqtt').then((m) => {
+    // mqtt.js is CommonJS: from the bundle its exports may come only as the default export.
+    const Client = m.MqttClient ?? (m as unknown as { default?: { MqttClient?: typeof MqttClient } }).default?.MqttClient;
+    if (typeof Client !== 'function') throw new Error('mqtt.js has no MqttClient export');
+    return Client;
+  }).catch((err: unknown) => {
+    mqttLoaded = null; // tried again on the next attempt
+    throw err;
+  }));
 
 /**
  * One connection to an MQTT broker (mqtt.js), made through the outbound gate as a LAN device: the
@@ -140,7 +149,7 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
     }
     let Client: typeof MqttClient;
     try {
-      Client = (await loadMqtt()).MqttClient;
+      Client = await loadMqtt();
     } catch (err) {
       if (gen !== generation) return;
       setError(`the MQTT client could not load: ${(err as Error).message}`);

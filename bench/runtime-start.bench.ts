@@ -36,7 +36,7 @@ if (built.status !== 0) throw new Error('could not build dist/ (npm run build:ma
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
 /** Polls `url` until it answers 200; returns the moment it did (performance.now()). */
-async function answersAt(url: string, child: ChildProcess, deadlineMs = 30_000): Promise<number> {
+async function answersAt(url: string, child: ChildProcess, deadlineMs = 120_000): Promise<number> {
   const t0 = performance.now();
   let exited = false;
   child.once('exit', () => (exited = true));

@@ -2,11 +2,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './core/paths.js';
 import { freePort } from './core/testing/free-port.js';
 import { startGatewaySimulator, type GatewaySimulator } from './energy/simulator/gateway-simulator.js';
+import { mosquittoUnavailable, startMosquitto, watch } from './integrations/mqtt/testing/mosquitto.js';
 
 /**
  * `npm start` runs the bundle scripts/build-server.mjs writes to dist/server/ (a few files instead
@@ -43,6 +45,13 @@ describe('the bundled start (dist/server)', () => {
   // Three samples an hour old in the legacy history format, for the import worker.
   const t0 = Date.now() - 3_600_000;
   const samples = [0, 1, 2].map((i) => ({ t: t0 + i * 1000, solar: 1000 + i, home: 500 + i }));
+  // Every file of the bundle the process loads, as it loads it (a module hook given by --import).
+  const loadedList = path.join(tmp, 'loaded.txt');
+  const hook = path.join(tmp, 'record-loads.mjs');
+  const loadedFiles = () =>
+    fs.existsSync(loadedList) ? [...new Set(fs.readFileSync(loadedList, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => new URL(u).pathname).filter((f) => f.startsWith(server)) : [];
+  /** The loaded bundle files that contain `marker`, by name. */
+  const loadedWith = (marker: string) => loadedFiles().filter((f) => fs.readFileSync(f, 'utf8').includes(marker)).map((f) => path.basename(f));
 
   beforeAll(async () => {
     const built = spawnSync(npm.cmd, [...npm.args, 'run', '--silent', 'prestart'], { cwd: repoRoot, stdio: 'inherit' });
@@ -54,7 +63,12 @@ describe('the bundled start (dist/server)', () => {
     const [energyPort, recordingsPort] = [await freePort(), await freePort()];
     energy = `http://127.0.0.1:${energyPort}`;
     recordings = `http://127.0.0.1:${recordingsPort}`;
-    child = spawn(process.execPath, [path.join(server, 'headless.js')], {
+    fs.writeFileSync(
+      hook,
+      `import fs from 'node:fs'; import { registerHooks } from 'node:module';\n` +
+        `registerHooks({ load(url, context, next) { fs.appendFileSync(${JSON.stringify(loadedList)}, url + '\\n'); return next(url, context); } });\n`,
+    );
+    child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, path.join(server, 'headless.js')], {
       cwd: tmp,
       env: {
         ...process.env,
@@ -121,6 +135,28 @@ describe('the bundled start (dist/server)', () => {
   it('starts the recording sync after the bridge, from its own chunk', async () => {
     const health = await waitFor('the recording sync', () => json(`${recordings}/healthz`));
     expect(health).toEqual({ status: 'ok' });
+  }, 90_000);
+
+  // A default install (MQTT off) does not load mqtt.js (its class names survive minifying: keepNames)
+  // nor glob; switched on through the settings, with no restart, the bridge connects and publishes.
+  it.skipIf(mosquittoUnavailable() !== null)('loads the MQTT client only when MQTT is switched on, and then connects without a restart', async () => {
+    await waitFor('the recording sync', () => json(`${recordings}/healthz`));
+    expect(loadedFiles().length).toBeGreaterThan(3);
+    expect(loadedWith('"MqttClient"')).toEqual([]);
+    expect(loadedWith('"Minimatch"')).toEqual([]);
+    const broker = await startMosquitto();
+    const seen = await watch(broker.url, ['#']);
+    try {
+      const res = await fetch(`${energy}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mqtt: { enabled: true, url: broker.url } }) });
+      expect(res.status).toBe(200);
+      await seen.waitFor((m) => m.topic.endsWith('/energy/availability') && m.payload === 'online', 30_000);
+      await seen.waitFor((m) => m.topic.endsWith('/energy/state'), 30_000);
+      expect(loadedWith('"MqttClient"')).toHaveLength(1);
+    } finally {
+      await fetch(`${energy}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mqtt: { enabled: false } }) });
+      await seen.close();
+      await broker.close();
+    }
   }, 90_000);
 
   it('has a download worker that loads on its own and reports ready', async () => {

@@ -56,6 +56,25 @@ const withoutZodLocales = {
   },
 };
 
+/**
+ * @fastify/static requires glob (100 kB minified) at load, but calls it only to list a folder's
+ * files for `wildcard: false`; both services register it with `serve: false`, so it never runs.
+ * Its `require('glob')` gets a stand-in that loads the real glob (a chunk of its own) on first call.
+ */
+const globOnFirstCall = {
+  name: 'glob-on-first-call',
+  setup(b) {
+    b.onResolve({ filter: /^glob$/ }, (args) =>
+      /[\\/]node_modules[\\/]@fastify[\\/]static[\\/]/.test(args.importer) ? { path: 'glob', namespace: 'glob-on-first-call', pluginData: args.resolveDir } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'glob-on-first-call' }, (args) => ({
+      contents: "module.exports = { glob: async (...args) => (await import('glob')).glob(...args) };\n",
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -81,6 +100,6 @@ await build({
   external: ['better-sqlite3', 'hap-nodejs', 'bufferutil', 'utf-8-validate'],
   // The CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __hlbCreateRequire } from 'node:module'; const require = __hlbCreateRequire(import.meta.url);" },
-  plugins: [builtinsByRequire, withoutZodLocales],
+  plugins: [builtinsByRequire, withoutZodLocales, globOnFirstCall],
   logLevel: 'warning',
 });

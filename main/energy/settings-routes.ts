@@ -69,7 +69,9 @@ export interface SettingsRoutesDeps {
 /** GET /api/settings, GET /api/settings/schema, PUT /api/settings, POST /api/settings/reset. */
 export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoutesDeps): void {
   const { settings, security } = deps;
-  const jsonSchema = settingsJsonSchema();
+  // Built on the first GET of the schema, not at start: converting every section's zod schema
+  // costs start time a default start does not need (the settings page asks for it when opened).
+  let jsonSchema: Record<string, unknown> | null = null;
 
   const view = (req: FastifyRequest) => {
     const unlocked = security.isUnlocked(req);
@@ -89,7 +91,7 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoute
 
   app.get('/api/settings', async (req) => view(req));
 
-  app.get('/api/settings/schema', async () => jsonSchema);
+  app.get('/api/settings/schema', async () => (jsonSchema ??= settingsJsonSchema()));
 
   app.put('/api/settings', { preHandler: security.requireSession }, async (req) => {
     const patch = withoutReadOnly(parseInput(objectBody, req.body, 'body'));

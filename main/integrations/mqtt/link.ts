@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { Duplex } from 'node:stream';
-import { MqttClient, type IClientOptions } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
 import { packetSizeGuard } from './packet-guard.js';
@@ -58,6 +58,23 @@ export interface MqttLink {
   publish(topic: string, payload: string, opts?: { retain?: boolean }): boolean;
   status(): { status: LinkStatus; lastError: string | null; connects: number; dropped: number };
 }
+
+/**
+ * mqtt.js and what it pulls in (streams, WebSocket and SOCKS transports: about 350 kB of code) load
+ * on the first connection attempt, not with the service: a service whose MQTT is off never parses
+ * them. Shared by both services' links.
+ */
+let mqttLoaded: Promise<typeof MqttClient> | null = null;
+const loadMqtt = () =>
+  (mqttLoaded ??= import('mqtt').then((m) => {
+    // mqtt.js is CommonJS: from the bundle its exports may come only as the default export.
+    const Client = m.MqttClient ?? (m as unknown as { default?: { MqttClient?: typeof MqttClient } }).default?.MqttClient;
+    if (typeof Client !== 'function') throw new Error('mqtt.js has no MqttClient export');
+    return Client;
+  }).catch((err: unknown) => {
+    mqttLoaded = null; // tried again on the next attempt
+    throw err;
+  }));
 
 /**
  * One connection to an MQTT broker (mqtt.js), made through the outbound gate as a LAN device: the
@@ -136,6 +153,15 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       schedule();
       return;
     }
+    let Client: typeof MqttClient;
+    try {
+      Client = await loadMqtt();
+    } catch (err) {
+      if (gen !== generation) return;
+      setError(`the MQTT client could not load: ${(err as Error).message}`);
+      schedule();
+      return;
+    }
     if (gen !== generation || !running) return;
     const availability = opts.availabilityTopic();
     const secure = url.protocol === 'mqtts:';
@@ -173,7 +199,7 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       socket = raw;
       return duplex;
     };
-    const c = new MqttClient(build, options);
+    const c = new Client(build, options);
     client = c;
     c.on('connect', () => {
       if (gen !== generation) return;

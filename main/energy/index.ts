@@ -1,39 +1,32 @@
-import os from 'node:os';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
-import { createHttpServer, listen } from '../core/http.js';
+import { listen } from '../core/http.js';
 import type { Service } from '../core/lifecycle.js';
 import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
-import { BatteryEstimator } from './estimate.js';
-import { EventStream, type EventStreamOptions } from './event-stream.js';
-import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
-import type { InterfaceList } from './discovery/lan-scan.js';
-import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
-import { createGatewayMemory } from './gateway/gateway-memory.js';
-import { registerGatewayRoutes } from './gateway/gateway-routes.js';
-import type { Values } from './gateway/block-reader.js';
-import { applyReading, emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
-import { registerLiveRoutes } from './live-routes.js';
-import { registerClockRoute } from './clock-route.js';
-import { withoutGatewayHost } from './public-state.js';
-import { createHistory, registerHistoryRoutes, sampleFromState, type History } from './history/index.js';
-import { Poller, type PollerConfig } from './poller.js';
-import { createSecurity, type Security } from './security/gate.js';
-import { ownerGateOf, registerSecurityRoutes } from './security/security-routes.js';
 import type { OwnerGate } from '../core/owner-gate.js';
-import { energySeedsFromEnv, energySettingsSchema, needsReconnect, type EnergySettings } from './settings.js';
-import { registerSettingsRoutes } from './settings-routes.js';
-import { registerImportRoutes } from './import/import-routes.js';
-import { writeHapItem } from './homekit/store-item.js';
-import { buildSnapshot } from './snapshot.js';
+import { BatteryEstimator } from './estimate.js';
+import type { EventStream, EventStreamOptions } from './event-stream.js';
+import type { InterfaceList } from './discovery/lan-scan.js';
+import type { ConnectionFactory } from './gateway/connection.js';
+import { gatewayLink } from './gateway/gateway-link.js';
+import type { LiveStateStore } from './live-state.js';
+import type { History } from './history/index.js';
+import type { Poller } from './poller.js';
+import { createSecurity, type Security } from './security/gate.js';
+import { ownerGateOf } from './security/security-routes.js';
+import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { registerWebUi } from './web-ui.js';
-import { contribute, type EnergyFeature, type FetchLike } from './features/feature.js';
+import type { EnergyFeature, FetchLike } from './features/feature.js';
 import { energyFeatures } from './features/index.js';
 import type { Snapshot } from './snapshot-schema.js';
+import { createEnergyHistory } from './service-history.js';
+import { createEnergyLive } from './service-live.js';
+import { createEnergyPoller } from './service-poller.js';
+import { createEnergyApp, registerEnergyRoutes } from './service-routes.js';
+import { energySnapshot } from './service-snapshot.js';
 
 export interface EnergyConfig {
   /** Folder for this service's files (settings, history database). */
@@ -81,24 +74,11 @@ export interface EnergyService extends Service {
   snapshot(): Snapshot;
 }
 
-/** Headers every answer of the bridge carries (the 403s of the host check included). */
-async function registerEnergyHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    hsts: false,
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
-}
-
-/** The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. */
+/**
+ * The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. This is the
+ * wiring only: each part is made by its own module (service-*.ts, gateway/gateway-link.ts) from what
+ * it is passed, and the features come from the one list (features/index.ts).
+ */
 export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): EnergyService {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ service: 'energy' });
@@ -111,7 +91,6 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   let app: FastifyInstance | null = null;
   let url = '';
   const estimator = new BatteryEstimator();
-  let lastPlant: Values = {};
   const unsubscribe: Array<() => void> = [];
   let features: EnergyFeature[] = [];
 
@@ -125,28 +104,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     return v;
   };
 
-  const pollerConfig = (): PollerConfig => {
-    const s = need(settings, 'settings').get();
-    return {
-      host: s.gateway.host,
-      port: s.gateway.port,
-      pollIntervalMs: s.polling.intervalMs,
-      retryDelayMs: s.polling.retryDelayMs,
-      timeoutMs: s.gateway.timeoutMs,
-      inverterUnits: { from: s.gateway.inverterUnitFrom, to: s.gateway.inverterUnitTo },
-      probeTimeoutMs: s.gateway.probeTimeoutMs,
-    };
-  };
-
-  const snapshot = (): Snapshot => {
-    const st = need(state, 'state').get();
-    const s = need(settings, 'settings').get();
-    const capacity = s.battery.capacityKwh ?? st.battery.ratedCapacityKwh;
-    const reserve = s.battery.reserveSoc ?? st.battery.reserveSoc;
-    const snap = buildSnapshot({ state: st, settings: s, now: clock.now(), estimate: estimator.estimate(clock.now(), st.battery.soc, capacity, reserve), history: history?.stats() ?? null });
-    for (const f of features) f.snapshot?.(snap);
-    return snap;
-  };
+  const snapshot = (): Snapshot => energySnapshot({ state: need(state, 'state').get(), settings: need(settings, 'settings').get(), clock, estimator, history, features });
 
   return {
     get url() {
@@ -174,119 +132,52 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     snapshot,
 
     async start() {
-      settings = createSettingsStore({
+      const store = (settings = createSettingsStore({
         file: path.join(config.dataDir, 'energy', 'settings.json'),
         schema: energySettingsSchema,
         seed: () => energySeedsFromEnv(config.env),
         logger,
-      });
-      const s = settings.get();
-      const store = settings;
-      history = createHistory({
-        dataDir: config.dataDir,
-        clock,
-        logger,
-        retentionMs: () => store.get().history.retentionDays * 86_400_000,
-        legacyFiles: [path.join(config.dataDir, 'energy', 'history.json'), ...(config.env.LEGACY_HISTORY_FILE ? [path.resolve(config.env.LEGACY_HISTORY_FILE)] : [])],
-        timeZone: () => store.get().general.timezone,
-      });
-      history.start();
-      const hist = history;
-      state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
-      events = new EventStream(clock, {
-        maxClients: () => store.get().general.eventStreamMaxClients,
-        // Clients without a session see the gateway host blanked while a passcode is set.
-        publicView: (data) => (security?.passcodes.isSet ? withoutGatewayHost(data as LiveState) : data),
-        logger,
-        ...deps.eventStream,
-      });
-      const st = state;
-      const ev = events;
-      unsubscribe.push(st.subscribe((next) => ev.broadcast(next)));
+      }));
+      const running = store.get();
+      const current = () => store.get();
+      const hist = (history = createEnergyHistory({ dataDir: config.dataDir, env: config.env, clock, logger, settings: current }));
+      hist.start();
+      const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, eventStream: deps.eventStream });
+      state = live.state;
+      events = live.events;
+      unsubscribe.push(live.unsubscribe);
       const gate = securityOf();
       // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
       const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
-      const modbus = deps.connect ?? createModbusConnection;
-      const gatewayConnect: ConnectionFactory = (o) => modbus({ ...o, resolve: async (host) => (await outbound.checkHost({ purpose: 'lan-device' }, host)).address });
-      const featureContext = { clock, logger, settings: () => store.get(), state: st, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => ev.clientCount };
+      const connect = gatewayLink(outbound, deps.connect);
+
+      const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };
       features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
       for (const f of features) await f.start?.();
 
-      poller = new Poller(pollerConfig, gatewayConnect, clock, logger, {
-        onReading(reading, at, durationMs) {
-          // Registers that answered a non-0x02 exception are absent: keep their last values.
-          lastPlant = { ...lastPlant, ...reading.plant };
-          const cfg = pollerConfig();
-          const next = applyReading(st.get(), { ...reading, plant: lastPlant }, at);
-          next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
-          next.pollIntervalMs = cfg.pollIntervalMs;
-          estimator.feed(at, next.power.battery);
-          const withFeatures = contribute(features, next, at, logger, { durationMs });
-          hist.append(sampleFromState(withFeatures, at));
-          const failing = hist.writeError();
-          withFeatures.storageError = failing ? { what: failing.what, message: failing.message, since: failing.since } : null;
-          st.set(withFeatures);
-        },
-        onDisconnected(error, _at, durationMs) {
-          estimator.reset();
-          const cfg = pollerConfig();
-          const next = { ...st.get(), connected: false, lastError: error, gateway: { ...st.get().gateway, host: cfg.host, port: cfg.port } };
-          st.set(contribute(features, next, clock.now(), logger, { durationMs }));
-        },
-      }, createGatewayMemory(path.join(config.dataDir, 'energy', 'gateway-memory.json'), logger, clock.now));
-
-      app = createHttpServer({ logger, appName: 'Energy bridge', hostCheck: { allowedHosts: () => store.get().general.allowedHosts }, headers: registerEnergyHeaders });
-      registerLiveRoutes(app, { state: st, events: ev, snapshot, seesGatewayHost: (req) => gate.isUnlocked(req) });
-      registerHistoryRoutes(app, hist);
-      registerClockRoute(app, clock, () => store.get().general.timezone);
-      const poll = poller;
-      const applySettings = (prev: EnergySettings, next: EnergySettings) => {
-        // Gateway edits drop the connection and poll with the new values; polling edits re-arm the
-        // timer on the same connection. Retention and the other live fields are read where used.
-        if (needsReconnect(prev, next)) void poll.reconnect();
-        else if (JSON.stringify(prev.polling) !== JSON.stringify(next.polling)) poll.reschedule();
-        for (const f of features) f.onSettings?.(prev, next);
-      };
-      registerSecurityRoutes(app, gate, logger);
-      registerGatewayRoutes(app, { gate: gate.requireSession, poller: poll });
-      registerSettingsRoutes(app, {
-        settings: store,
-        security: gate,
-        seeds: () => energySeedsFromEnv(config.env),
-        running: s,
-        onChange: applySettings,
-      });
-      registerImportRoutes(app, {
-        security: gate,
+      const poll = (poller = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger }));
+      const server = (app = createEnergyApp(logger, current));
+      registerEnergyRoutes(server, {
+        dataDir: config.dataDir,
+        env: config.env,
+        clock,
         logger,
-        now: () => clock.now(),
-        target: {
-          settings: store,
-          onSettingsChange: applySettings,
-          passcodes: gate.passcodes,
-          homekitDir: path.join(config.dataDir, 'energy', 'homekit'),
-          history: hist,
-          now: () => clock.now(),
-          homekit: {
-            writeItem: (key, value) => writeHapItem(path.join(config.dataDir, 'energy', 'homekit', 'persist'), key, value),
-            reload: async () => {
-              for (const f of features) if (f.name === 'homekit') await f.reload?.();
-            },
-          },
-        },
+        settings: store,
+        running,
+        state: live.state,
+        events: live.events,
+        snapshot,
+        history: hist,
+        security: gate,
+        poller: poll,
+        features,
+        connect,
+        discovery: { interfaces: deps.interfaces, port: deps.discoveryPort, includeInternal: deps.discoveryIncludeInternal },
       });
-      registerDiscoveryRoutes(app, {
-        gate: gate.requireSession,
-        connect: gatewayConnect,
-        settings: () => store.get(),
-        interfaces: deps.interfaces ?? os.networkInterfaces,
-        port: deps.discoveryPort ?? 502,
-        includeInternal: deps.interfaces !== undefined && deps.discoveryIncludeInternal === true,
-      });
-      for (const f of features) f.routes?.(app);
-      await registerWebUi(app);
-      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(app, config.port ?? s.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
-      poller.start();
+      for (const f of features) f.routes?.(server);
+      await registerWebUi(server);
+      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(server, config.port ?? running.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
+      poll.start();
       logger.info({ url }, 'energy bridge listening');
       // After the port opens, in the background (a worker): progress shows in /api/history/stats.
       void hist.importLegacy();

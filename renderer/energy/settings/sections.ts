@@ -12,10 +12,3 @@ export interface SectionProps {
   onSaved: (r: SaveResult) => void;
   onLocked: () => void;
 }
-
-/**
- * Sections drawn by their own component instead of the schema form, by settings group: one line
- * here adds one (`homekit: HomeKitSection`). Such a component keeps the element id
- * `settings-<group>` on its heading so the section links find it, and saves its own group only.
- */
-export const sectionComponents: Record<string, (p: SectionProps) => React.ReactNode> = {};

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { Field } from '../../kit/Field.js';
-import { testGateway } from '../settings/Tools.js';
+import { testGateway } from '../features/gateway/gateway-tests.js';
 
 export interface Found {
   host: string;

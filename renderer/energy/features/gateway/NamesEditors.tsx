@@ -1,60 +1,6 @@
 import { useId } from 'react';
-import type { EditorProps, FieldEditor } from './SettingField.js';
-
-type Obj = Record<string, unknown>;
-
-/** The server's message for the list entry at `path`, if it refused one. */
-export function Err({ errors, path }: { errors: Obj; path: string }) {
-  const e = errors[path];
-  return typeof e === 'string' ? (
-    <span className="error" role="alert">
-      {e}
-    </span>
-  ) : null;
-}
-
-/** Messages for a path and everything under it (a refused entry shows at the list). */
-function errorsUnder(errors: Obj, path: string): string[] {
-  return Object.entries(errors)
-    .filter(([k, v]) => (k === path || k.startsWith(`${path}.`)) && typeof v === 'string')
-    .map(([, v]) => v as string);
-}
-
-function ListErrors({ errors, path }: { errors: Obj; path: string }) {
-  const list = errorsUnder(errors, path);
-  return list.length ? (
-    <span className="error" role="alert">
-      {list.join(' ')}
-    </span>
-  ) : null;
-}
-
-/** A list of host names: one text box per entry, add and remove. */
-export function HostListEditor({ path, value, errors, disabled, set }: EditorProps) {
-  const list = (Array.isArray(value) ? value : []) as string[];
-  const id = useId();
-  return (
-    <fieldset disabled={disabled} data-testid="allowed-hosts">
-      <legend>Extra host names</legend>
-      <p className="small muted">Names such as pc.home.lan that this bridge also answers to. IP addresses, localhost and this computer&apos;s own name always work.</p>
-      {list.map((h, i) => (
-        <div key={i} className="row list-row">
-          <label htmlFor={`${id}-${i}`} className="sr-only">
-            Host name {i + 1}
-          </label>
-          <input id={`${id}-${i}`} type="text" value={h} placeholder="pc.home.lan" onChange={(e) => set(path, list.map((x, j) => (j === i ? e.target.value : x)))} />
-          <button type="button" aria-label={`Remove host name ${i + 1}`} onClick={() => set(path, list.filter((_, j) => j !== i))}>
-            Remove
-          </button>
-        </div>
-      ))}
-      <ListErrors errors={errors} path={path} />
-      <button type="button" disabled={list.length >= 32} onClick={() => set(path, [...list, ''])}>
-        Add host name
-      </button>
-    </fieldset>
-  );
-}
+import { Err, ListErrors } from '../../settings/FieldErrors.js';
+import type { EditorProps } from '../../settings/SettingField.js';
 
 const SLOTS = Array.from({ length: 24 }, (_, i) => String(i + 1));
 
@@ -138,8 +84,3 @@ export function StringNamesEditor({ path, value, errors, disabled, set }: Editor
     </fieldset>
   );
 }
-
-export const listEditors: Record<string, Record<string, FieldEditor>> = {
-  general: { 'general.allowedHosts': HostListEditor },
-  names: { 'names.smartLoads': SmartLoadNamesEditor, 'names.strings': StringNamesEditor },
-};

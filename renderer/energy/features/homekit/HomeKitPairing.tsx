@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
-import { api, messageOf } from '../../api.js';
-import { Banner } from '../../kit/Banner.js';
-import { ConfirmDialog } from '../../kit/ConfirmDialog.js';
-import { WhyDisabled } from '../../kit/SectionedPage.js';
+import { api, messageOf } from '../../../api.js';
+import { Banner } from '../../../kit/Banner.js';
+import { ConfirmDialog } from '../../../kit/ConfirmDialog.js';
+import { WhyDisabled } from '../../../kit/SectionedPage.js';
 
 const LOCKED_WHY = 'Unlock the settings with the passcode to see or reset the pairing.';
 

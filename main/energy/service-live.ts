@@ -1,0 +1,37 @@
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
+import { withoutGatewayHost } from './public-state.js';
+import type { EnergySettings } from './settings.js';
+
+export interface EnergyLiveDeps {
+  settings: () => EnergySettings;
+  clock: Clock;
+  logger: Logger;
+  /** Whether a passcode is set now: then clients without a session see the gateway host blanked. */
+  passcodeSet: () => boolean;
+  /** Event stream tuning (tests: a small unread-buffer bound). */
+  eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs' | 'maxPerAddress'>;
+}
+
+export interface EnergyLive {
+  state: LiveStateStore;
+  events: EventStream;
+  /** Stops publishing the state to the event stream (the stream itself is closed by the service). */
+  unsubscribe: () => void;
+}
+
+/** The live state, starting empty at the configured gateway, and the event stream every change of it is published on. */
+export function createEnergyLive({ settings, clock, logger, passcodeSet, eventStream }: EnergyLiveDeps): EnergyLive {
+  const s = settings();
+  const state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
+  const events = new EventStream(clock, {
+    maxClients: () => settings().general.eventStreamMaxClients,
+    publicView: (data) => (passcodeSet() ? withoutGatewayHost(data as LiveState) : data),
+    logger,
+    ...eventStream,
+  });
+  const unsubscribe = state.subscribe((next) => events.broadcast(next));
+  return { state, events, unsubscribe };
+}

@@ -1,0 +1,13 @@
+import type { EnergyFeaturePage } from '../page-section.js';
+import { HomeKitPairing } from './HomeKitPairing.js';
+
+export const homekitPage: EnergyFeaturePage = {
+  name: 'homekit',
+  sections: [
+    {
+      key: 'homekit',
+      explainer: <p>Shows your solar, battery and home use in Apple's Home app. Turn it on, then scan the pairing code with an iPhone on the same network.</p>,
+      tools: (_draft, { locked }) => <HomeKitPairing locked={locked} />,
+    },
+  ],
+};

@@ -19,7 +19,7 @@
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { fromSigenRow, hasPower, readSigenDb, readSigenJson, type SourceRead } from '../import/sigen-history.js';
+import { fromSigenRow, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
 import { JsonArrayError, readJsonArray } from './json-array-stream.js';
 import { legacySample, noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
@@ -62,7 +62,8 @@ class Inserter {
   constructor(
     private readonly store: DurableStore,
     private readonly file: string,
-    private readonly total: number,
+    /** Samples expected (progress only; may be an estimate). */
+    public total: number,
   ) {}
 
   async add(samples: HistorySample[]): Promise<void> {
@@ -130,7 +131,34 @@ async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyIm
   return report;
 }
 
-/** Samples already read whole (sigen-home-bridge's history.db, or a damaged JSON file). */
+/**
+ * sigen-home-bridge's history.db, a page at a time. Samples are held back only until the first
+ * one with a power value (a file without any is refused with nothing inserted), then stream.
+ */
+async function importSigenDb(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const got: SourceRead = { samples: [], unreadable: 0, withoutPower: 0, damage: null };
+  const inserter = new Inserter(store, file, 0);
+  let held: HistorySample[] | null = [];
+  let rows = 0;
+  for (const page of sigenDbPages(file, got, (count) => (inserter.total = count))) {
+    rows += page.length;
+    const kept = page.filter((s) => s.t >= cutoff);
+    if (held) {
+      for (const s of kept) held.push(s);
+      if (!page.some(hasPower)) continue;
+      const first = held;
+      held = null;
+      await inserter.add(first);
+    } else await inserter.add(kept);
+  }
+  const refused = held ? noPowerMessage(rows, false) : null;
+  if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
+  const report: LegacyImportReport = { file, status: got.damage ? 'partial' : 'imported', imported: inserter.imported, skipped: rows - inserter.imported };
+  if (got.damage) Object.assign(report, { unreadable: got.unreadable, error: got.damage });
+  return report;
+}
+
+/** Samples already read whole (a sigen-home-bridge JSON file whose structure is damaged). */
 async function importRead(store: DurableStore, file: string, got: SourceRead): Promise<LegacyImportReport> {
   const refused = noPowerError(got.samples);
   if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
@@ -150,7 +178,7 @@ try {
     seen.add(job.file);
     const { file } = job;
     try {
-      const report = job.format === 'sigen-db' ? await importRead(store, file, readSigenDb(file)) : await importJson(store, job);
+      const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : await importJson(store, job);
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);
       send({ type: 'report', report });
     } catch (err) {

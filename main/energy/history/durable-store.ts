@@ -12,9 +12,10 @@ const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
 const JSON_OBJECT = `json_object('t', t, ${SAMPLE_FIELDS.map((f) => `'${f}', ${f}`).join(', ')})`;
 /**
  * One sample as a CSV line, written by SQLite: ISO time to the millisecond (`strftime`'s `%f` is
- * seconds with three decimals), epoch ms, then the fields (REAL text round-trips; null is empty).
+ * seconds with three decimals), epoch ms, then the fields (REAL text round-trips; a whole number
+ * is written without SQLite's `.0`, as the JavaScript writer did; null is empty).
  */
-const CSV_LINE = `strftime('%Y-%m-%dT%H:%M:%fZ', t / 1000.0, 'unixepoch') || ',' || t || ${SAMPLE_FIELDS.map((f) => `',' || coalesce(${f}, '')`).join(' || ')} || char(10)`;
+const CSV_LINE = `strftime('%Y-%m-%dT%H:%M:%fZ', t / 1000.0, 'unixepoch') || ',' || t || ${SAMPLE_FIELDS.map((f) => `',' || coalesce(CASE WHEN ${f} = CAST(${f} AS INTEGER) THEN CAST(${f} AS INTEGER) ELSE ${f} END, '')`).join(' || ')} || char(10)`;
 const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
 
 /**

@@ -92,6 +92,8 @@ describe('CSV export written by SQLite', () => {
         return s;
       });
       expect(back, `pages of ${pageSize}`).toEqual(samples);
+      // Whole numbers read as they would in a spreadsheet: 100, not 100.0.
+      expect(rows[2]![2 + SAMPLE_FIELDS.indexOf('soc')], `pages of ${pageSize}`).toBe('100');
     }
   });
 

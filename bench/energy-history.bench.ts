@@ -136,14 +136,19 @@ for (const format of ['csv', 'json'] as const) {
   console.log(`\n# GET /api/history/export?format=${format} (all 604,800 rows) vs sqlite3 -${format}, median of 3 rounds`);
   const cliMs: number[] = [];
   const ourMs: number[] = [];
+  const cliCpu: number[] = [];
+  const ourCpu: number[] = [];
   let growth = 0;
   for (let r = 0; r < 3; r++) {
     const devNull = fs.openSync('/dev/null', 'w');
     const s0 = performance.now();
-    const dump = spawnSync('/usr/bin/sqlite3', [`-${format}`, file, 'SELECT * FROM samples'], { stdio: ['ignore', devNull, 'inherit'] });
+    // GNU time reports the dump's own CPU seconds on stderr (user and system).
+    const dump = spawnSync('/usr/bin/time', ['-f', '%U %S', '/usr/bin/sqlite3', `-${format}`, file, 'SELECT * FROM samples'], { stdio: ['ignore', devNull, 'pipe'] });
     cliMs.push(performance.now() - s0);
     fs.closeSync(devNull);
-    if (dump.status !== 0) throw new Error(`sqlite3 -${format} failed`);
+    if (dump.status !== 0) throw new Error(`sqlite3 -${format} failed: ${dump.stderr}`);
+    const [u, sys] = dump.stderr.toString().trim().split('\n').at(-1)!.split(' ').map(Number);
+    cliCpu.push((u! + sys!) * 1000);
 
     // The download runs in a separate Node process, so the RSS sampled here is the server's alone.
     (globalThis as { gc?: () => void }).gc?.();
@@ -151,10 +156,14 @@ for (const format of ['csv', 'json'] as const) {
     let peak = rss0;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
     const t = performance.now();
-    // CSV: count lines; JSON: count objects (a row's '{'; the values hold no braces).
-    const client = `const res = await fetch(process.argv[1]); let lines = 0, bytes = 0; const mark = ${format === 'csv' ? 10 : 123};
-      for await (const c of res.body) { bytes += c.length; for (let i = 0; i < c.length; i++) if (c[i] === mark) lines++; }
-      console.log(JSON.stringify({ lines, bytes, disposition: res.headers.get('content-disposition') }));`;
+    const cpu0 = process.cpuUsage();
+    // CSV: count lines; JSON: count objects (a row's '{'; the values hold no braces). node:http
+    // reads the body (fetch's web streams cost the client more CPU than the server spends).
+    const client = `import http from 'node:http'; const mark = ${format === 'csv' ? 10 : 123};
+      http.get(process.argv[1], (res) => { let lines = 0, bytes = 0;
+        res.on('data', (c) => { bytes += c.length; for (let i = c.indexOf(mark); i !== -1; i = c.indexOf(mark, i + 1)) lines++; });
+        res.on('end', () => { const u = process.cpuUsage(); console.log(JSON.stringify({ lines, bytes, disposition: res.headers['content-disposition'], cpu: (u.user + u.system) / 1000 })); });
+      });`;
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, ['--input-type=module', '-e', client, `${base}/api/history/export?format=${format}`], { stdio: ['ignore', 'pipe', 'inherit'] });
       let text = '';
@@ -163,9 +172,11 @@ for (const format of ['csv', 'json'] as const) {
       child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`download client exited ${code}`))));
     });
     ourMs.push(performance.now() - t);
+    const used = process.cpuUsage(cpu0);
+    ourCpu.push((used.user + used.system) / 1000);
     clearInterval(sampler);
     growth = Math.max(growth, peak - rss0);
-    const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string };
+    const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string; cpu: number };
     const rows = format === 'csv' ? lines - 1 : lines;
     if (r === 0) console.log(`${rows} rows, ${round(bytes / 1e6)} MB, ${disposition}`);
     if (rows !== ROWS) throw new Error(`export wrote ${rows} rows, expected ${ROWS}`);
@@ -176,6 +187,13 @@ for (const format of ['csv', 'json'] as const) {
   figure(`${format.toUpperCase()} export per row, end to end over HTTP`, (ms * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
   figure(`baseline: sqlite3 -${format} per row, same database`, (cli * 1000) / ROWS, 'µs');
   figure(`${format.toUpperCase()} export time / sqlite3 -${format} time`, ms / cli, 'x');
+  // CPU time stretches far less than wall time when the cores are shared with other work.
+  const cpu = median(ourCpu);
+  const cliCpuMs = median(cliCpu);
+  console.log(`CPU: server (all threads) ${ourCpu.map((m) => round(m)).join(', ')} ms; sqlite3 -${format} ${cliCpu.map((m) => round(m)).join(', ')} ms`);
+  figure(`${format.toUpperCase()} export server CPU per row (HTTP thread + reader worker)`, (cpu * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
+  figure(`baseline: sqlite3 -${format} CPU per row`, (cliCpuMs * 1000) / ROWS, 'µs');
+  figure(`${format.toUpperCase()} export server CPU / sqlite3 -${format} CPU`, cpu / cliCpuMs, 'x');
   figure(`${format.toUpperCase()} export RSS growth (server process, max of rounds)`, growth / 1e6, 'MB', { max: 50 });
 }
 

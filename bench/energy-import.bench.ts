@@ -13,6 +13,8 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { silentLogger } from '../main/core/logger.js';
+import { systemClock } from '../main/core/clock.js';
+import { createHistory } from '../main/energy/history/index.js';
 import { createEnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { figure, round } from './report.js';
@@ -102,4 +104,52 @@ figure('polls during the import per poll interval', pollsDuring / Math.max(1, Ma
 
 await service.stop();
 await sim.close();
+
+// The same rows as sigen-home-bridge's legacy history.json (a JSON array), imported by a history
+// of its own: the file is stream-parsed a MiB at a time (a validating pass, then the inserting
+// one). Baseline in the same run: what reading it whole costs (readFileSync + JSON.parse), the way
+// it was read before.
+{
+  const jsonFile = path.join(work, 'history.json');
+  const srcDb = new Database(path.join(src, 'history.db'), { readonly: true });
+  const fd = fs.openSync(jsonFile, 'w');
+  fs.writeSync(fd, '[');
+  let first = true;
+  for (const row of srcDb.prepare('SELECT * FROM samples ORDER BY t').iterate()) {
+    fs.writeSync(fd, (first ? '' : ',') + JSON.stringify(row));
+    first = false;
+  }
+  fs.writeSync(fd, ']');
+  fs.closeSync(fd);
+  srcDb.close();
+  const size = fs.statSync(jsonFile).size;
+
+  const history = createHistory({ dataDir: path.join(work, 'json-import'), clock: systemClock, logger: silentLogger, retentionMs: () => 30 * 86_400_000 });
+  history.start();
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss1 = process.memoryUsage().rss;
+  let peak1 = rss1;
+  const sampler1 = setInterval(() => (peak1 = Math.max(peak1, process.memoryUsage().rss)), 20);
+  const t1 = performance.now();
+  const [report] = await history.importFiles([{ file: jsonFile, format: 'sigen-json' }]);
+  const importMs = performance.now() - t1;
+  clearInterval(sampler1);
+  history.stop();
+  // What the whole parse holds: the heap in use while its result is alive (the text counted too).
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const t = performance.now();
+  const text = fs.readFileSync(jsonFile, 'utf8');
+  const parsed = JSON.parse(text) as unknown[];
+  const wholeMs = performance.now() - t;
+  const wholeGrowth = process.memoryUsage().heapUsed - heap0;
+  const rows = parsed.length;
+
+  if (report?.imported !== ROWS) console.error('JSON import did not bring every row', JSON.stringify(report));
+  console.log(`\n# ${rows} rows as a ${round(size / 1e6)} MB history.json`);
+  figure('JSON history file import, 604,800 rows (streamed parse, batched transactions)', importMs / 1000, 's', { max: 3 });
+  figure('RSS growth of the process during that import', (peak1 - rss1) / 1e6, 'MB');
+  figure('baseline: reading the same file whole (readFileSync + JSON.parse) alone', wholeMs / 1000, 's');
+  figure('baseline: heap held by the text and its parsed rows when read whole', wholeGrowth / 1e6, 'MB');
+}
 fs.rmSync(work, { recursive: true, force: true });

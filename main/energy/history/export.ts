@@ -26,11 +26,12 @@ export function csvHeader(every: number | undefined): string {
  * The whole retained durable series as CSV or JSON text (a bare array, like GET /api/history),
  * one keyset page of the table per `next()` call; null once everything was returned. Memory stays
  * flat whatever the size. Used in the history reader worker (off the poller's event loop) and, for
- * callers without one, by `exportStream`. The JSON of every sample is written by SQLite itself,
- * straight into one UTF-8 buffer per page (2.5 times cheaper than building it here).
+ * callers without one, by `exportStream`. Every sample's CSV line or JSON object is written by
+ * SQLite itself, straight into one UTF-8 buffer per page (about half the CPU of building the text
+ * here); only the thinned (`every`) exports are written in JavaScript.
  */
 export function exportCursor(opts: ExportOptions): { next(): string | Buffer | null } {
-  if (opts.format === 'json' && opts.every === undefined) return jsonCursor(opts);
+  if (opts.every === undefined) return sqlCursor(opts);
   const pageSize = opts.pageSize ?? 2048;
   const fields = SAMPLE_FIELDS;
   const bucketer = opts.every === undefined ? null : new Bucketer(opts.every * 1000);
@@ -91,16 +92,29 @@ export function exportCursor(opts: ExportOptions): { next(): string | Buffer | n
   };
 }
 
-/** Every sample as JSON, a page of SQLite-written text per call. */
-function jsonCursor(opts: ExportOptions): { next(): Buffer | null } {
-  const pageSize = opts.pageSize ?? 2048;
+/**
+ * Rows per page of the SQLite-written exports: about 1.6 MB of JSON or 0.9 MB of CSV, one buffer
+ * each. Bigger pages cost fewer worker round trips and statement runs; memory stays a page or two.
+ */
+export const SQL_PAGE_ROWS = 8192;
+
+/**
+ * Every sample as CSV or JSON, a page of SQLite-written UTF-8 per call: no per-row JavaScript at
+ * all (the CSV header, the JSON brackets and commas are the only text built here).
+ */
+function sqlCursor(opts: ExportOptions): { next(): string | Buffer | null } {
+  const pageSize = opts.pageSize ?? SQL_PAGE_ROWS;
   let after = opts.cutoff - 1;
   let first = true;
   let done = false;
   return {
     next() {
       if (done) return null;
-      const page = opts.durable.jsonPageAfter(after, pageSize, first);
+      if (opts.format === 'csv' && first) {
+        first = false;
+        return csvHeader(undefined);
+      }
+      const page = opts.format === 'csv' ? opts.durable.csvPageAfter(after, pageSize) : opts.durable.jsonPageAfter(after, pageSize, first);
       first = false;
       if (page.last !== null) after = page.last;
       done = page.done;

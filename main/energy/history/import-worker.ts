@@ -3,19 +3,27 @@
  * from another program), with its own SQLite connection, then inserts in small transactions so the
  * poller's own inserts never wait long for the write lock. Posts progress after each chunk.
  *
- * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): parsed and validated whole
- *   first (a malformed file is never half-imported), renamed `.imported` once done. A crash
- *   mid-file leaves the file in place; the next start imports it again (same `t` skipped).
+ * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): stream-parsed and validated
+ *   in a first pass (a malformed file is never half-imported), inserted in a second, renamed
+ *   `.imported` once done. A crash mid-file leaves the file in place; the next start imports it
+ *   again (same `t` skipped).
  * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, read where they are and never changed;
  *   a damaged file gives what can be read and the report says `partial` with what could not.
+ *   The JSON file is stream-parsed twice too (count, then insert); only a file whose structure is
+ *   damaged is read whole, to salvage the rows on both sides of the damage.
+ *
+ * JSON files are never held whole: each pass reads 1 MiB at a time, and an element over 64 KiB
+ * fails the file (see json-array-stream.ts).
  *
  * A file whose rows carry no power value is never reported `imported`.
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readSigenDb, readSigenJson, type SourceRead } from '../import/sigen-history.js';
+import { fromSigenRow, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { noPowerError, parseLegacyHistory, type LegacyImportReport } from './legacy-import.js';
+import { JsonArrayError, readJsonArray } from './json-array-stream.js';
+import { legacySample, noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
+import type { HistorySample } from './sample.js';
 
 export type ImportFormat = 'legacy-json' | 'sigen-db' | 'sigen-json';
 export interface ImportJob {
@@ -40,14 +48,126 @@ const port = parentPort!;
 const TXN_MS = 8;
 const MIN_CHUNK = 250;
 const MAX_CHUNK = 20_000;
+/** A file under this size that is not a JSON array may be read whole, for a better message. */
+const SMALL_FILE = 1 << 20;
 const send = (m: ImportMessage) => port.postMessage(m);
 const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
 
-function read(job: ImportJob): SourceRead {
-  if (job.format === 'sigen-db') return readSigenDb(job.file);
-  const text = fs.readFileSync(job.file, 'utf8');
-  if (job.format === 'sigen-json') return readSigenJson(text);
-  return { samples: parseLegacyHistory(text), unreadable: 0, withoutPower: 0, damage: null };
+/** Inserts samples in adaptive transactions as they come, reporting progress against `total`. */
+class Inserter {
+  imported = 0;
+  done = 0;
+  private chunk = MIN_CHUNK;
+  private txns = 0;
+  constructor(
+    private readonly store: DurableStore,
+    private readonly file: string,
+    /** Samples expected (progress only; may be an estimate). */
+    public total: number,
+  ) {}
+
+  async add(samples: HistorySample[]): Promise<void> {
+    for (let i = 0; i < samples.length; ) {
+      const t0 = performance.now();
+      const part = samples.slice(i, i + this.chunk);
+      const inserted = this.store.insertMany(part);
+      const ms = performance.now() - t0;
+      i += part.length;
+      this.done += part.length;
+      this.imported += inserted;
+      this.chunk = Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((this.chunk * TXN_MS) / Math.max(ms, 0.5))));
+      if (++this.txns % 8 === 0) this.store.db.pragma('wal_checkpoint(PASSIVE)');
+      send({ type: 'progress', file: this.file, done: this.done, total: Math.max(this.total, this.done), inserted });
+      await pause();
+    }
+  }
+}
+
+/** Samples of one JSON history file, a chunk at a time: legacy entries throw, sigen-home-bridge's bad rows are counted. */
+function* jsonSamples(job: ImportJob, counts: { rows: number; unreadable: number; anyPower: boolean }): Generator<HistorySample[]> {
+  for (const batch of readJsonArray(job.file)) {
+    const out: HistorySample[] = [];
+    const bad = new Set(batch.bad.map((b) => b.index));
+    if (job.format === 'legacy-json' && batch.bad.length) throw new Error(`entry ${batch.bad[0]!.index}: not valid JSON (${batch.bad[0]!.message})`);
+    batch.items.forEach((item, k) => {
+      if (job.format === 'legacy-json') {
+        out.push(legacySample(item, batch.first + k));
+        return;
+      }
+      const row = !bad.has(batch.first + k) && typeof item === 'object' && item !== null && !Array.isArray(item) ? fromSigenRow(item as Record<string, unknown>) : null;
+      if (row) out.push(row);
+      else counts.unreadable++;
+    });
+    counts.rows += out.length;
+    if (!counts.anyPower) counts.anyPower = out.some(hasPower);
+    yield out;
+  }
+}
+
+/** A JSON history file, streamed: a first pass validates and counts, the second inserts. */
+async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyImportReport> {
+  const { file } = job;
+  const counts = { rows: 0, unreadable: 0, anyPower: false };
+  let total = 0;
+  try {
+    for (const samples of jsonSamples(job, counts)) for (const s of samples) if (s.t >= cutoff) total++;
+  } catch (err) {
+    if (!(err instanceof JsonArrayError)) throw err;
+    if (job.format === 'legacy-json') {
+      // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
+      if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
+      throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
+    }
+    // sigen-home-bridge's file with its structure damaged: read whole, salvaging both sides.
+    return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')));
+  }
+  const refused = noPowerMessage(counts.rows, counts.anyPower);
+  if (refused) throw new Error(refused);
+  const inserter = new Inserter(store, file, total);
+  const second = { rows: 0, unreadable: 0, anyPower: false };
+  for (const samples of jsonSamples(job, second)) await inserter.add(samples.filter((s) => s.t >= cutoff));
+  const report: LegacyImportReport = { file, status: counts.unreadable ? 'partial' : 'imported', imported: inserter.imported, skipped: counts.rows - inserter.imported };
+  if (counts.unreadable) Object.assign(report, { unreadable: counts.unreadable, error: `${counts.unreadable} entries are not readable rows` });
+  return report;
+}
+
+/**
+ * sigen-home-bridge's history.db, a page at a time. Samples are held back only until the first
+ * one with a power value (a file without any is refused with nothing inserted), then stream.
+ */
+async function importSigenDb(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const got: SourceRead = { samples: [], unreadable: 0, withoutPower: 0, damage: null };
+  const inserter = new Inserter(store, file, 0);
+  let held: HistorySample[] | null = [];
+  let rows = 0;
+  for (const page of sigenDbPages(file, got, (count) => (inserter.total = count))) {
+    rows += page.length;
+    const kept = page.filter((s) => s.t >= cutoff);
+    if (held) {
+      for (const s of kept) held.push(s);
+      if (!page.some(hasPower)) continue;
+      const first = held;
+      held = null;
+      await inserter.add(first);
+    } else await inserter.add(kept);
+  }
+  const refused = held ? noPowerMessage(rows, false) : null;
+  if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
+  const report: LegacyImportReport = { file, status: got.damage ? 'partial' : 'imported', imported: inserter.imported, skipped: rows - inserter.imported };
+  if (got.damage) Object.assign(report, { unreadable: got.unreadable, error: got.damage });
+  return report;
+}
+
+/** Samples already read whole (a sigen-home-bridge JSON file whose structure is damaged). */
+async function importRead(store: DurableStore, file: string, got: SourceRead): Promise<LegacyImportReport> {
+  const refused = noPowerError(got.samples);
+  if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
+  const kept = got.samples.filter((s) => s.t >= cutoff);
+  const inserter = new Inserter(store, file, kept.length);
+  await inserter.add(kept);
+  const report: LegacyImportReport = { file, status: got.damage ? 'partial' : 'imported', imported: inserter.imported, skipped: got.samples.length - inserter.imported };
+  if (got.damage) Object.assign(report, { unreadable: got.unreadable, error: got.damage });
+  return report;
 }
 
 const store = new DurableStore(dbFile);
@@ -58,27 +178,8 @@ try {
     seen.add(job.file);
     const { file } = job;
     try {
-      const got = read(job);
-      const refused = noPowerError(got.samples);
-      if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
-      const kept = got.samples.filter((s) => s.t >= cutoff);
-      let imported = 0;
-      let chunk = MIN_CHUNK;
-      let txns = 0;
-      for (let i = 0; i < kept.length; ) {
-        const t0 = performance.now();
-        const inserted = store.insertMany(kept.slice(i, i + chunk));
-        const ms = performance.now() - t0;
-        i = Math.min(kept.length, i + chunk);
-        imported += inserted;
-        chunk = Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((chunk * TXN_MS) / Math.max(ms, 0.5))));
-        if (++txns % 8 === 0) store.db.pragma('wal_checkpoint(PASSIVE)');
-        send({ type: 'progress', file, done: i, total: kept.length, inserted });
-        await pause();
-      }
+      const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : await importJson(store, job);
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);
-      const report: LegacyImportReport = { file, status: got.damage ? 'partial' : 'imported', imported, skipped: got.samples.length - imported };
-      if (got.damage) Object.assign(report, { unreadable: got.unreadable, error: got.damage });
       send({ type: 'report', report });
     } catch (err) {
       send({ type: 'report', report: { file, status: 'failed', error: (err as Error).message } });

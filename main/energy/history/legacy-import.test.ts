@@ -92,6 +92,10 @@ describe('legacy history import', () => {
     ['an entry without a time', JSON.stringify([makeSample(T0 + 1000), { solar: 5 }]), /entry 1: missing or unparseable time/],
     ['a bad ISO time', JSON.stringify([{ time: '2026-02-30T25:00:00Z' }]), /entry 0/],
     ['a field that is not a number', JSON.stringify([makeSample(T0 + 1000), makeSample(T0 + 2000), { t: T0 + 3000, grid: '12' }]), /entry 2: grid must be a number or null/],
+    // Read a chunk at a time, every entry is bounded: a hostile file cannot make the import buffer it.
+    ['an entry over 64 KiB', JSON.stringify([makeSample(T0 + 1000), { t: T0 + 2000, note: 'x'.repeat(70_000) }]), /entry 1 is larger than 65536 bytes/],
+    ['an entry that is not JSON', `[${JSON.stringify(makeSample(T0 + 1000))},{"t":1,x}]`, /entry 1: not valid JSON/],
+    ['a file cut short', JSON.stringify([makeSample(T0 + 1000), makeSample(T0 + 2000)]).slice(0, -20), /not valid JSON \(the file ends inside entry 1\)/],
   ] as const) {
     it(`reports ${what}, imports nothing and leaves the file in place`, async () => {
       const { dataDir, file } = legacyDir(content);

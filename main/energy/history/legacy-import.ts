@@ -25,9 +25,14 @@ export interface LegacyImportReport {
  * in a layout this bridge understands: it is refused rather than reported "imported".
  */
 export function noPowerError(samples: HistorySample[]): string | null {
-  if (samples.some(hasPower)) return null;
-  return samples.length
-    ? `none of its ${samples.length} rows carries a power value (solar, grid, battery or home; or sigen-home-bridge's pvPower, gridPower, batteryPower, loadPower): nothing imported`
+  return noPowerMessage(samples.length, samples.some(hasPower));
+}
+
+/** The same refusal from counts: `rows` read, `anyPower` whether one of them carried a power value. */
+export function noPowerMessage(rows: number, anyPower: boolean): string | null {
+  if (anyPower) return null;
+  return rows
+    ? `none of its ${rows} rows carries a power value (solar, grid, battery or home; or sigen-home-bridge's pvPower, gridPower, batteryPower, loadPower): nothing imported`
     : 'it holds no rows: nothing imported';
 }
 
@@ -46,26 +51,29 @@ export function parseLegacyHistory(text: string): HistorySample[] {
     throw new Error(`not valid JSON (${(err as Error).message})`);
   }
   if (!Array.isArray(data)) throw new Error('expected a JSON array of samples');
-  return data.map((item: unknown, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`entry ${i}: expected an object`);
-    const o = item as Record<string, unknown>;
-    if (isSigenRow(o)) {
-      const sample = fromSigenRow(o);
-      if (!sample) throw new Error(`entry ${i}: a sigen-home-bridge row needs t in epoch ms and numbers or null in its fields`);
-      return sample;
-    }
-    const rawTime = o.t ?? o.time ?? o.timestamp;
-    const t = parseTime(rawTime);
-    if (t === null) throw new Error(`entry ${i}: missing or unparseable time (t, time or timestamp; epoch ms or ISO 8601)`);
-    const sample = { t } as HistorySample;
-    for (const f of SAMPLE_FIELDS) {
-      const v = o[f];
-      if (v === undefined || v === null) sample[f] = null;
-      else if (typeof v === 'number' && Number.isFinite(v)) sample[f] = v;
-      else throw new Error(`entry ${i}: ${f} must be a number or null`);
-    }
+  return data.map((item: unknown, i) => legacySample(item, i));
+}
+
+/** Entry `i` of a legacy history file as a sample; throws naming the entry when it is not one. */
+export function legacySample(item: unknown, i: number): HistorySample {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`entry ${i}: expected an object`);
+  const o = item as Record<string, unknown>;
+  if (isSigenRow(o)) {
+    const sample = fromSigenRow(o);
+    if (!sample) throw new Error(`entry ${i}: a sigen-home-bridge row needs t in epoch ms and numbers or null in its fields`);
     return sample;
-  });
+  }
+  const rawTime = o.t ?? o.time ?? o.timestamp;
+  const t = parseTime(rawTime);
+  if (t === null) throw new Error(`entry ${i}: missing or unparseable time (t, time or timestamp; epoch ms or ISO 8601)`);
+  const sample = { t } as HistorySample;
+  for (const f of SAMPLE_FIELDS) {
+    const v = o[f];
+    if (v === undefined || v === null) sample[f] = null;
+    else if (typeof v === 'number' && Number.isFinite(v)) sample[f] = v;
+    else throw new Error(`entry ${i}: ${f} must be a number or null`);
+  }
+  return sample;
 }
 
 /**

@@ -80,30 +80,42 @@ export class HistoryReaderPool {
     return { body: r.body ? toBuffer(r.body) : Buffer.from('[]'), widthSeconds: r.widthSeconds };
   }
 
+  /**
+   * The export as a Readable. While one page goes out to the socket the worker already writes the
+   * next (one page ahead, never more), so the two threads overlap; memory stays a couple of pages.
+   */
   exportStream(format: ExportFormat, every: number | undefined, cutoff: number): Readable {
     const id = this.nextId++;
     let opened: Promise<unknown> | null = null;
+    let ahead: Promise<ReaderReply> | null = null;
     let busy = false;
     let finished = false;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Readable's own `this` is needed below
     const pool = this;
+    const fetchNext = (): Promise<ReaderReply> => {
+      opened ??= pool.call({ op: 'export-open', id, format, every, cutoff });
+      const next = opened.then(() => pool.call({ op: 'export-next', id }));
+      // A page fetched ahead for a stream destroyed meanwhile fails quietly (its reader is gone).
+      next.catch(() => {});
+      return next;
+    };
     return new Readable({
       highWaterMark: 256 * 1024,
       read() {
         if (busy) return;
         busy = true;
-        opened ??= pool.call({ op: 'export-open', id, format, every, cutoff });
-        opened
-          .then(() => pool.call({ op: 'export-next', id }))
-          .then(
-            (r) => {
-              busy = false;
-              if (r.done) finished = true;
-              if (r.body) this.push(toBuffer(r.body));
-              if (r.done) this.push(null);
-            },
-            (err: Error) => this.destroy(err),
-          );
+        const page = ahead ?? fetchNext();
+        ahead = null;
+        page.then(
+          (r) => {
+            busy = false;
+            if (r.done) finished = true;
+            else ahead = fetchNext();
+            if (r.body) this.push(toBuffer(r.body));
+            if (r.done) this.push(null);
+          },
+          (err: Error) => this.destroy(err),
+        );
       },
       destroy(err, cb) {
         if (!finished && pool.worker) pool.worker.postMessage({ op: 'export-close', id } satisfies ReaderRequest);

@@ -103,8 +103,24 @@ function collectRaw(rows: unknown[][], out: SourceRead): void {
  */
 export function readSigenDb(file: string): SourceRead {
   const out: SourceRead = { samples: [], unreadable: 0, withoutPower: 0, damage: null };
+  for (const page of sigenDbPages(file, out)) for (const s of page) out.samples.push(s);
+  return out;
+}
+
+/**
+ * The same read a page at a time (at most 10,000 samples held): `out` gathers the counts and the
+ * damage but not the samples; `onCount` hears the table's row count first when it can be read.
+ */
+export function* sigenDbPages(file: string, out: SourceRead, onCount?: (rows: number) => void): Generator<HistorySample[]> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sigen-history-'));
   let db: Database.Database | null = null;
+  const page = (collectRows: (into: SourceRead) => void): HistorySample[] => {
+    const into: SourceRead = { samples: [], unreadable: 0, withoutPower: 0, damage: null };
+    collectRows(into);
+    out.unreadable += into.unreadable;
+    out.withoutPower += into.withoutPower;
+    return into.samples;
+  };
   try {
     const copy = path.join(tmp, 'history.db');
     fs.copyFileSync(file, copy);
@@ -115,7 +131,12 @@ export function readSigenDb(file: string): SourceRead {
       const columns = new Set((db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('samples') as string[]));
       if (!columns.has('t') || !SIGEN_POWER_FIELDS.some((f) => columns.has(f))) {
         out.damage = 'no "samples" table with sigen-home-bridge columns (t, pvPower, gridPower, batteryPower, batterySoc, loadPower, outdoorTemp)';
-        return out;
+        return;
+      }
+      try {
+        onCount?.(db.prepare('SELECT count(*) FROM samples').pluck().get() as number);
+      } catch {
+        // a damaged file: the count is not needed to read what can be read
       }
       const select = SIGEN_FIELDS.map((f) => (columns.has(f) ? f : `NULL AS ${f}`)).join(', ');
       // Large pages while the file reads cleanly; a page that fails is read again in small ones,
@@ -135,9 +156,9 @@ export function readSigenDb(file: string): SourceRead {
             large = false;
             continue;
           }
-          if (!rows.length) return out;
-          collectRaw(rows, out);
+          if (!rows.length) return;
           last = rows.at(-1)![0] as number;
+          yield page((into) => collectRaw(rows, into));
         }
       } catch (err) {
         out.damage = `damaged after the row at t=${last}: ${(err as Error).message}`;
@@ -156,11 +177,9 @@ export function readSigenDb(file: string): SourceRead {
       } catch {
         // the damage again, from the other side: everything readable is in hand
       }
-      collect(tail.reverse(), out);
-      return out;
+      yield page((into) => collect(tail.reverse(), into));
     } catch (err) {
       out.damage = `not readable as SQLite: ${(err as Error).message}`;
-      return out;
     }
   } finally {
     db?.close();

@@ -7,7 +7,7 @@ import { alertAccessory, batteryAccessory, powerAccessories, type BridgedAccesso
 import { bindProblem, loopbackOnly, narrowServerBind } from './bind.js';
 import { loadIdentity, newIdentity, saveIdentity, type BridgeIdentity } from './identity.js';
 import { setupUri } from './setup-uri.js';
-import { useHapStorage } from './storage.js';
+import { holdHapStorage, useHapStorage } from './storage.js';
 
 export interface HomekitBridgeOptions {
   /** Folder for the identity file and hap-nodejs' store (pairings): `<data>/energy/homekit`. */
@@ -55,6 +55,7 @@ export class HomekitBridge {
   private listeningPort: number | null = null;
   private lastError: string | null = null;
   private unsubscribe: (() => void) | null = null;
+  private releaseStore: (() => void) | null = null;
   private retry: { timer: NodeJS.Timeout | null; failures: number } = { timer: null, failures: 0 };
   private readonly readings: Readings;
   private readonly identityFile: string;
@@ -112,7 +113,7 @@ export class HomekitBridge {
     try {
       const problem = bindProblem(s.bind);
       if (problem) throw new Error(problem);
-      useHapStorage(path.join(this.opts.dir, 'persist'));
+      this.releaseStore = holdHapStorage(path.join(this.opts.dir, 'persist'));
       narrowServerBind();
       const id = this.identity.username;
       const bridge = new Bridge(s.bridgeName, uuid.generate(`energy-bridge:${id}`));
@@ -127,6 +128,8 @@ export class HomekitBridge {
       this.unsubscribe = this.opts.state.subscribe(() => this.update());
       log.info({ port: this.listeningPort, bind: s.bind.length ? s.bind : 'all interfaces', loopbackOnly: loopbackOnly(s.bind), username: id, pin: maskPin(s.pin), paired: this.paired }, 'HomeKit bridge published');
     } catch (err) {
+      this.releaseStore?.();
+      this.releaseStore = null;
       this.lastError = (err as Error).message;
       const delays = this.opts.retryDelaysMs ?? RETRY_DELAYS_MS;
       const inMs = delays[Math.min(this.retry.failures, delays.length - 1)]!;
@@ -224,6 +227,8 @@ export class HomekitBridge {
     this.bridge = null;
     this.listeningPort = null;
     if (bridge) await bridge.unpublish();
+    this.releaseStore?.();
+    this.releaseStore = null;
   }
 
   /**

@@ -14,25 +14,33 @@ import { HomekitBridge } from './bridge.js';
  * why, tries again by itself, and is up once the port is free, without a restart of the service.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-homekit-retry-'));
+const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-homekit-other-'));
 let bridge: HomekitBridge | undefined;
+let other: HomekitBridge | undefined;
 afterAll(async () => {
+  await other?.stop();
   await bridge?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(otherDir, { recursive: true, force: true });
 });
 
-it('retries a start that failed on a taken port and comes up once the port is free', async () => {
-  const port = await freePort();
-  const squatter = net.createServer();
-  await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
+const bridgeOn = (folder: string, port: number) => {
   const settings = energySeedsFromEnv({ HOMEKIT_BIND: '127.0.0.1', HOMEKIT_PORT: String(port) });
-  expect(settings.homekit).toMatchObject({ enabled: true, port });
-  bridge = new HomekitBridge({
-    dir,
+  return new HomekitBridge({
+    dir: folder,
     logger: silentLogger,
     state: new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 1000)),
     settings: () => settings,
     retryDelaysMs: [300],
   });
+};
+
+it('retries a start that failed on a taken port and comes up once the port is free', async () => {
+  const port = await freePort();
+  const squatter = net.createServer();
+  await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
+  bridge = bridgeOn(dir, port);
+  expect(bridge.status()).toMatchObject({ enabled: true });
   await bridge.start();
   expect(bridge.status()).toMatchObject({ running: false, error: `HomeKit port ${port} is in use (homekit.port / HOMEKIT_PORT)` });
   // Still taken at the next try: still down, still saying why.
@@ -46,4 +54,19 @@ it('retries a start that failed on a taken port and comes up once the port is fr
   // The HAP server answers on that port now.
   const res = await fetch(`http://127.0.0.1:${port}/accessories`);
   expect(res.status).toBe(470); // HAP: connection not yet authorised (pair-verify needed)
+});
+
+it('a second bridge in the process waits while the first holds the HomeKit store, and comes up once it stops', async () => {
+  // (The first test left `bridge` running on its folder.)
+  expect(bridge?.running).toBe(true);
+  const port = await freePort();
+  other = bridgeOn(otherDir, port);
+  await other.start();
+  expect(other.status()).toMatchObject({ running: false, error: expect.stringContaining('one HomeKit bridge per process') });
+  await bridge!.stop();
+  const end = Date.now() + 15_000;
+  while (!other.running && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  expect(other.status()).toMatchObject({ running: true, port, error: null });
+  // Its store is its own folder now.
+  expect(fs.readdirSync(path.join(otherDir, 'persist')).some((f) => f.startsWith('AccessoryInfo.'))).toBe(true);
 });

@@ -9,7 +9,7 @@ import { syncPage } from './sync/section.js';
  * The recordings settings page's sections, by feature: the page-side mirror of the server's list
  * (main/recordings/features/index.ts), same names, same order; the page draws them in this order.
  * A section that `needs` a capability is drawn only when the service has that feature wired in.
- * A feature with nothing to show (access: its allowed hosts are not on this page) needs no entry.
+ * A feature with nothing to show (access: the page has no field for allowed_hosts) needs no entry.
  * Adding one is its folder's `section.tsx` plus one line here (docs/features.md).
  */
 export const recordingsFeaturePages: readonly RecordingsFeaturePage[] = [syncPage, adRemovalPage, mediaServerPage, cloudPage, integrationsPage];

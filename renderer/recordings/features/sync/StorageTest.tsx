@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { messageOf, rec } from '../api.js';
+import { messageOf, rec } from '../../api.js';
 
 /** Binary units, as the server's message and `df -h` count them. */
 function binaryBytes(n: number): string {

@@ -1,4 +1,4 @@
-import { formatInZone } from '../format.js';
+import { formatInZone } from '../../format.js';
 import { describeCron, nextRuns } from './cron.js';
 
 /** Plain words and the next three run times of a cron expression, in the service's time zone. */

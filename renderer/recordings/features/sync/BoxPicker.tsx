@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { Field } from '../../kit/Field.js';
-import { messageOf, rec, RecApiError } from '../api.js';
-import type { BoxView, SettingsView } from '../types.js';
-import { publishSettings } from '../use-server.js';
+import { Field } from '../../../kit/Field.js';
+import { messageOf, rec, RecApiError } from '../../api.js';
+import type { BoxView, SettingsView } from '../../types.js';
+import { publishSettings } from '../../use-server.js';
 
 /**
  * Finds recording boxes (SSDP search on the LAN, or one manual address), offers a pick list when

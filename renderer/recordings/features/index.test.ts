@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recordingFeatures } from '../../../main/recordings/features/index.js';
 import { capabilities, settingsSchemaView } from '../../../main/recordings/routes/settings-routes.js';
 import type { RouteContext } from '../../../main/recordings/routes/context.js';
-import { recordingsFeaturePages, recordingsPageSections } from './index.js';
+import { recordingsFeaturePages, recordingsPageSections, sectionsFor } from './index.js';
 
 // The page's list mirrors the server's: a section under another feature's name, or editing a key
 // the server does not have, would save nothing the service acts on (PATCH refuses unknown keys).
@@ -44,5 +44,14 @@ describe('the recordings settings page sections, by feature', () => {
     expect(recordingsPageSections.map((s) => s.id)).toEqual(['box', 'library', 'schedule', 'ads', 'media-server', 'cloud', 'mqtt', 'metrics']);
     expect(recordingsPageSections.filter((s) => !s.explainer).map((s) => s.id)).toEqual([]);
     expect(Object.fromEntries(recordingsPageSections.filter((s) => s.needs).map((s) => [s.id, s.needs]))).toEqual({ ads: 'ad_scan', 'media-server': 'discover_media_server', cloud: 'cloud_test' });
+  });
+
+  it('a service without ad removal, a media server or the box cloud wired in shows none of their sections', () => {
+    const bare = capabilities({ seams: {} } as unknown as RouteContext);
+    const shown = sectionsFor(bare).map((s) => s.label);
+    for (const hidden of ['Ad removal', 'Media server', 'Box cloud account']) expect(shown).not.toContain(hidden);
+    expect(shown).toEqual(expect.arrayContaining(['Recording box', 'Media library', 'Schedule']));
+    const all = sectionsFor({ ad_scan: true, discover_media_server: true, cloud_test: true }).map((s) => s.label);
+    expect(all).toEqual(expect.arrayContaining(['Ad removal', 'Media server', 'Box cloud account']));
   });
 });

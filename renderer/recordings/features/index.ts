@@ -2,6 +2,7 @@ import { adRemovalPage } from './ad-removal/section.js';
 import { cloudPage } from './cloud/section.js';
 import { integrationsPage } from './integrations/section.js';
 import { mediaServerPage } from './media-server/section.js';
+import type { Capabilities } from '../types.js';
 import type { RecordingsFeaturePage, RecordingsPageSection } from './page-section.js';
 import { syncPage } from './sync/section.js';
 
@@ -16,3 +17,8 @@ export const recordingsFeaturePages: readonly RecordingsFeaturePage[] = [syncPag
 
 /** Every section of the page, in the page's order. */
 export const recordingsPageSections: readonly RecordingsPageSection[] = recordingsFeaturePages.flatMap((f) => f.sections);
+
+/** The sections this service shows: those whose feature it has wired in (its capabilities). */
+export function sectionsFor(caps: Capabilities | undefined): RecordingsPageSection[] {
+  return recordingsPageSections.filter((s) => !s.needs || caps?.[s.needs] === true);
+}

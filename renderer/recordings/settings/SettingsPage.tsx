@@ -1,6 +1,6 @@
 import { Banner } from '../../kit/Banner.js';
 import { SectionedPage, type PageSection } from '../../kit/SectionedPage.js';
-import { recordingsPageSections } from '../features/index.js';
+import { sectionsFor } from '../features/index.js';
 import { useServerSettings } from '../use-server.js';
 import { DangerZone } from './DangerZone.js';
 
@@ -14,9 +14,7 @@ export function SettingsPage() {
   if (!view) return error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>;
   const caps = view.capabilities;
   const page = { view, reload: () => void reload() };
-  const sections: PageSection[] = recordingsPageSections
-    .filter((s) => !s.needs || caps?.[s.needs])
-    .map((s) => ({ id: s.id, label: s.label, explainer: s.explainer, render: () => s.render(page) }));
+  const sections: PageSection[] = sectionsFor(caps).map((s) => ({ id: s.id, label: s.label, explainer: s.explainer, render: () => s.render(page) }));
   return (
     <>
       <h1>Settings</h1>

@@ -3,9 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeServices } from '../main/compose.js';
-import { silentLogger } from '../main/core/logger.js';
-import { tempDir } from '../main/recordings/testing/harness.js';
+import { startComposedOnLoopback } from '../main/compose-on-loopback.js';
 
 // The headless deployment (docs/deployment.md): systemd units in deploy/, and the health check the
 // timer runs every 30 seconds against the running services.
@@ -55,8 +53,7 @@ describe('systemd units', () => {
 });
 
 describe('health check against the running services (real sockets, loopback)', { timeout: 60_000 }, () => {
-  let dir: string;
-  let services: ReturnType<typeof composeServices>;
+  let composed: Awaited<ReturnType<typeof startComposedOnLoopback>>;
   let env: NodeJS.ProcessEnv;
   const healthcheck = async (extra: NodeJS.ProcessEnv = {}) => {
     try {
@@ -69,21 +66,11 @@ describe('health check against the running services (real sockets, loopback)', {
   };
 
   beforeAll(async () => {
-    dir = tempDir('deploy-health-');
-    fs.mkdirSync(path.join(dir, 'media'));
-    services = composeServices({
-      dataDir: dir,
-      env: { PORT: '0', MEDIA_ROOT: path.join(dir, 'media'), GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
-      logger: silentLogger,
-      host: '127.0.0.1',
-      energyPort: 0,
-    });
-    await services.start();
-    env = { PATH: process.env.PATH, HEALTH_HOST: '127.0.0.1', SERVER_PORT: new URL(services.energy.url).port, PORT: String(services.recordings!.port), HEALTH_TIMEOUT_MS: '10000' };
+    composed = await startComposedOnLoopback('deploy-health-');
+    env = { PATH: process.env.PATH, HEALTH_HOST: '127.0.0.1', SERVER_PORT: new URL(composed.energy.url).port, PORT: String(composed.recordings.port), HEALTH_TIMEOUT_MS: '10000' };
   });
   afterAll(async () => {
-    await services?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await composed?.stop();
   });
 
   it('passes while both services answer, and says the sync is ok', async () => {
@@ -100,7 +87,7 @@ describe('health check against the running services (real sockets, loopback)', {
 
   it('fails when a service answers something other than 200', async () => {
     // The energy bridge has no /healthz: pointing the sync check at it gives its JSON 404.
-    const res = await healthcheck({ PORT: new URL(services.energy.url).port });
+    const res = await healthcheck({ PORT: new URL(composed.energy.url).port });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('answered HTTP 404');
   });

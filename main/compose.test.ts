@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeServices } from './compose.js';
+import { startComposedOnLoopback } from './compose-on-loopback.js';
 import { silentLogger } from './core/logger.js';
 import { tempDir } from './recordings/testing/harness.js';
 
@@ -64,28 +63,17 @@ class Browser {
 let recordingsPort = 0;
 
 describe('one owner for both services (composed as npm start does, real sockets)', () => {
-  let dir: string;
-  let services: ReturnType<typeof composeServices>;
+  let composed: Awaited<ReturnType<typeof startComposedOnLoopback>>;
   let energy: string;
   let recordings: string;
   beforeAll(async () => {
-    dir = tempDir('compose-owner-');
-    fs.mkdirSync(path.join(dir, 'media'));
-    services = composeServices({
-      dataDir: dir,
-      env: { PORT: '0', MEDIA_ROOT: path.join(dir, 'media'), GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
-      logger: silentLogger,
-      host: '127.0.0.1',
-      energyPort: 0,
-    });
-    await services.start();
-    energy = services.energy.url;
-    recordings = services.recordings!.url;
-    recordingsPort = services.recordings!.port;
+    composed = await startComposedOnLoopback('compose-owner-');
+    energy = composed.energy.url;
+    recordings = composed.recordings.url;
+    recordingsPort = composed.recordings.port;
   });
   afterAll(async () => {
-    await services.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await composed?.stop();
   });
 
   it('without a passcode the LAN is trusted: a guest changes recording settings as today', async () => {
@@ -93,7 +81,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
     expect((await guest.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: false, unlocked: true, passcodeAvailable: true });
     const res = await guest.send(recordings, 'PATCH', '/api/settings', { sync_cron: '15 * * * *' });
     expect(res.status).toBe(200);
-    expect(services.recordings!.settings.get().sync_cron).toBe('15 * * * *');
+    expect(composed.recordings.settings.get().sync_cron).toBe('15 * * * *');
   });
 
   it('with the energy passcode set, every recording write answers 401 locked to a guest (CSRF pair and all) and changes nothing', async () => {
@@ -107,7 +95,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
       expect(res.status, `${method} ${url}`).toBe(401);
       expect(res.body.error, `${method} ${url}`).toMatchObject({ code: 'locked', message: expect.stringContaining('passcode') });
     }
-    expect(services.recordings!.settings.get().sync_cron).toBe('15 * * * *');
+    expect(composed.recordings.settings.get().sync_cron).toBe('15 * * * *');
     // Reads stay open.
     expect((await guest.send(recordings, 'GET', '/api/recordings')).status).toBe(200);
     // CSRF still applies before anything: a write without the CSRF pair is a 403.
@@ -123,7 +111,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
     expect((await owner.send(recordings, 'GET', '/api/session')).body).toEqual({ passcodeSet: true, unlocked: true, passcodeAvailable: true });
     const patch = await owner.send(recordings, 'PATCH', '/api/settings', { sync_cron: '45 * * * *' });
     expect(patch.status).toBe(200);
-    expect(services.recordings!.settings.get().sync_cron).toBe('45 * * * *');
+    expect(composed.recordings.settings.get().sync_cron).toBe('45 * * * *');
     // The same session on the energy port: settings open.
     const energySettings = await owner.send(energy, 'GET', '/api/settings');
     expect(energySettings.body.unlocked).toBe(true);
@@ -149,7 +137,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
     expect(typeof ok.body.token).toBe('string');
     const put = await owner.send(energy, 'PUT', '/api/settings', { battery: { capacityKwh: 9 } });
     expect(put.status).toBe(200);
-    expect(services.energy.settings.get().battery.capacityKwh).toBe(9);
+    expect(composed.energy.settings.get().battery.capacityKwh).toBe(9);
     // The Bearer token from the answer works too (scripts, the energy pages).
     const viaBearer = await new Browser().send(recordings, 'PATCH', '/api/settings', { sync_cron: '30 * * * *' }, { authorization: `Bearer ${String(ok.body.token)}` });
     expect(viaBearer.status).toBe(200);
@@ -162,7 +150,7 @@ describe('one owner for both services (composed as npm start does, real sockets)
     const owner = new Browser();
     const set = await owner.send(recordings, 'POST', '/api/security/passcode', { passcode: '7391' });
     expect(set.status).toBe(200);
-    expect(services.energy.security.passcodes.isSet).toBe(true);
+    expect(composed.energy.security.passcodes.isSet).toBe(true);
     expect((await new Browser().send(energy, 'PUT', '/api/settings', { battery: { capacityKwh: 3 } })).status).toBe(401);
     expect((await owner.send(energy, 'PUT', '/api/settings', { battery: { capacityKwh: 3 } })).status).toBe(200);
     // A guest cannot change it from the recording port either.

@@ -1,18 +1,13 @@
 import type { Migration } from '../../core/sqlite.js';
+import type { EnergyKwh } from '../tariff/ledger.js';
 import { DayTable } from './day-table.js';
 
 /**
  * Per-local-day totals in `<dataDir>/energy/daily.db`, kept for years: a row is a few hundred bytes,
  * so ten years are about a megabyte. Independent of the raw-history retention.
  */
-export interface DailyRow {
+export interface DailyRow extends EnergyKwh {
   date: string;
-  solarKwh: number;
-  homeKwh: number;
-  importKwh: number;
-  exportKwh: number;
-  batteryChargeKwh: number;
-  batteryDischargeKwh: number;
   /** Money is null for a day closed without a tariff. */
   importCost: number | null;
   feedIn: number | null;

@@ -27,15 +27,19 @@ export interface PowerSample {
  */
 export type ZeroDrawStatus = 'off' | 'notStarted' | 'soFar' | 'met' | 'missed' | 'noData';
 
-/** Unrounded running totals of one local day. */
-export interface DayTotals {
-  date: string;
+/** The energy of one period (a local day, a week…), kWh. */
+export interface EnergyKwh {
   solarKwh: number;
   homeKwh: number;
   importKwh: number;
   exportKwh: number;
   batteryChargeKwh: number;
   batteryDischargeKwh: number;
+}
+
+/** Unrounded running totals of one local day. */
+export interface DayTotals extends EnergyKwh {
+  date: string;
   importCost: number;
   feedIn: number;
   superExportKwh: number;

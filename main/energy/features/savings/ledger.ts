@@ -1,4 +1,4 @@
-import { dayCost, DayLedger, type DayTotals, type PowerSample } from '../../tariff/ledger.js';
+import { dayCost, DayLedger, type DayTotals, type EnergyKwh, type PowerSample } from '../../tariff/ledger.js';
 import type { LocalMinute } from '../../tariff/local-time.js';
 import { tariffConfigured, type TariffConfig } from '../../tariff/windows.js';
 
@@ -10,14 +10,8 @@ import { tariffConfigured, type TariffConfig } from '../../tariff/windows.js';
  * - without solar or battery: the whole home load imported.
  * Money is "paid" = costs minus credits, the daily supply charge included; null without a tariff.
  */
-export interface SavingsDay {
+export interface SavingsDay extends EnergyKwh {
   date: string;
-  solarKwh: number;
-  homeKwh: number;
-  importKwh: number;
-  exportKwh: number;
-  batteryChargeKwh: number;
-  batteryDischargeKwh: number;
   importKwhWithoutBattery: number;
   exportKwhWithoutBattery: number;
   paid: number | null;

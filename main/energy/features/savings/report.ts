@@ -1,4 +1,4 @@
-import { round4 } from '../../tariff/ledger.js';
+import { round4, type EnergyKwh } from '../../tariff/ledger.js';
 import type { SavingsDay } from './ledger.js';
 
 export type SavingsPeriodKind = 'day' | 'month' | 'year';
@@ -9,19 +9,13 @@ export interface SavingsInput extends SavingsDay {
 }
 
 /** One bar of the report (a day, a month `YYYY-MM` or a year `YYYY`), rounded at the edge. */
-export interface SavingsPeriod {
+export interface SavingsPeriod extends EnergyKwh {
   period: string;
   days: number;
   /** Days the polls covered fully (a month with gaps says so here). */
   completeDays: number;
   /** Days with a tariff (money is summed over these). */
   pricedDays: number;
-  solarKwh: number;
-  homeKwh: number;
-  importKwh: number;
-  exportKwh: number;
-  batteryChargeKwh: number;
-  batteryDischargeKwh: number;
   importKwhWithoutBattery: number;
   exportKwhWithoutBattery: number;
   /** Without solar or battery the whole home load is imported. */

@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { composeServices } from './compose.js';
+import { silentLogger } from './core/logger.js';
+import { tempDir } from './recordings/testing/harness.js';
+
+/**
+ * Tests: both services composed as `npm start` does, on loopback ephemeral ports, in a fresh data
+ * folder with a media folder; the gateway is an address nothing answers on. `stop` also removes
+ * the folder.
+ */
+export async function startComposedOnLoopback(prefix: string) {
+  const dir = tempDir(prefix);
+  fs.mkdirSync(path.join(dir, 'media'));
+  const services = composeServices({
+    dataDir: dir,
+    env: { PORT: '0', MEDIA_ROOT: path.join(dir, 'media'), GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
+    logger: silentLogger,
+    host: '127.0.0.1',
+    energyPort: 0,
+  });
+  await services.start();
+  return {
+    dir,
+    services,
+    energy: services.energy,
+    recordings: services.recordings!,
+    async stop() {
+      await services.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { Logger } from './core/logger.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from './energy/index.js';
 import type { ConnectionFactory } from './energy/gateway/connection.js';
 import type { RecordingService } from './recordings/index.js';
+import { yieldToIo } from './core/lifecycle.js';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -36,7 +37,11 @@ export function composeServices(opts: ComposeOptions) {
   const loadRecordings = async (): Promise<RecordingService | null> => {
     if (opts.recordings === false) return null;
     if (recordings) return recordings;
+    // The bridge is listening: requests that reached it meanwhile are served before, and between,
+    // the steps of the recording sync's start (its module graph, its database, its routes).
+    await yieldToIo();
     const { createRecordingService, recordingConfigFromEnv } = await import('./recordings/index.js');
+    await yieldToIo();
     recordings = createRecordingService(
       { ...recordingConfigFromEnv(opts.env, opts.dataDir), host: opts.env.RECORDINGS_HOST?.trim() || opts.host },
       { logger: opts.logger, clock: opts.clock, owner: energy.owner },

@@ -14,7 +14,8 @@ import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
 import { parseSimulatorMode, startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
-import { installUnhandledRejectionLogging, startRecordingsDemo } from './recordings/index.js';
+import { installUnhandledRejectionLogging } from './recordings/index.js';
+import { startRecordingsDemo } from './recordings/demo.js';
 import { demoInsightSettings } from './energy/demo-insight.js';
 import { startFakeWeather } from './energy/weather/fake-server.js';
 

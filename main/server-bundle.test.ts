@@ -48,8 +48,8 @@ describe('the bundled start (dist/server)', () => {
   // Every file of the bundle the process loads, as it loads it (a module hook given by --import).
   const loadedList = path.join(tmp, 'loaded.txt');
   const hook = path.join(tmp, 'record-loads.mjs');
-  const loadedFiles = () =>
-    fs.existsSync(loadedList) ? [...new Set(fs.readFileSync(loadedList, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => new URL(u).pathname).filter((f) => f.startsWith(server)) : [];
+  const loadedPaths = () => (fs.existsSync(loadedList) ? [...new Set(fs.readFileSync(loadedList, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => new URL(u).pathname) : []);
+  const loadedFiles = () => loadedPaths().filter((f) => f.startsWith(server));
   /** The loaded bundle files that contain `marker`, by name. */
   const loadedWith = (marker: string) => loadedFiles().filter((f) => fs.readFileSync(f, 'utf8').includes(marker)).map((f) => path.basename(f));
 
@@ -158,6 +158,19 @@ describe('the bundled start (dist/server)', () => {
       await broker.close();
     }
   }, 90_000);
+
+  // What a start never needs stays unloaded: fastify's JSON-schema compilers and inject (no route
+  // declares a schema; inject is for tests) and the demo's simulated box, cloud and media server.
+  it('loads neither fastify\'s schema compilers nor inject nor any simulator', async () => {
+    await waitFor('the recording sync', () => json(`${recordings}/healthz`));
+    const fromNodeModules = loadedPaths().filter((f) => f.includes('/node_modules/')).map((f) => f.split('/node_modules/').pop()!.split('/').slice(0, 2).join('/'));
+    expect(fromNodeModules.some((f) => f.startsWith('better-sqlite3/'))).toBe(true);
+    expect(fromNodeModules.filter((f) => /^(ajv|ajv-formats|fast-json-stringify|light-my-request|@fastify\/ajv-compiler|@fastify\/fast-json-stringify-compiler)\//.test(f))).toEqual([]);
+    expect(loadedWith('strictTuples')).toEqual([]); // an option name of ajv's, had it been bundled
+    expect(loadedWith('createBoxSimulator')).toEqual([]);
+    const bundled = fs.readdirSync(server).filter((f) => f.endsWith('.js') && fs.readFileSync(path.join(server, f), 'utf8').includes('createBoxSimulator'));
+    expect(bundled).toEqual([]);
+  });
 
   it('has a download worker that loads on its own and reports ready', async () => {
     const worker = new Worker(path.join(server, 'download-worker.js'));

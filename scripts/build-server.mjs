@@ -97,7 +97,10 @@ await build({
   legalComments: 'linked',
   sourcemap: 'linked',
   // Native addons load from node_modules; hap-nodejs is imported only when HomeKit is switched on.
-  external: ['better-sqlite3', 'hap-nodejs', 'bufferutil', 'utf-8-validate'],
+  // Fastify's JSON-schema compilers (ajv, fast-json-stringify: main/core/http.ts loads them only
+  // for a route with a JSON schema, and none has one) and its `inject` (light-my-request, tests
+  // only) stay out too: a fifth of the bundle nobody runs, required from node_modules if ever used.
+  external: ['better-sqlite3', 'hap-nodejs', 'bufferutil', 'utf-8-validate', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request'],
   // The CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __hlbCreateRequire } from 'node:module'; const require = __hlbCreateRequire(import.meta.url);" },
   plugins: [builtinsByRequire, withoutZodLocales, globOnFirstCall],

@@ -28,3 +28,10 @@ export function createDisposer() {
     },
   };
 }
+
+/**
+ * Lets the event loop take in waiting I/O (an HTTP request, a socket reply) before the caller goes
+ * on: a long start (the recording sync's, after the bridge listens) in steps with these between
+ * keeps the port that is already open answering.
+ */
+export const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

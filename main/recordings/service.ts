@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
-import { createDisposer } from '../core/lifecycle.js';
+import { createDisposer, yieldToIo } from '../core/lifecycle.js';
 import type { AdRemovalDeps } from './adcut/ad-removal.js';
 import type { AdTools } from './adcut/tools.js';
 import { composeHooks } from './features/compose.js';
@@ -134,6 +134,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const runs = createSyncRunsStore(db);
         const interrupted = runs.closeInterrupted(clock.now());
         if (interrupted) logger.warn({ interrupted }, 'closed sync runs left running by an earlier process');
+        await yieldToIo();
         const settings = createRecordingSettings(db, {
           env: config.env,
           tz: config.tz,
@@ -161,6 +162,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
+        await yieldToIo();
         const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
@@ -185,7 +187,9 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerRecordingsMetrics(app, { db, engine, progress, settings });
         await registerRecordingsUi(app, config.staticDir);
 
+        await yieldToIo();
         port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });
+        await yieldToIo();
         scheduler.start();
         disposer.add(() => scheduler.stop());
         const mqtt = createRecordingsMqtt({ settings, engine, runs, scheduler, progress, owner: deps.owner, outbound, clock, logger, dataDir: config.configDir });

@@ -168,6 +168,24 @@ describe('the bundled start (dist/server)', () => {
     expect(fromNodeModules.filter((f) => /^(ajv|ajv-formats|fast-json-stringify|light-my-request|@fastify\/ajv-compiler|@fastify\/fast-json-stringify-compiler)\//.test(f))).toEqual([]);
     expect(loadedWith('strictTuples')).toEqual([]); // an option name of ajv's, had it been bundled
     expect(loadedWith('createBoxSimulator')).toEqual([]);
+    expect(loadedWith('collectDefaultMetrics')).toEqual([]); // prom-client, with metrics off
+  });
+
+  // Metrics switched on through the settings, with no restart: prom-client loads and /metrics counts.
+  it('loads prom-client when metrics are switched on, and serves them without a restart', async () => {
+    expect((await fetch(`${energy}/metrics`)).status).toBe(404);
+    const res = await fetch(`${energy}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metrics: { enabled: true } }) });
+    expect(res.status).toBe(200);
+    try {
+      const polled = await waitFor('a counted poll', async () => {
+        const text = await (await fetch(`${energy}/metrics`)).text();
+        return /hlb_energy_polls_total\{outcome="ok"\} [1-9]/.test(text) ? text : undefined;
+      });
+      expect(polled).toMatch(/hlb_energy_gateway_connected 1/);
+      expect(loadedWith('collectDefaultMetrics')).toHaveLength(1);
+    } finally {
+      await fetch(`${energy}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metrics: { enabled: false } }) });
+    }
     const bundled = fs.readdirSync(server).filter((f) => f.endsWith('.js') && fs.readFileSync(path.join(server, f), 'utf8').includes('createBoxSimulator'));
     expect(bundled).toEqual([]);
   });

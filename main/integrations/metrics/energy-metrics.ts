@@ -1,9 +1,10 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
 import { settingsSection, withDefaults } from '../../energy/features/section.js';
 import { metricsSeeds, metricsSettings } from './settings.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
-import { instrumentHttp, registerMetricsRoute } from './http-metrics.js';
+import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from './http-metrics.js';
+import { lazyMetrics, type PromClient } from './lazy-metrics.js';
 
 export interface EnergyMetricsOptions {
   snapshot: () => Snapshot;
@@ -15,16 +16,47 @@ const P = 'hlb_energy';
 /** Poll duration buckets, seconds: 5 ms to 10 s (a failed poll may wait out the reply timeout). */
 export const POLL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+interface EnergyMetrics {
+  registry: Registry;
+  http: HttpMetrics;
+  polls: Counter<'outcome'>;
+  pollSeconds: Histogram<'outcome'>;
+}
+
 /**
  * The energy bridge's `GET /metrics` (prom-client, a Registry of its own, not the global one): the
  * live readings and lifetime counters read from the snapshot at scrape time, polls and their
  * durations (by outcome), HTTP requests and their durations, history size, event-stream clients. Labels carry no secrets
- * and no host names.
+ * and no host names. prom-client loads only once metrics are on (lazy-metrics.ts); the polls and
+ * requests are counted from then.
  */
-export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetricsOptions): EnergyFeature & { registry: Registry } {
-  const registry = new Registry();
+export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetricsOptions): EnergyFeature {
+  const enabled = () => ctx.settings().metrics.enabled;
+  const metrics = lazyMetrics(enabled, (prom) => buildEnergyMetrics(prom, opts));
+  return {
+    name: 'metrics',
+    async start() {
+      // On at start: built before the first poll, so every poll is counted.
+      if (enabled()) await metrics.ready();
+    },
+    onPoll(next, _at, poll) {
+      const outcome = next.connected ? 'ok' : 'failed';
+      metrics.record(({ polls, pollSeconds }) => {
+        polls.inc({ outcome });
+        if (poll) pollSeconds.observe({ outcome }, poll.durationMs / 1000);
+      });
+    },
+    routes(app) {
+      instrumentHttp(app, metrics);
+      registerMetricsRoute(app, metrics, enabled, 'Metrics → Enabled');
+    },
+  };
+}
+
+function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): EnergyMetrics {
+  const registry = new prom.Registry();
   const gauge = (name: string, help: string, read: (s: Snapshot) => number | null | undefined) =>
-    new Gauge({
+    new prom.Gauge({
       name: `${P}_${name}`,
       help,
       registers: [registry],
@@ -47,22 +79,21 @@ export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetr
   gauge('alerts_active', 'Alert rules firing now.', (s) => s.alerts.length);
   gauge('history_samples', 'Samples kept in the history database.', (s) => s.history?.count);
   // The gateway's own lifetime counters (kWh): gauges because they are read, not counted here.
-  const lifetime = new Gauge({ name: `${P}_lifetime_energy_kwh`, help: "The gateway's lifetime energy counters, kWh.", labelNames: ['counter'], registers: [registry], collect() {
+  new prom.Gauge({ name: `${P}_lifetime_energy_kwh`, help: "The gateway's lifetime energy counters, kWh.", labelNames: ['counter'], registers: [registry], collect() {
     this.reset();
     const l = opts.snapshot().energy.lifetime;
     for (const [k, v] of Object.entries({ pv: l.pv, consumed: l.consumed, grid_import: l.gridImport, grid_export: l.gridExport, battery_charge: l.batteryCharge, battery_discharge: l.batteryDischarge })) {
       if (typeof v === 'number') this.set({ counter: k }, v);
     }
   } });
-  void lifetime;
-  new Gauge({ name: `${P}_event_stream_clients`, help: 'Live event-stream (dashboard) connections.', registers: [registry], collect() {
+  new prom.Gauge({ name: `${P}_event_stream_clients`, help: 'Live event-stream (dashboard) connections.', registers: [registry], collect() {
     this.set(opts.eventClients());
   } });
-  const polls = new Counter({ name: `${P}_polls_total`, help: 'Gateway polls since start, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  const polls = new prom.Counter({ name: `${P}_polls_total`, help: 'Gateway polls since metrics were switched on, by outcome.', labelNames: ['outcome'], registers: [registry] });
   polls.inc({ outcome: 'ok' }, 0);
   polls.inc({ outcome: 'failed' }, 0);
   // A Modbus poll on a home LAN takes ~5–500 ms; a failed one can last up to the reply timeout (seconds).
-  const pollSeconds = new Histogram({
+  const pollSeconds = new prom.Histogram({
     name: `${P}_poll_duration_seconds`,
     help: 'Time from the start of a gateway poll (a connect included) to its reading or its failure, by outcome.',
     labelNames: ['outcome'],
@@ -71,20 +102,7 @@ export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetr
   });
   pollSeconds.zero({ outcome: 'ok' });
   pollSeconds.zero({ outcome: 'failed' });
-
-  return {
-    name: 'metrics',
-    registry,
-    onPoll(next, _at, poll) {
-      const outcome = next.connected ? 'ok' : 'failed';
-      polls.inc({ outcome });
-      if (poll) pollSeconds.observe({ outcome }, poll.durationMs / 1000);
-    },
-    routes(app) {
-      instrumentHttp(app, registry, P);
-      registerMetricsRoute(app, registry, () => ctx.settings().metrics.enabled, 'Metrics → Enabled');
-    },
-  };
+  return { registry, http: httpMetrics(prom, registry, P), polls, pollSeconds };
 }
 
 /** The metrics feature as the energy bridge's feature list takes it. */

@@ -2,10 +2,11 @@
 # Provisions the project's Node.js (the version in .node-version, Node 24 LTS) without a system
 # install: fetches the npm registry's `node-linux-<arch>` package (the official binary plus its C
 # headers) with the machine's npm, unpacks it into .runtime/ (gitignored) and puts it first on PATH.
-# It also points native builds at those headers (npm_config_nodedir), so node-gyp compiles addons
-# for this Node and never falls back to another Node's headers or a download.
+# It also points native builds at those headers (npm_package_config_node_gyp_nodedir, node-gyp's
+# own variable since npm 11; it outranks a `nodedir` in ~/.npmrc, and npm does not warn about it),
+# so node-gyp compiles addons for this Node and never falls back to another Node's headers or a download.
 #
-#   source scripts/provision-node.sh        # in this shell: PATH and npm_config_nodedir exported
+#   source scripts/provision-node.sh        # in this shell: PATH and the headers' variable exported
 #   eval "$(scripts/provision-node.sh)"     # the same, from a script that cannot source
 #   scripts/provision-node.sh --check       # exit 0 when the node on PATH already is that version
 #
@@ -64,7 +65,7 @@ if [ "${BASH_SOURCE[0]}" != "$0" ]; then
   if _pn_main "$@" && [ -n "${_PN_BIN:-}" ]; then
     case ":$PATH:" in *":$_PN_BIN:"*) ;; *) PATH="$_PN_BIN:$PATH" ;; esac
     export PATH
-    export npm_config_nodedir="$_PN_DIR"
+    export npm_package_config_node_gyp_nodedir="$_PN_DIR"
     hash -r 2>/dev/null || true
     echo "provision-node: node $(node -v) from $_PN_BIN" >&2
     unset _PN_BIN _PN_DIR
@@ -76,5 +77,5 @@ else
   set -euo pipefail
   if [ "${1:-}" = "--check" ]; then _pn_main --check; exit; fi
   _pn_main "$@"
-  printf 'export PATH=%q:"$PATH"\nexport npm_config_nodedir=%q\n' "$_PN_BIN" "$_PN_DIR"
+  printf 'export PATH=%q:"$PATH"\nexport npm_package_config_node_gyp_nodedir=%q\n' "$_PN_BIN" "$_PN_DIR"
 fi

@@ -16,7 +16,8 @@ if (!provisioned) console.warn(`provision-node test skipped: .runtime/ has no No
 
 describe('scripts/provision-node.sh', () => {
   it.skipIf(!provisioned)('puts its Node first on PATH and points node-gyp at its headers, with no npm warning about it', () => {
-    const env = { ...process.env, npm_config_nodedir: '', npm_package_config_node_gyp_nodedir: '' };
+    // A shell that has not sourced it yet (vitest itself may run inside one that has).
+    const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.npm_config_nodedir;
     delete env.npm_package_config_node_gyp_nodedir;
     const r = spawnSync('bash', ['-c', 'eval "$(scripts/provision-node.sh)" && node -v && printf "%s\\n" "$npm_package_config_node_gyp_nodedir" && npm config get omit'], { cwd: repo, env, encoding: 'utf8' });

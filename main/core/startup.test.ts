@@ -126,5 +126,6 @@ describe('a port already in use', () => {
     expect(stderr).toMatch(/\bPORT\b/);
     // (tsx keeps its own cache folder there; the demo's folders are named home-lan-bridge-demo-*.)
     expect(fs.readdirSync(demoTmp).filter((name) => name.startsWith('home-lan-bridge-demo-'))).toEqual([]);
-  });
+    // The demo compiles its TypeScript through tsx and starts its simulators first: 10–25 s on a busy machine.
+  }, 60_000);
 });

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillDisk, tmpfsUnavailable, tryMountTmpfs, unmount } from '../../core/testing/tmpfs.js';
 import { sha256File, tempDir } from '../testing/harness.js';
+import { keepSegments } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
 import { durationOf, makeClip, streamTypes, twoAdBreak, type ClipPart } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
+import { cutTs } from './ts-cut.js';
 import { WORK_DIR_NAME, withWorkDir } from './work-dir.js';
 
 const PARTS: ClipPart[] = [
@@ -98,6 +100,38 @@ describe('the ad cut by copying TS packets (one read, no ffmpeg)', () => {
     // Only 63..103 s is kept: the programme between the two ad breaks.
     expect(Math.abs(durationOf(file) - 40)).toBeLessThan(1);
     expect(maxVolume(file)).toBeLessThan(-30);
+    // It starts with the programme tables (PAT, then PMT), so a player can start at the first byte,
+    // and on a keyframe: the whole file decodes without a warning.
+    const head = fs.readFileSync(file).subarray(0, 2 * 188);
+    const pid = (at: number) => ((head[at + 1]! & 0x1f) << 8) | head[at + 2]!;
+    expect(pid(0)).toBe(0);
+    expect(head[188 + 5 + head[188 + 4]!]).toBe(0x02); // PMT table id
+    const decode = spawnSync('ffmpeg', ['-nostdin', '-v', 'warning', '-i', file, '-f', 'null', '-']);
+    expect(decode.stderr.toString()).toBe('');
+  }, 60_000);
+
+  it('snaps every cut point to the first keyframe at or after it, so each kept stretch decodes on its own', async () => {
+    const probe = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v', '-show_entries', 'packet=pts_time,flags', '-of', 'json', clip], { maxBuffer: 64 * 1024 * 1024 });
+    const packets = (JSON.parse(probe.stdout.toString()) as { packets: Array<{ pts_time: string; flags: string }> }).packets;
+    const start = Math.min(...packets.map((p) => Number(p.pts_time)));
+    const keyframes = packets.filter((p) => p.flags.includes('K')).map((p) => Number(p.pts_time) - start);
+    // Cut points half a second off the once-a-second keyframes.
+    const breaks = [
+      { start: 40.5, end: 63.5 },
+      { start: 103.5, end: 126.5 },
+    ];
+    const folder = path.join(dir, 'snap');
+    fs.mkdirSync(folder);
+    const timeline = { start, duration: durationOf(clip) };
+    const keep = keepSegments(breaks, timeline.duration);
+    const { segments } = await cutTs({ source: clip, output: path.join(folder, 'out.ts'), keep, startTime: start, duration: timeline.duration });
+    expect(segments).toHaveLength(3);
+    const firstKeyAtOrAfter = (t: number) => keyframes.find((k) => k >= t - 0.001)!;
+    segments.forEach((seg, i) => {
+      expect(seg.start).toBeCloseTo(firstKeyAtOrAfter(keep[i]!.start), 3);
+      if (i < 2) expect(seg.end).toBeCloseTo(firstKeyAtOrAfter(keep[i]!.end), 3);
+    });
+    expect(segments[1]!.start).toBeGreaterThan(63.5);
   }, 60_000);
 
   it('falls back to ffmpeg for a recording it does not handle (192-byte M2TS packets), with the same result', async () => {

@@ -177,7 +177,13 @@ export async function cutTs(input: TsCutInput): Promise<TsCutResult> {
   const span = new Float64Array(8192);
 
   const src = await fs.promises.open(input.source, 'r');
-  let out: fs.promises.FileHandle | null = null;
+  let out: fs.promises.FileHandle;
+  try {
+    out = await fs.promises.open(input.output, 'w');
+  } catch (err) {
+    await src.close();
+    throw err;
+  }
   const lastCc = new Int8Array(8192).fill(-1);
   const outBuf = Buffer.allocUnsafe(PACKET * READ_PACKETS);
   let outLen = 0;
@@ -186,7 +192,6 @@ export async function cutTs(input: TsCutInput): Promise<TsCutResult> {
 
   const flushOut = async () => {
     if (!outLen) return;
-    out ??= await fs.promises.open(input.output, 'w');
     let at = 0;
     while (at < outLen) at += (await out.write(outBuf, at, outLen - at)).bytesWritten;
     written += outLen;
@@ -427,7 +432,7 @@ export async function cutTs(input: TsCutInput): Promise<TsCutResult> {
     await flushOut();
   } finally {
     await src.close();
-    await (out as fs.promises.FileHandle | null)?.close();
+    await out.close();
   }
   const segments: Span[] = [];
   for (let k = 0; k < cuts.length; k += 2) {

@@ -150,6 +150,18 @@ describe('the ad cut by copying TS packets (one read, no ffmpeg)', () => {
     expect(fs.existsSync(`${file}.orig`)).toBe(true);
   }, 60_000);
 
+  it('leaves a recording whose keyframes are too far apart to cut near the breaks to ffmpeg (one keyframe in 20 s)', async () => {
+    const sparse = path.join(dir, 'one-keyframe.ts');
+    const r = spawnSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=20', '-f', 'lavfi', '-i', 'sine=duration=20',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '1000', '-x264-params', 'scenecut=0', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '1', '-f', 'mpegts', sparse]);
+    expect(r.status).toBe(0);
+    const file = copyOf(sparse, 'one-keyframe');
+    // Copying packets could only keep the break (no keyframe after 5 s to stop at): 20 s instead of 17.
+    const result = await cut(file, [{ start: 5, end: 8 }]);
+    expect(result.method).toBe('ffmpeg');
+    expect(Math.abs(durationOf(file) - 17)).toBeLessThan(1);
+  }, 60_000);
+
   it('fails with a clear error on a full disk and leaves the recording as it was', async (ctx) => {
     const why = tmpfsUnavailable(dir);
     if (why) {

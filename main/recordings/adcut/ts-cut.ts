@@ -35,6 +35,8 @@ const WRAP = 2 ** 33;
 const HZ = 90_000;
 /** Packets held back near a cut point until the keyframe that settles it arrives (~19 MB). */
 export const MAX_HELD_PACKETS = 100_000;
+/** How far a cut point may move to the next keyframe (90 kHz ticks); broadcast GOPs last 0.5-2 s. */
+const MAX_SNAP = 5 * HZ;
 /** A larger step between two video timestamps is a discontinuity, not a gap (90 kHz ticks). */
 const MAX_VIDEO_GAP = 10 * HZ;
 
@@ -263,6 +265,7 @@ export async function cutTs(input: TsCutInput): Promise<TsCutResult> {
     let moved = false;
     while (cuts.length < bounds.length && bounds[cuts.length]! <= pts) {
       const k = cuts.length;
+      if (Number.isFinite(bounds[k]) && pts - bounds[k]! > MAX_SNAP) throw new TsCutUnsupported('the first keyframe after a cut point is too far from it');
       cuts.push(pts);
       moved = true;
       if (k % 2 === 0) {
@@ -427,6 +430,9 @@ export async function cutTs(input: TsCutInput): Promise<TsCutResult> {
       if (carry) buf.copy(buf, 0, whole, have);
       if (bytesRead === 0) break; // a torn last packet is left out
     }
+    if (videoPid < 0) throw new TsCutUnsupported('no programme map with a video stream found');
+    // A cut point the picture ran past without a keyframe (a segment never started, or an ad kept to the end): ffmpeg decides.
+    if (cuts.length < bounds.length && lastFrom[videoPid]! - bounds[cuts.length]! > MAX_SNAP) throw new TsCutUnsupported('no video keyframe after a cut point');
     // The end of the file settles the cut points no keyframe reached: an open segment runs to the end.
     await release(true);
     await flushOut();

@@ -134,6 +134,21 @@ describe('the ad cut by copying TS packets (one read, no ffmpeg)', () => {
     expect(segments[1]!.start).toBeGreaterThan(63.5);
   }, 60_000);
 
+  it('cuts a recording whose clock wraps (2^33 at 90 kHz, every 26.5 h) between the two breaks', async () => {
+    const wrapped = path.join(dir, 'wrapped.ts');
+    // Shifted so the 33-bit clock wraps about 80 s in (ffprobe then gives a negative start_time).
+    const offset = String(2 ** 33 / 90_000 - 81.4);
+    const r = spawnSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', clip, '-map', '0', '-c', 'copy', '-output_ts_offset', offset, '-f', 'mpegts', wrapped]);
+    expect(r.status).toBe(0);
+    const file = copyOf(wrapped, 'wrapped');
+    const result = await cut(file);
+    expect(result.method).toBe('packets');
+    expect(Math.abs(durationOf(file) - 110)).toBeLessThan(1);
+    expect(maxVolume(file)).toBeLessThan(-30);
+    const decode = spawnSync('ffmpeg', ['-nostdin', '-v', 'warning', '-i', file, '-f', 'null', '-']);
+    expect(decode.stderr.toString()).toBe('');
+  }, 60_000);
+
   it('falls back to ffmpeg for a recording it does not handle (192-byte M2TS packets), with the same result', async () => {
     const m2ts = path.join(dir, 'source.m2ts');
     const r = spawnSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', clip, '-map', '0', '-c', 'copy', '-f', 'mpegts', '-mpegts_m2ts_mode', '1', m2ts]);

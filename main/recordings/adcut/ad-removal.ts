@@ -12,7 +12,7 @@ import { CutFailed, cutRecording } from './cut.js';
 import { detectBreaks, scanTimeoutMs } from './detect.js';
 import { resolveDetectorConfig } from './detector-config.js';
 import { origPathOf, pruneOriginals, recoverOriginals } from './swap.js';
-import { probeDuration, type AdTools } from './tools.js';
+import { probeTimeline, type AdTools } from './tools.js';
 import { removeStaleWorkDirs, withWorkDir } from './work-dir.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -81,7 +81,9 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       const source = fs.existsSync(origPathOf(file)) ? origPathOf(file) : file;
       if (!fs.existsSync(source)) throw new Error(`the recording file is missing: ${file}`);
       await withWorkDir(file, async (workDir) => {
-        const duration = await probeDuration(deps.tools, source, signal);
+        // One probe for the scan's progress and the cut (which needs where the timeline starts too).
+        const timeline = await probeTimeline(deps.tools, source, signal);
+        const duration = timeline?.duration ?? null;
         const stopTicker = startScanTicker(deps.progress, deps.clock, boxId, duration);
         let breaks: Span[];
         try {
@@ -113,6 +115,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
           breaks,
           workDir,
           signal,
+          timeline: timeline ?? undefined,
           onSegment: (i, n) => deps.progress.set(boxId, { phase: 'cutting', percent: null, detail: `segment ${i}/${n}` }),
           onVerify: () => deps.progress.set(boxId, { phase: 'verifying', percent: null }),
           betweenRenames: deps.betweenRenames,

@@ -94,8 +94,11 @@ describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap
     expect(fs.readdirSync(path.dirname(file))).toEqual(['Show - S01E01 - Pilot.ts']);
   }, 60_000);
 
-  it('stops at a segment that fails to extract: the others stop too, the original stays, no work folder', async () => {
-    const file = copyOf(clip, 'segment-fails');
+  it('stops at a segment that fails to extract (ffmpeg fallback): the others stop too, the original stays, no work folder', async () => {
+    // 192-byte M2TS packets: the packet cutter hands this recording to ffmpeg.
+    const m2ts = path.join(dir, 'segment-fails.m2ts');
+    expect(spawnSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', clip, '-map', '0', '-c', 'copy', '-f', 'mpegts', '-mpegts_m2ts_mode', '1', m2ts]).status).toBe(0);
+    const file = copyOf(m2ts, 'segment-fails');
     const hash = sha256File(file);
     // An ffmpeg that fails on the second keep segment (it starts at the end of the first break).
     const ffmpeg = path.join(dir, 'ffmpeg-fails-on-63.sh');

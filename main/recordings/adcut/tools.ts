@@ -114,7 +114,7 @@ export async function probeDuration(tools: AdTools, file: string, signal?: Abort
   return Number.isFinite(d) && d > 0 ? d : null;
 }
 
-/** Where a file's timeline starts and how long it lasts, in seconds (`ffprobe … format=start_time,duration`). */
+/** Where a file's timeline starts (may be negative) and how long it lasts, in seconds (`ffprobe … format=start_time,duration`). */
 export async function probeTimeline(tools: AdTools, file: string, signal?: AbortSignal): Promise<{ start: number; duration: number } | null> {
   const r = await runTool(tools, tools.ffprobe, ['-v', 'error', '-show_entries', 'format=start_time,duration', '-of', 'default=noprint_wrappers=1', file], {
     timeoutMs: 60_000,
@@ -122,7 +122,8 @@ export async function probeTimeline(tools: AdTools, file: string, signal?: Abort
     outputLimit: 4096,
   });
   if (r.code !== 0) return null;
-  const start = Number.parseFloat(/start_time=([\d.]+)/.exec(r.stdout)?.[1] ?? '');
+  // Negative when the clock wrapped (2^33 at 90 kHz) early in the file: ffprobe counts from before the wrap.
+  const start = Number.parseFloat(/start_time=(-?[\d.]+)/.exec(r.stdout)?.[1] ?? '');
   const duration = Number.parseFloat(/duration=([\d.]+)/.exec(r.stdout)?.[1] ?? '');
   return Number.isFinite(start) && Number.isFinite(duration) && duration > 0 ? { start, duration } : null;
 }

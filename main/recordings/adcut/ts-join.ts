@@ -16,11 +16,11 @@ const TWO_25 = 2 ** 25;
 const wrap33 = (v: number) => ((v % WRAP) + WRAP) % WRAP;
 
 /** Stream ids whose PES packets carry no optional header (no PTS/DTS): program stream map, padding, private 2, ECM, EMM, directory, DSMCC, H.222.1 E. */
-const NO_PES_HEADER = new Uint8Array(256);
+export const NO_PES_HEADER = new Uint8Array(256);
 for (const id of [0xbc, 0xbe, 0xbf, 0xf0, 0xf1, 0xff, 0xf2, 0xf8]) NO_PES_HEADER[id] = 1;
 
 /** Reads a 33-bit PTS/DTS field (5 bytes with marker bits). */
-function readTimestamp(b: Buffer, at: number): number {
+export function readTimestamp(b: Buffer, at: number): number {
   return ((b[at]! >> 1) & 7) * TWO_30 + ((b[at + 1]! << 22) | ((b[at + 2]! >> 1) << 15) | (b[at + 3]! << 7) | (b[at + 4]! >> 1));
 }
 
@@ -95,7 +95,11 @@ export async function joinTsSegments(parts: readonly JoinPart[], output: string,
   }
 }
 
-function rewritePacket(b: Buffer, p: number, shift: number, lastCc: Int8Array): void {
+/**
+ * Rewrites one packet in place for its place in the output: PCR, PTS and DTS moved by `shift` (90 kHz,
+ * modulo 2^33) and the continuity counter run on from the last one written on its PID (`lastCc`).
+ */
+export function rewritePacket(b: Buffer, p: number, shift: number, lastCc: Int8Array): void {
   if (b[p] !== 0x47) throw new Error('not an MPEG-TS stream (lost packet sync)');
   const pid = ((b[p + 1]! & 0x1f) << 8) | b[p + 2]!;
   if (pid === 0x1fff) return; // null packet

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
 import { startWorker } from '../../core/worker.js';
-import type { ExportFormat } from './export.js';
+import { csvHeader, EXPORT_PAGE_ROWS, type ExportFormat } from './export.js';
 import type { HistoryQuery } from './query.js';
 
 export type ReaderRequest =
@@ -10,6 +10,7 @@ export type ReaderRequest =
   | { op: 'export-open'; id: number; format: ExportFormat; every?: number; cutoff: number }
   | { op: 'export-next'; id: number }
   | { op: 'export-close'; id: number }
+  | { op: 'export-page'; id: number; format: ExportFormat; after: number; rows: number; first: boolean }
   | { op: 'invalidate'; prunedBefore?: number };
 
 export interface ReaderReply {
@@ -19,53 +20,85 @@ export interface ReaderReply {
   body?: Uint8Array;
   widthSeconds?: number;
   done?: boolean;
+  /** export-page: where the page ends (its last `t`; null for the export's last page). */
+  end?: number | null;
+  /** The worker has loaded (sent once, with id 0). */
+  ready?: boolean;
   error?: string;
 }
 
+/** Export pages requested ahead of the one being sent: at most this many are held at once. */
+const PAGES_AHEAD = 3;
+/** The second (export) worker ends this long after the last export finished. */
+export const EXPORT_HELPER_IDLE_MS = 10_000;
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  /** Export pages sent to it and not finished yet. */
+  pages: number;
+}
+
 /**
- * The main-thread side of the history reader worker (reader-worker.ts): one worker, started on first
- * use, with its own read-only connection. Queries come back as ready-to-send JSON text; exports as a
- * Readable that pulls the next chunk only when the consumer wants more. A worker that dies is
- * replaced on the next request; its requests in flight fail with a 500.
+ * The main-thread side of the history reader workers (reader-worker.ts), each with its own
+ * read-only connection. The reader (slot 0) starts on first use and answers queries and exports.
+ * A full export larger than one page also starts a helper (slot 1): the two write alternate pages
+ * on the machine's two cores while this thread sends them in order. The helper ends when no export
+ * has run for EXPORT_HELPER_IDLE_MS. Queries come back as ready-to-send JSON text; exports as a
+ * Readable that asks for pages only while the consumer keeps up. A worker that dies is replaced on
+ * the next request; its requests in flight fail with a 500.
  */
 export class HistoryReaderPool {
-  private worker: Worker | null = null;
+  private readonly slots: Array<Slot | null> = [null, null];
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(r: ReaderReply): void; reject(e: Error): void }>();
+  /** Export pages in flight: every reply for the id goes to the handler (several per page). */
+  private readonly pageHandlers = new Map<number, { slot: Slot; on(r: ReaderReply): void }>();
+  private exportsRunning = 0;
+  private helperIdle: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly file: string,
     private readonly logger: Logger,
   ) {}
 
-  private ensure(): Worker {
-    if (this.worker) return this.worker;
+  private ensure(index: 0 | 1): Slot {
+    const existing = this.slots[index];
+    if (existing) return existing;
     const w = startWorker('reader-worker', import.meta.url, { file: this.file });
     w.unref();
+    const slot: Slot = { worker: w, ready: false, pages: 0 };
     w.on('message', (r: ReaderReply) => {
+      if (r.ready) {
+        slot.ready = true;
+        return;
+      }
+      const handler = this.pageHandlers.get(r.id);
+      if (handler) return handler.on(r);
       const p = this.waiting.get(r.id);
       if (!p) return;
       this.waiting.delete(r.id);
       p.resolve(r);
     });
     const fail = (err: Error) => {
-      if (this.worker === w) this.worker = null;
+      if (this.slots[index] === slot) this.slots[index] = null;
       for (const [id, p] of this.waiting) {
         this.waiting.delete(id);
         p.reject(err);
       }
+      for (const [id, h] of this.pageHandlers) if (h.slot === slot) h.on({ id, ok: false, error: err.message });
     };
     w.on('error', (err) => {
       this.logger.error({ err }, 'history reader worker failed');
       fail(err);
     });
     w.on('exit', () => fail(new Error('history reader worker stopped')));
-    this.worker = w;
-    return w;
+    this.slots[index] = slot;
+    return slot;
   }
 
   private call(req: ReaderRequest & { id: number }): Promise<ReaderReply> {
-    const w = this.ensure();
+    const w = this.ensure(0).worker;
     return new Promise<ReaderReply>((resolve, reject) => {
       this.waiting.set(req.id, { resolve, reject });
       w.postMessage(req);
@@ -80,11 +113,153 @@ export class HistoryReaderPool {
     return { body: r.body ? toBuffer(r.body) : Buffer.from('[]'), widthSeconds: r.widthSeconds };
   }
 
-  /**
-   * The export as a Readable. While one page goes out to the socket the worker already writes the
-   * next (one page ahead, never more), so the two threads overlap; memory stays a couple of pages.
-   */
+  /** The export (every sample, or thinned with `every`) as a Readable. */
   exportStream(format: ExportFormat, every: number | undefined, cutoff: number): Readable {
+    return every === undefined ? this.sampleExport(format, cutoff) : this.thinnedExport(format, every, cutoff);
+  }
+
+  /**
+   * Every sample, in pages of EXPORT_PAGE_ROWS written by the workers. A worker first answers
+   * where its page ends, so the next page goes to the other worker at once; pages are sent in
+   * order, at most PAGES_AHEAD held. Memory stays a few pages (about 1.6 MB each in JSON).
+   */
+  private sampleExport(format: ExportFormat, cutoff: number): Readable {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Readable's own `this` is needed below
+    const pool = this;
+    interface Page {
+      id: number;
+      chunks: Buffer[];
+      done: boolean;
+    }
+    const pages: Page[] = [];
+    /** Where the next page starts (null while the previous page's end is not known yet). */
+    let nextAfter: number | null = cutoff - 1;
+    let lastRequested = false;
+    let pageNo = 0;
+    let started = false;
+    let ended = false;
+    let closed = false;
+    let wanted = false;
+    this.exportStarted();
+
+    const stream = new Readable({
+      highWaterMark: 1 << 20,
+      read() {
+        wanted = true;
+        pump();
+      },
+      destroy(err, cb) {
+        if (!closed) {
+          closed = true;
+          for (const p of pages) pool.forgetPage(p.id);
+          pool.exportFinished();
+        }
+        cb(err);
+      },
+    });
+
+    const request = () => {
+      while (!closed && nextAfter !== null && !lastRequested && pages.length < PAGES_AHEAD) {
+        const page: Page = { id: pool.nextId++, chunks: [], done: false };
+        pages.push(page);
+        const after = nextAfter;
+        nextAfter = null;
+        const first = pageNo++ === 0;
+        const slot = pool.slotForPage(first);
+        slot.pages++;
+        pool.pageHandlers.set(page.id, {
+          slot,
+          on(r) {
+            if (closed) return;
+            if (!r.ok) {
+              pool.forgetPage(page.id);
+              stream.destroy(new Error(r.error ?? 'history reader failed'));
+              return;
+            }
+            if (r.end !== undefined) {
+              if (r.end === null) lastRequested = true;
+              else nextAfter = r.end;
+              request();
+            }
+            if (r.body) page.chunks.push(toBuffer(r.body));
+            if (r.done) {
+              page.done = true;
+              pool.forgetPage(page.id);
+            }
+            pump();
+          },
+        });
+        slot.worker.postMessage({ op: 'export-page', id: page.id, format, after, rows: EXPORT_PAGE_ROWS, first } satisfies ReaderRequest);
+      }
+    };
+
+    const pump = () => {
+      if (closed || ended) return;
+      if (!started) {
+        started = true;
+        wanted = stream.push(format === 'csv' ? csvHeader(undefined) : '[');
+      }
+      while (wanted && pages.length) {
+        const head = pages[0]!;
+        while (wanted && head.chunks.length) wanted = stream.push(head.chunks.shift());
+        if (head.chunks.length || !head.done) break;
+        pages.shift();
+        request();
+      }
+      if (!pages.length && lastRequested) {
+        ended = true;
+        if (format === 'json') stream.push(']');
+        stream.push(null);
+        closed = true;
+        pool.exportFinished();
+      }
+    };
+
+    request();
+    return stream;
+  }
+
+  /**
+   * The worker for the next export page: the reader for the first; afterwards the helper too
+   * (started now, used once loaded), whichever has fewer pages in hand.
+   */
+  private slotForPage(first: boolean): Slot {
+    const reader = this.ensure(0);
+    if (first) return reader;
+    const helper = this.ensure(1);
+    if (!helper.ready) return reader;
+    return helper.pages < reader.pages ? helper : helper.pages > reader.pages ? reader : helper;
+  }
+
+  private forgetPage(id: number): void {
+    const h = this.pageHandlers.get(id);
+    if (!h) return;
+    this.pageHandlers.delete(id);
+    h.slot.pages--;
+  }
+
+  private exportStarted(): void {
+    this.exportsRunning++;
+    if (this.helperIdle) clearTimeout(this.helperIdle);
+    this.helperIdle = null;
+  }
+
+  private exportFinished(): void {
+    if (--this.exportsRunning > 0 || !this.slots[1]) return;
+    this.helperIdle = setTimeout(() => {
+      this.helperIdle = null;
+      const helper = this.slots[1];
+      this.slots[1] = null;
+      void helper?.worker.terminate();
+    }, EXPORT_HELPER_IDLE_MS);
+    this.helperIdle.unref();
+  }
+
+  /**
+   * A thinned (`every`) export: one cursor in the reader. While one chunk goes out to the socket
+   * the worker already writes the next (one ahead, never more).
+   */
+  private thinnedExport(format: ExportFormat, every: number, cutoff: number): Readable {
     const id = this.nextId++;
     let opened: Promise<unknown> | null = null;
     let ahead: Promise<ReaderReply> | null = null;
@@ -118,24 +293,27 @@ export class HistoryReaderPool {
         );
       },
       destroy(err, cb) {
-        if (!finished && pool.worker) pool.worker.postMessage({ op: 'export-close', id } satisfies ReaderRequest);
+        const reader = pool.slots[0];
+        if (!finished && reader) reader.worker.postMessage({ op: 'export-close', id } satisfies ReaderRequest);
         cb(err);
       },
     });
   }
 
   /**
-   * Rows changed behind the worker's caches: a prune to `prunedBefore` (only what it removed is
+   * Rows changed behind the workers' caches: a prune to `prunedBefore` (only what it removed is
    * forgotten), or without it an import (everything is).
    */
   invalidate(prunedBefore?: number): void {
-    this.worker?.postMessage({ op: 'invalidate', prunedBefore } satisfies ReaderRequest);
+    for (const slot of this.slots) slot?.worker.postMessage({ op: 'invalidate', prunedBefore } satisfies ReaderRequest);
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = null;
-    await w?.terminate();
+    if (this.helperIdle) clearTimeout(this.helperIdle);
+    this.helperIdle = null;
+    const workers = this.slots.map((s) => s?.worker);
+    this.slots.fill(null);
+    await Promise.all(workers.map((w) => w?.terminate()));
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DurableStore } from './durable-store.js';
-import { exportCursor } from './export.js';
+import { exportCursor, exportPageEnd, writeExportPage } from './export.js';
+import { ExportRowWriter } from './export-rows.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory } from './query.js';
 import type { ReaderReply, ReaderRequest } from './reader-pool.js';
@@ -44,6 +45,18 @@ port.on('message', (msg: ReaderRequest) => {
         cursors.set(msg.id, exportCursor({ durable: store, cutoff: msg.cutoff, format: msg.format, every: msg.every }));
         reply({ id: msg.id, ok: true });
         return;
+      case 'export-page': {
+        // Where this page ends goes out first, so the next page can start on another worker while
+        // this one is written; then the page's bytes, a chunk (about 1 MiB) a message, each in an
+        // ArrayBuffer of its own (ExportRowWriter allocates one per chunk), transferred.
+        const end = exportPageEnd(store, msg.after, msg.rows);
+        port.postMessage({ id: msg.id, ok: true, end } satisfies ReaderReply);
+        const writer = new ExportRowWriter(msg.format, (chunk) => reply({ id: msg.id, ok: true, body: chunk }), { firstRow: msg.first });
+        writeExportPage(store, writer, msg.after, end, msg.rows);
+        writer.flush();
+        reply({ id: msg.id, ok: true, done: true });
+        return;
+      }
       case 'export-next': {
         const cursor = cursors.get(msg.id);
         if (!cursor) throw new Error('export not open');
@@ -80,3 +93,6 @@ port.on('message', (msg: ReaderRequest) => {
     if ('id' in msg) reply({ id: msg.id, ok: false, error: (err as Error).message });
   }
 });
+
+// Loaded (with its SQLite connection open): the pool may now share export pages out to this worker.
+port.postMessage({ id: 0, ok: true, ready: true } satisfies ReaderReply);

@@ -57,10 +57,21 @@ export class HistoryReaderPool {
   private exportsRunning = 0;
   private helperIdle: NodeJS.Timeout | null = null;
 
+  private readonly helperIdleMs: number;
+
   constructor(
     private readonly file: string,
     private readonly logger: Logger,
-  ) {}
+    opts: { helperIdleMs?: number } = {},
+  ) {
+    this.helperIdleMs = opts.helperIdleMs ?? EXPORT_HELPER_IDLE_MS;
+  }
+
+  /** The export helper worker: not running, loading, or taking pages. */
+  exportHelper(): 'off' | 'starting' | 'ready' {
+    const helper = this.slots[1];
+    return !helper ? 'off' : helper.ready ? 'ready' : 'starting';
+  }
 
   private ensure(index: 0 | 1): Slot {
     const existing = this.slots[index];
@@ -251,7 +262,7 @@ export class HistoryReaderPool {
       const helper = this.slots[1];
       this.slots[1] = null;
       void helper?.worker.terminate();
-    }, EXPORT_HELPER_IDLE_MS);
+    }, this.helperIdleMs);
     this.helperIdle.unref();
   }
 

@@ -7,7 +7,7 @@ import { SAMPLE_FIELDS } from './sample.js';
  * cost per row is a few dozen byte stores. Numbers read exactly as `String(v)` writes them (the
  * shortest text that parses back to the same double); most readings have at most two decimals and
  * are written from integers, anything else through `String`. A full buffer is handed to `emit`
- * (which may keep it: a fresh one is allocated after) and the next row goes into a new one.
+ * (which may keep it) and the next rows go into another from `allocate`.
  */
 export class ExportRowWriter {
   private buf: Buffer;
@@ -21,15 +21,18 @@ export class ExportRowWriter {
   constructor(
     private readonly format: ExportFormat,
     private readonly emit: (chunk: Buffer) => void,
-    opts: { firstRow?: boolean; chunkBytes?: number } = {},
+    opts: { firstRow?: boolean; chunkBytes?: number; allocate?: (bytes: number) => Buffer } = {},
   ) {
     this.chunkBytes = Math.max(MAX_ROW_BYTES * 2, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES);
-    this.buf = Buffer.allocUnsafeSlow(this.chunkBytes);
+    this.allocate = opts.allocate ?? Buffer.allocUnsafeSlow;
+    this.buf = this.allocate(this.chunkBytes);
     this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.comma = !(opts.firstRow ?? true);
   }
 
   private readonly chunkBytes: number;
+  /** A buffer of at least the given size (a fresh one, or a recycled one the consumer gave back). */
+  private readonly allocate: (bytes: number) => Buffer;
 
   /** Appends one row (`[t, ...SAMPLE_FIELDS]`; null or undefined is a missing reading). */
   row(values: ArrayLike<unknown>): void {
@@ -42,7 +45,7 @@ export class ExportRowWriter {
   flush(): void {
     if (this.pos === 0) return;
     const full = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafeSlow(this.chunkBytes);
+    this.buf = this.allocate(this.chunkBytes);
     this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.pos = 0;
     this.emit(full);

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
@@ -80,5 +83,41 @@ describe('full exports shared out to two reader workers', () => {
     await vi.waitFor(() => expect(pool.exportHelper()).toBe('off'), { timeout: 5_000, interval: 50 });
     // And the next export is whole.
     expect(JSON.parse(await text(pool.exportStream('json', undefined, T0)))).toEqual(samples);
+  }, 60_000);
+
+  it('sends intact bytes to a slow client over a real socket while chunk memory is reused', async () => {
+    // The HTTP thread lends chunks back to the workers once the socket has them; a client that
+    // reads slowly keeps the socket's queue full, so a chunk reused too early would show here.
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      void pipeline(pool.exportStream('json', undefined, T0), res).catch(() => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (let round = 0; round < 2; round++) {
+        const body = await new Promise<string>((resolve, reject) => {
+          http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+            const parts: Buffer[] = [];
+            let got = 0;
+            res.on('data', (c: Buffer) => {
+              parts.push(c);
+              got += c.length;
+              // Every ~512 kB the client stops reading for a moment.
+              if (got > 512 * 1024) {
+                got = 0;
+                res.pause();
+                setTimeout(() => res.resume(), 15);
+              }
+            });
+            res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+            res.on('error', reject);
+          });
+        });
+        expect(JSON.parse(body)).toEqual(samples);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 });

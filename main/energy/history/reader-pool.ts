@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
 import { startWorker } from '../../core/worker.js';
 import { csvHeader, EXPORT_PAGE_ROWS, type ExportFormat } from './export.js';
+import { DEFAULT_CHUNK_BYTES } from './export-rows.js';
 import type { HistoryQuery } from './query.js';
 
 export type ReaderRequest =
@@ -11,6 +12,7 @@ export type ReaderRequest =
   | { op: 'export-next'; id: number }
   | { op: 'export-close'; id: number }
   | { op: 'export-page'; id: number; format: ExportFormat; after: number; rows: number; first: boolean }
+  | { op: 'export-spare'; buffers: ArrayBuffer[]; drop?: boolean }
   | { op: 'invalidate'; prunedBefore?: number };
 
 export interface ReaderReply {
@@ -29,6 +31,11 @@ export interface ReaderReply {
 
 /** Export pages requested ahead of the one being sent: at most this many are held at once. */
 const PAGES_AHEAD = 3;
+/**
+ * A chunk of a full export is given back to its worker for reuse once the consumer has taken this
+ * many bytes after it: more than the socket can still hold of it (see `giveBack`).
+ */
+const RELEASE_MARGIN = 2 * DEFAULT_CHUNK_BYTES + 256 * 1024;
 /** The second (export) worker ends this long after the last export finished. */
 export const EXPORT_HELPER_IDLE_MS = 10_000;
 
@@ -45,7 +52,9 @@ interface Slot {
  * A full export larger than one page also starts a helper (slot 1): the two write alternate pages
  * on the machine's two cores while this thread sends them in order. The helper ends when no export
  * has run for EXPORT_HELPER_IDLE_MS. Queries come back as ready-to-send JSON text; exports as a
- * Readable that asks for pages only while the consumer keeps up. A worker that dies is replaced on
+ * Readable that asks for pages only while the consumer keeps up; its chunks are lent: once the
+ * consumer is well past one, its memory goes back to the worker (a consumer that keeps chunks must
+ * copy them, as a socket or `Buffer.from` does). A worker that dies is replaced on
  * the next request; its requests in flight fail with a 500.
  */
 export class HistoryReaderPool {
@@ -137,11 +146,18 @@ export class HistoryReaderPool {
   private sampleExport(format: ExportFormat, cutoff: number): Readable {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Readable's own `this` is needed below
     const pool = this;
+    interface Chunk {
+      data: Buffer;
+      slot: Slot;
+    }
     interface Page {
       id: number;
-      chunks: Buffer[];
+      chunks: Chunk[];
       done: boolean;
     }
+    /** Chunks pushed and not given back yet: where each ends in the stream, and its worker. */
+    const sent: Array<{ end: number; buffer: ArrayBuffer; slot: Slot }> = [];
+    let pushed = 0;
     const pages: Page[] = [];
     /** Where the next page starts (null while the previous page's end is not known yet). */
     let nextAfter: number | null = cutoff - 1;
@@ -192,7 +208,7 @@ export class HistoryReaderPool {
               else nextAfter = r.end;
               request();
             }
-            if (r.body) page.chunks.push(toBuffer(r.body));
+            if (r.body) page.chunks.push({ data: toBuffer(r.body), slot });
             if (r.done) {
               page.done = true;
               pool.forgetPage(page.id);
@@ -204,22 +220,49 @@ export class HistoryReaderPool {
       }
     };
 
+    const push = (chunk: Buffer | string, from?: Slot): boolean => {
+      pushed += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      if (from && typeof chunk !== 'string') sent.push({ end: pushed, buffer: chunk.buffer as ArrayBuffer, slot: from });
+      return stream.push(chunk);
+    };
+    /**
+     * Chunks the consumer took more than RELEASE_MARGIN bytes ago go back to their worker to be
+     * written again: a pipe (the HTTP response) writes on only while the socket's queue is below
+     * its high-water mark, so by then they have left the socket too.
+     */
+    const giveBack = () => {
+      const taken = pushed - stream.readableLength;
+      const back = new Map<Slot, ArrayBuffer[]>();
+      while (sent.length && taken - sent[0]!.end >= RELEASE_MARGIN) {
+        const { buffer, slot } = sent.shift()!;
+        if (!pool.slots.includes(slot)) continue;
+        const list = back.get(slot);
+        if (list) list.push(buffer);
+        else back.set(slot, [buffer]);
+      }
+      for (const [slot, buffers] of back) slot.worker.postMessage({ op: 'export-spare', buffers } satisfies ReaderRequest, buffers);
+    };
+
     const pump = () => {
       if (closed || ended) return;
+      giveBack();
       if (!started) {
         started = true;
-        wanted = stream.push(format === 'csv' ? csvHeader(undefined) : '[');
+        wanted = push(format === 'csv' ? csvHeader(undefined) : '[');
       }
       while (wanted && pages.length) {
         const head = pages[0]!;
-        while (wanted && head.chunks.length) wanted = stream.push(head.chunks.shift());
+        while (wanted && head.chunks.length) {
+          const { data, slot } = head.chunks.shift()!;
+          wanted = push(data, slot);
+        }
         if (head.chunks.length || !head.done) break;
         pages.shift();
         request();
       }
       if (!pages.length && lastRequested) {
         ended = true;
-        if (format === 'json') stream.push(']');
+        if (format === 'json') push(']');
         stream.push(null);
         closed = true;
         pool.exportFinished();
@@ -256,7 +299,10 @@ export class HistoryReaderPool {
   }
 
   private exportFinished(): void {
-    if (--this.exportsRunning > 0 || !this.slots[1]) return;
+    if (--this.exportsRunning > 0) return;
+    // No export left: the workers let go of their spare chunk buffers.
+    for (const slot of this.slots) slot?.worker.postMessage({ op: 'export-spare', buffers: [], drop: true } satisfies ReaderRequest);
+    if (!this.slots[1]) return;
     this.helperIdle = setTimeout(() => {
       this.helperIdle = null;
       const helper = this.slots[1];

@@ -81,7 +81,7 @@ port.on('message', (msg: ReaderRequest) => {
             break;
           }
           if (typeof next !== 'string') {
-            // A page SQLite wrote as UTF-8 already: handed over as it is (one page a message).
+            // A page written as bytes already: handed over as it is (one page a message).
             body = chunk ? new Uint8Array(Buffer.concat([Buffer.from(chunk), next])) : owned(next);
             chunk = '';
             break;

@@ -5,7 +5,8 @@
  * - `every=60`, `every=30` and `every=1` over the full window and `every=300` over 24 h through
  *   HTTP vs a plain SQL GROUP BY (target for the 7-day reads: 150 ms);
  * - the full CSV and JSON exports through the HTTP route, per row, vs `sqlite3 -csv` / `sqlite3 -json`
- *   dumping the same table (targets 2.0 and 1.0 µs per row), and the server's RSS growth.
+ *   dumping the same table (targets 2.0 and 1.0 µs per row, timed with curl to /dev/null; also with a
+ *   node:http client that counts the rows), the server's CPU time and RSS growth.
  * Run: `node --import tsx bench/energy-history.bench.ts` (or `npm run bench energy-history`).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -132,13 +133,44 @@ for (const every of [1, 30]) {
 }
 
 // --- full CSV and JSON exports through the route vs sqlite3 -csv / -json ---
+/** A download in a separate process: resolves with its stdout once it exited 0. */
+function download(cmd: string, args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`${cmd} exited ${code}`))));
+  });
+}
+
+/** Server RSS growth (peak over the start) and CPU time (all threads) while `run` runs. */
+async function measured<T>(run: () => Promise<T>): Promise<{ result: T; ms: number; cpu: number; growth: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss0 = process.memoryUsage.rss();
+  let peak = rss0;
+  // memoryUsage.rss() only: the full memoryUsage() walks every heap, ~0.1 s of CPU per download at 5 ms.
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
+  const t = performance.now();
+  const cpu0 = process.cpuUsage();
+  const result = await run();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu0);
+  clearInterval(sampler);
+  return { result, ms, cpu: (used.user + used.system) / 1000, growth: peak - rss0 };
+}
+
 for (const format of ['csv', 'json'] as const) {
   console.log(`\n# GET /api/history/export?format=${format} (all 604,800 rows) vs sqlite3 -${format}, median of 3 rounds`);
+  const url = `${base}/api/history/export?format=${format}`;
   const cliMs: number[] = [];
-  const ourMs: number[] = [];
   const cliCpu: number[] = [];
-  const ourCpu: number[] = [];
+  const curlMs: number[] = [];
+  const curlCpu: number[] = [];
+  const nodeMs: number[] = [];
+  const nodeClientCpu: number[] = [];
   let growth = 0;
+  let expectBytes = 0;
   for (let r = 0; r < 3; r++) {
     const devNull = fs.openSync('/dev/null', 'w');
     const s0 = performance.now();
@@ -150,51 +182,48 @@ for (const format of ['csv', 'json'] as const) {
     const [u, sys] = dump.stderr.toString().trim().split('\n').at(-1)!.split(' ').map(Number);
     cliCpu.push((u! + sys!) * 1000);
 
-    // The download runs in a separate Node process, so the RSS sampled here is the server's alone.
-    (globalThis as { gc?: () => void }).gc?.();
-    const rss0 = process.memoryUsage().rss;
-    let peak = rss0;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-    const t = performance.now();
-    const cpu0 = process.cpuUsage();
-    // CSV: count lines; JSON: count objects (a row's '{'; the values hold no braces). node:http
-    // reads the body (fetch's web streams cost the client more CPU than the server spends).
+    // node:http client: counts the rows (CSV: lines; JSON: a row's '{', the values hold no braces).
+    // Its own CPU is reported too: reading 124 MB through node:http costs it ~0.8 s whatever the server.
     const client = `import http from 'node:http'; const mark = ${format === 'csv' ? 10 : 123};
       http.get(process.argv[1], (res) => { let lines = 0, bytes = 0;
         res.on('data', (c) => { bytes += c.length; for (let i = c.indexOf(mark); i !== -1; i = c.indexOf(mark, i + 1)) lines++; });
         res.on('end', () => { const u = process.cpuUsage(); console.log(JSON.stringify({ lines, bytes, disposition: res.headers['content-disposition'], cpu: (u.user + u.system) / 1000 })); });
       });`;
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', client, `${base}/api/history/export?format=${format}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let text = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`download client exited ${code}`))));
-    });
-    ourMs.push(performance.now() - t);
-    const used = process.cpuUsage(cpu0);
-    ourCpu.push((used.user + used.system) / 1000);
-    clearInterval(sampler);
-    growth = Math.max(growth, peak - rss0);
-    const { lines, bytes, disposition } = JSON.parse(out) as { lines: number; bytes: number; disposition: string; cpu: number };
+    const viaNode = await measured(() => download(process.execPath, ['--input-type=module', '-e', client, url]));
+    nodeMs.push(viaNode.ms);
+    growth = Math.max(growth, viaNode.growth);
+    const { lines, bytes, disposition, cpu } = JSON.parse(viaNode.result) as { lines: number; bytes: number; disposition: string; cpu: number };
+    nodeClientCpu.push(cpu);
     const rows = format === 'csv' ? lines - 1 : lines;
     if (r === 0) console.log(`${rows} rows, ${round(bytes / 1e6)} MB, ${disposition}`);
     if (rows !== ROWS) throw new Error(`export wrote ${rows} rows, expected ${ROWS}`);
+    expectBytes = bytes;
+
+    // curl to /dev/null (like sqlite3's dump): the client costs ~0.1 s, so this times the server.
+    const viaCurl = await measured(() => download('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', url]));
+    const [status, size] = viaCurl.result.trim().split(' ').map(Number);
+    if (status !== 200 || size !== expectBytes) throw new Error(`curl got ${status}, ${size} bytes; expected 200, ${expectBytes}`);
+    curlMs.push(viaCurl.ms);
+    curlCpu.push(viaCurl.cpu);
+    growth = Math.max(growth, viaCurl.growth);
   }
-  const ms = median(ourMs);
+  const ms = median(curlMs);
   const cli = median(cliMs);
-  console.log(`sqlite3 -${format}: ${cliMs.map((m) => round(m)).join(', ')} ms; route: ${ourMs.map((m) => round(m)).join(', ')} ms`);
-  figure(`${format.toUpperCase()} export per row, end to end over HTTP`, (ms * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
+  const F = format.toUpperCase();
+  console.log(`sqlite3 -${format}: ${cliMs.map((m) => round(m)).join(', ')} ms; route with curl: ${curlMs.map((m) => round(m)).join(', ')} ms; with node:http: ${nodeMs.map((m) => round(m)).join(', ')} ms`);
+  figure(`${F} export per row, end to end over HTTP (curl client)`, (ms * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
   figure(`baseline: sqlite3 -${format} per row, same database`, (cli * 1000) / ROWS, 'µs');
-  figure(`${format.toUpperCase()} export time / sqlite3 -${format} time`, ms / cli, 'x');
+  figure(`${F} export time / sqlite3 -${format} time`, ms / cli, 'x');
+  figure(`${F} export per row with a node:http client (counting rows)`, (median(nodeMs) * 1000) / ROWS, 'µs');
+  console.log(`node:http client CPU: ${nodeClientCpu.map((m) => round(m)).join(', ')} ms`);
   // CPU time stretches far less than wall time when the cores are shared with other work.
-  const cpu = median(ourCpu);
+  const cpu = median(curlCpu);
   const cliCpuMs = median(cliCpu);
-  console.log(`CPU: server (all threads) ${ourCpu.map((m) => round(m)).join(', ')} ms; sqlite3 -${format} ${cliCpu.map((m) => round(m)).join(', ')} ms`);
-  figure(`${format.toUpperCase()} export server CPU per row (HTTP thread + reader worker)`, (cpu * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
+  console.log(`CPU: server (all threads) ${curlCpu.map((m) => round(m)).join(', ')} ms; sqlite3 -${format} ${cliCpu.map((m) => round(m)).join(', ')} ms`);
+  figure(`${F} export server CPU per row (HTTP thread + reader workers)`, (cpu * 1000) / ROWS, 'µs', { max: format === 'csv' ? 2 : 1 });
   figure(`baseline: sqlite3 -${format} CPU per row`, (cliCpuMs * 1000) / ROWS, 'µs');
-  figure(`${format.toUpperCase()} export server CPU / sqlite3 -${format} CPU`, cpu / cliCpuMs, 'x');
-  figure(`${format.toUpperCase()} export RSS growth (server process, max of rounds)`, growth / 1e6, 'MB', { max: 50 });
+  figure(`${F} export server CPU / sqlite3 -${format} CPU`, cpu / cliCpuMs, 'x');
+  figure(`${F} export RSS growth (server process, max of rounds)`, growth / 1e6, 'MB', { max: 50 });
 }
 
 // --- insert cost per poll ---

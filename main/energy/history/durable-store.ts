@@ -8,14 +8,6 @@ import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
 const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
-/** One sample as a JSON object, written by SQLite (numbers round-trip exactly; null stays null). */
-const JSON_OBJECT = `json_object('t', t, ${SAMPLE_FIELDS.map((f) => `'${f}', ${f}`).join(', ')})`;
-/**
- * One sample as a CSV line, written by SQLite: ISO time to the millisecond (`strftime`'s `%f` is
- * seconds with three decimals), epoch ms, then the fields (REAL text round-trips; a whole number
- * is written without SQLite's `.0`, as the JavaScript writer did; null is empty).
- */
-const CSV_LINE = `strftime('%Y-%m-%dT%H:%M:%fZ', t / 1000.0, 'unixepoch') || ',' || t || ${SAMPLE_FIELDS.map((f) => `',' || coalesce(CASE WHEN ${f} = CAST(${f} AS INTEGER) THEN CAST(${f} AS INTEGER) ELSE ${f} END, '')`).join(' || ')} || char(10)`;
 const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
 
 /**
@@ -63,21 +55,6 @@ export class DurableStore {
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
       recent: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t DESC LIMIT ?`),
       span: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t`).raw(),
-      // A keyset page of the JSON export as one UTF-8 buffer: `@pre` ('[' first, then ',' before a
-      // non-empty page), the rows' objects joined by ',', and ']' on the last (short) page.
-      // The subquery walks the table in `t` order (t is the rowid) and group_concat takes its rows
-      // in that order; an ORDER BY inside group_concat would sort every page again (about 45 % of
-      // the page's cost).
-      jsonPage: db
-        .prepare(
-          `SELECT CAST(CASE WHEN count(*) > 0 OR @pre = '[' THEN @pre ELSE '' END || coalesce(group_concat(${JSON_OBJECT}, ','), '') || CASE WHEN count(*) < @limit THEN ']' ELSE '' END AS BLOB), max(t), count(*)
-           FROM (SELECT ${COLUMNS} FROM samples WHERE t > @after ORDER BY t LIMIT @limit)`,
-        )
-        .raw(),
-      // A keyset page of the CSV export as one UTF-8 buffer (no header), in `t` order like jsonPage.
-      csvPage: db
-        .prepare(`SELECT CAST(coalesce(group_concat(${CSV_LINE}, ''), '') AS BLOB), max(t), count(*) FROM (SELECT ${COLUMNS} FROM samples WHERE t > @after ORDER BY t LIMIT @limit)`)
-        .raw(),
       after: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t > ? ORDER BY t LIMIT ?`).raw(),
       deleteSamples: db.prepare('DELETE FROM samples WHERE t < ?'),
       deleteMinutes: db.prepare('DELETE FROM minutes WHERE m >= ? AND m <= ?'),
@@ -176,21 +153,6 @@ export class DurableStore {
   /** Up to `limit` rows (`[t, ...fields]`) with t > afterT, oldest first: keyset pages for export. */
   pageAfter(afterT: number, limit: number): unknown[][] {
     return this.stmts.after.all(afterT, limit) as unknown[][];
-  }
-
-  /**
-   * Up to `limit` samples with t > afterT as JSON text (see `jsonPage` above); `last` is the newest
-   * `t` in it (null when none), `done` once a short page closed the array.
-   */
-  jsonPageAfter(afterT: number, limit: number, first: boolean): { body: Buffer; last: number | null; done: boolean } {
-    const [body, last, count] = this.stmts.jsonPage.get({ pre: first ? '[' : ',', after: afterT, limit }) as [Buffer, number | null, number];
-    return { body, last, done: count < limit };
-  }
-
-  /** Up to `limit` samples with t > afterT as CSV lines (see `csvPage` above), like jsonPageAfter. */
-  csvPageAfter(afterT: number, limit: number): { body: Buffer; last: number | null; done: boolean } {
-    const [body, last, count] = this.stmts.csvPage.get({ after: afterT, limit }) as [Buffer, number | null, number];
-    return { body, last, done: count < limit };
   }
 
   /**

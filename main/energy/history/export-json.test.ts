@@ -7,14 +7,14 @@ import { exportCursor } from './export.js';
 import { makeSample, T0 } from './fixtures.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
-/** The cursor's whole output as text (SQLite-written buffers and JS strings alike). */
+/** The cursor's whole output as text (byte pages and JS strings alike). */
 function drain(cursor: { next(): string | Buffer | null }): string {
   let text = '';
   for (let c = cursor.next(); c !== null; c = cursor.next()) text += typeof c === 'string' ? c : c.toString('utf8');
   return text;
 }
 
-describe('JSON export written by SQLite', () => {
+describe('JSON export of every sample', () => {
   let dir: string;
   let store: DurableStore;
   const samples: HistorySample[] = [];
@@ -44,7 +44,7 @@ describe('JSON export written by SQLite', () => {
   });
 
   it('holds the same values as the JS-written downsampled path reads from the same rows', () => {
-    // The JS path (every=1: one bucket per sample) and SQLite's text agree on every value.
+    // The downsampled path (every=1: one bucket per sample) and the sample rows agree on every value.
     const viaSql = JSON.parse(drain(exportCursor({ durable: store, cutoff: T0, format: 'json' }))) as HistorySample[];
     const viaJs = JSON.parse(drain(exportCursor({ durable: store, cutoff: T0, format: 'json', every: 1 }))) as Array<Record<string, number | null>>;
     expect(viaJs.map((r) => r.t)).toEqual(viaSql.map((s) => s.t));
@@ -54,7 +54,7 @@ describe('JSON export written by SQLite', () => {
   });
 });
 
-describe('CSV export written by SQLite', () => {
+describe('CSV export of every sample', () => {
   let dir: string;
   let store: DurableStore;
   const samples: HistorySample[] = [];

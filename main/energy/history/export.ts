@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { Bucketer, DOWNSAMPLED_COLUMNS } from './downsample.js';
+import type { Statement } from 'better-sqlite3';
 import type { DurableStore } from './durable-store.js';
+import { ExportRowWriter } from './export-rows.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 export type ExportFormat = 'csv' | 'json';
@@ -25,17 +27,17 @@ export function csvHeader(every: number | undefined): string {
 /**
  * The whole retained durable series as CSV or JSON text (a bare array, like GET /api/history),
  * one keyset page of the table per `next()` call; null once everything was returned. Memory stays
- * flat whatever the size. Used in the history reader worker (off the poller's event loop) and, for
- * callers without one, by `exportStream`. Every sample's CSV line or JSON object is written by
- * SQLite itself, straight into one UTF-8 buffer per page (about half the CPU of building the text
- * here); only the thinned (`every`) exports are written in JavaScript.
+ * flat whatever the size. Every sample's line or object is written by `ExportRowWriter` straight
+ * into bytes (export-rows.ts); the thinned (`every`) exports build their rows' text here. The
+ * history reader workers use `exportPageEnd` and `writeExportPage` directly, several pages at once
+ * (reader-pool.ts); this cursor serves callers without a worker.
  */
 export function exportCursor(opts: ExportOptions): { next(): string | Buffer | null } {
-  if (opts.every === undefined) return sqlCursor(opts);
+  if (opts.every === undefined) return sampleCursor(opts);
   const pageSize = opts.pageSize ?? 2048;
   const fields = SAMPLE_FIELDS;
-  const bucketer = opts.every === undefined ? null : new Bucketer(opts.every * 1000);
-  const rowKeys = bucketer ? DOWNSAMPLED_COLUMNS : ['t', ...fields];
+  const bucketer = new Bucketer(opts.every * 1000);
+  const rowKeys = DOWNSAMPLED_COLUMNS;
   // JSON: each row is `{"k0":v0,"k1":v1,...}`; the key text is built once, not per row.
   const keyText = rowKeys.map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
   let after = opts.cutoff - 1;
@@ -71,10 +73,6 @@ export function exportCursor(opts: ExportOptions): { next(): string | Buffer | n
       }
       const page = opts.durable.pageAfter(after, pageSize);
       for (const values of page) {
-        if (!bucketer) {
-          out += formatRow(values);
-          continue;
-        }
         const sample = { t: values[0] } as HistorySample;
         fields.forEach((f, i) => (sample[f] = values[i + 1] as number | null));
         const closed = bucketer.push(sample);
@@ -82,7 +80,7 @@ export function exportCursor(opts: ExportOptions): { next(): string | Buffer | n
       }
       if (page.length) after = page[page.length - 1]![0] as number;
       if (page.length < pageSize) {
-        const last = bucketer?.flush();
+        const last = bucketer.flush();
         if (last) out += downsampled(last);
         if (opts.format === 'json') out += ']';
         done = true;
@@ -93,32 +91,76 @@ export function exportCursor(opts: ExportOptions): { next(): string | Buffer | n
 }
 
 /**
- * Rows per page of the SQLite-written exports: about 1.6 MB of JSON or 0.9 MB of CSV, one buffer
- * each. Bigger pages cost fewer worker round trips and statement runs; memory stays a page or two.
+ * Rows per page of a full export: about 1.6 MB of JSON or 0.9 MB of CSV. A page is the unit the
+ * reader workers share out (each writes whole pages; the HTTP thread sends them in order).
  */
-export const SQL_PAGE_ROWS = 8192;
+export const EXPORT_PAGE_ROWS = 8192;
+/** Rows read from SQLite per statement run inside a page: small batches die young in V8's heap. */
+const READ_BATCH = 1024;
+
+const exportStatements = new WeakMap<DurableStore, { end: Statement; between: Statement }>();
+function statements(durable: DurableStore) {
+  let s = exportStatements.get(durable);
+  if (!s) {
+    const columns = ['t', ...SAMPLE_FIELDS].join(', ');
+    s = {
+      end: durable.db.prepare('SELECT t FROM samples WHERE t > ? ORDER BY t LIMIT 1 OFFSET ?').pluck(),
+      between: durable.db.prepare(`SELECT ${columns} FROM samples WHERE t > ? AND t <= ? ORDER BY t LIMIT ?`).raw(),
+    };
+    exportStatements.set(durable, s);
+  }
+  return s;
+}
 
 /**
- * Every sample as CSV or JSON, a page of SQLite-written UTF-8 per call: no per-row JavaScript at
- * all (the CSV header, the JSON brackets and commas are the only text built here).
+ * Where the export page of `rows` samples after `after` ends: the `t` of its last sample, or null
+ * when fewer than `rows` follow (the last page). Cheap (SQLite steps over the rows' keys only), so
+ * the next page can be handed to another worker before this one is written.
  */
-function sqlCursor(opts: ExportOptions): { next(): string | Buffer | null } {
-  const pageSize = opts.pageSize ?? SQL_PAGE_ROWS;
+export function exportPageEnd(durable: DurableStore, after: number, rows: number): number | null {
+  return (statements(durable).end.get(after, rows - 1) as number | undefined) ?? null;
+}
+
+/**
+ * Writes the samples with after < t <= end (with `end` null: all that follow, at most `rows`) to
+ * `writer`, in time order; returns how many.
+ */
+export function writeExportPage(durable: DurableStore, writer: ExportRowWriter, after: number, end: number | null, rows: number): number {
+  const { between } = statements(durable);
+  const hi = end ?? Number.MAX_SAFE_INTEGER;
+  let n = 0;
+  for (;;) {
+    const limit = end === null ? Math.min(READ_BATCH, rows - n) : READ_BATCH;
+    if (limit <= 0) return n;
+    const got = between.all(after, hi, limit) as unknown[][];
+    for (let i = 0; i < got.length; i++) writer.row(got[i]!);
+    n += got.length;
+    if (got.length < limit) return n;
+    after = got[got.length - 1]![0] as number;
+  }
+}
+
+/** Every sample as CSV or JSON, one page of `ExportRowWriter` bytes per call. */
+function sampleCursor(opts: ExportOptions): { next(): string | Buffer | null } {
+  const pageSize = opts.pageSize ?? EXPORT_PAGE_ROWS;
   let after = opts.cutoff - 1;
   let first = true;
   let done = false;
   return {
     next() {
       if (done) return null;
-      if (opts.format === 'csv' && first) {
-        first = false;
-        return csvHeader(undefined);
-      }
-      const page = opts.format === 'csv' ? opts.durable.csvPageAfter(after, pageSize) : opts.durable.jsonPageAfter(after, pageSize, first);
+      const parts: Buffer[] = [];
+      if (first) parts.push(Buffer.from(opts.format === 'csv' ? csvHeader(undefined) : '['));
+      const writer = new ExportRowWriter(opts.format, (chunk) => parts.push(chunk), { firstRow: first });
       first = false;
-      if (page.last !== null) after = page.last;
-      done = page.done;
-      return page.body;
+      const end = exportPageEnd(opts.durable, after, pageSize);
+      writeExportPage(opts.durable, writer, after, end, pageSize);
+      writer.flush();
+      if (end === null) {
+        done = true;
+        if (opts.format === 'json') parts.push(Buffer.from(']'));
+      } else after = end;
+      return Buffer.concat(parts);
     },
   };
 }

@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DurableStore } from './durable-store.js';
-import { exportCursor } from './export.js';
+import { exportCursor, exportPageEnd, writeExportPage } from './export.js';
+import { DEFAULT_CHUNK_BYTES, ExportRowWriter } from './export-rows.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory } from './query.js';
 import type { ReaderReply, ReaderRequest } from './reader-pool.js';
@@ -30,6 +31,17 @@ function owned(buf: Uint8Array): Uint8Array {
   return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? buf : new Uint8Array(buf);
 }
 
+/**
+ * Chunk buffers the HTTP thread gave back once sent (see reader-pool.ts): reused, so a long export
+ * does not leave a trail of freed megabytes for the garbage collectors of two threads.
+ */
+const spare: ArrayBuffer[] = [];
+const MAX_SPARE = 6;
+const chunkBuffer = (bytes: number): Buffer => {
+  const b = spare.pop();
+  return b && b.byteLength >= bytes ? Buffer.from(b) : Buffer.allocUnsafeSlow(bytes);
+};
+
 port.on('message', (msg: ReaderRequest) => {
   const reply = (r: ReaderReply) => port.postMessage(r, r.body ? [r.body.buffer as ArrayBuffer] : []);
   try {
@@ -44,6 +56,18 @@ port.on('message', (msg: ReaderRequest) => {
         cursors.set(msg.id, exportCursor({ durable: store, cutoff: msg.cutoff, format: msg.format, every: msg.every }));
         reply({ id: msg.id, ok: true });
         return;
+      case 'export-page': {
+        // Where this page ends goes out first, so the next page can start on another worker while
+        // this one is written; then the page's bytes, a chunk (about 1 MiB) a message, each in an
+        // ArrayBuffer of its own (ExportRowWriter allocates one per chunk), transferred.
+        const end = exportPageEnd(store, msg.after, msg.rows);
+        port.postMessage({ id: msg.id, ok: true, end } satisfies ReaderReply);
+        const writer = new ExportRowWriter(msg.format, (chunk) => reply({ id: msg.id, ok: true, body: chunk }), { firstRow: msg.first, allocate: chunkBuffer });
+        writeExportPage(store, writer, msg.after, end, msg.rows);
+        writer.flush();
+        reply({ id: msg.id, ok: true, done: true });
+        return;
+      }
       case 'export-next': {
         const cursor = cursors.get(msg.id);
         if (!cursor) throw new Error('export not open');
@@ -57,7 +81,7 @@ port.on('message', (msg: ReaderRequest) => {
             break;
           }
           if (typeof next !== 'string') {
-            // A page SQLite wrote as UTF-8 already: handed over as it is (one page a message).
+            // A page written as bytes already: handed over as it is (one page a message).
             body = chunk ? new Uint8Array(Buffer.concat([Buffer.from(chunk), next])) : owned(next);
             chunk = '';
             break;
@@ -68,6 +92,11 @@ port.on('message', (msg: ReaderRequest) => {
         reply({ id: msg.id, ok: true, body: body ?? (chunk ? bytes(chunk) : undefined), done });
         return;
       }
+      case 'export-spare':
+        // Chunks the HTTP thread has sent on: their memory is written again instead of freed.
+        for (const b of msg.buffers) if (spare.length < MAX_SPARE && b.byteLength >= DEFAULT_CHUNK_BYTES) spare.push(b);
+        if (msg.drop) spare.length = 0;
+        return;
       case 'export-close':
         cursors.delete(msg.id);
         return;
@@ -80,3 +109,6 @@ port.on('message', (msg: ReaderRequest) => {
     if ('id' in msg) reply({ id: msg.id, ok: false, error: (err as Error).message });
   }
 });
+
+// Loaded (with its SQLite connection open): the pool may now share export pages out to this worker.
+port.postMessage({ id: 0, ok: true, ready: true } satisfies ReaderReply);

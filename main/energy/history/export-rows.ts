@@ -1,0 +1,216 @@
+import type { ExportFormat } from './export.js';
+import { SAMPLE_FIELDS } from './sample.js';
+
+/**
+ * Writes sample rows (`[t, ...SAMPLE_FIELDS]`, as the durable store's raw statements return them)
+ * as CSV lines or JSON objects straight into byte buffers: no string per row or per value, so the
+ * cost per row is a few dozen byte stores. Numbers read exactly as `String(v)` writes them (the
+ * shortest text that parses back to the same double); most readings have at most two decimals and
+ * are written from integers, anything else through `String`. A full buffer is handed to `emit`
+ * (which may keep it) and the next rows go into another from `allocate`.
+ */
+export class ExportRowWriter {
+  private buf: Buffer;
+  private dv: DataView;
+  private pos = 0;
+  /** JSON: a ',' goes before the next object (false only before the export's very first row). */
+  private comma: boolean;
+  private minute = NaN;
+  private prefix = new Uint8Array(0);
+
+  constructor(
+    private readonly format: ExportFormat,
+    private readonly emit: (chunk: Buffer) => void,
+    opts: { firstRow?: boolean; chunkBytes?: number; allocate?: (bytes: number) => Buffer } = {},
+  ) {
+    this.chunkBytes = Math.max(MAX_ROW_BYTES * 2, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES);
+    this.allocate = opts.allocate ?? Buffer.allocUnsafeSlow;
+    this.buf = this.allocate(this.chunkBytes);
+    this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.comma = !(opts.firstRow ?? true);
+  }
+
+  private readonly chunkBytes: number;
+  /** A buffer of at least the given size (a fresh one, or a recycled one the consumer gave back). */
+  private readonly allocate: (bytes: number) => Buffer;
+
+  /** Appends one row (`[t, ...SAMPLE_FIELDS]`; null or undefined is a missing reading). */
+  row(values: ArrayLike<unknown>): void {
+    if (this.pos > this.chunkBytes - MAX_ROW_BYTES) this.flush();
+    if (this.format === 'csv') this.csvRow(values);
+    else this.jsonRow(values);
+  }
+
+  /** Rows written so far that were not handed over yet (a buffer of its own), or nothing. */
+  flush(): void {
+    if (this.pos === 0) return;
+    const full = this.buf.subarray(0, this.pos);
+    this.buf = this.allocate(this.chunkBytes);
+    this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.pos = 0;
+    this.emit(full);
+  }
+
+  private csvRow(values: ArrayLike<unknown>): void {
+    const b = this.buf;
+    const t = values[0] as number;
+    let p = this.isoTime(b, this.pos, t);
+    b[p++] = COMMA;
+    p = writeNumber(b, p, t);
+    for (let i = 1; i <= FIELD_COUNT; i++) {
+      b[p++] = COMMA;
+      const v = values[i];
+      if (typeof v === 'number' && Number.isFinite(v)) p = writeNumber(b, p, v);
+    }
+    b[p++] = NEWLINE;
+    this.pos = p;
+  }
+
+  private jsonRow(values: ArrayLike<unknown>): void {
+    const b = this.buf;
+    const dv = this.dv;
+    let p = this.pos;
+    if (this.comma) b[p++] = COMMA;
+    this.comma = true;
+    for (let i = 0; i <= FIELD_COUNT; i++) {
+      // `{"t":`, then `,"solar":` and so on: the key bytes are laid out once in JSON_KEYS.
+      let k = JSON_KEY_START[i]!;
+      const end = JSON_KEY_START[i + 1]!;
+      for (; k + 4 <= end; k += 4, p += 4) dv.setUint32(p, JSON_KEY_WORDS.getUint32(k, true), true);
+      for (; k < end; k++) b[p++] = JSON_KEYS[k]!;
+      const v = values[i];
+      if (typeof v === 'number' && Number.isFinite(v)) p = writeNumber(b, p, v);
+      else p = writeAscii(b, p, 'null');
+    }
+    b[p++] = CLOSE_BRACE;
+    this.pos = p;
+  }
+
+  /**
+   * `t` as `new Date(t).toISOString()` writes it. Samples are time-ordered, so the text up to the
+   * minute is made once per minute; seconds and milliseconds are written from integers.
+   */
+  private isoTime(b: Buffer, p: number, t: number): number {
+    const m = Math.floor(t / 60_000);
+    if (m !== this.minute) {
+      const d = new Date(m * 60_000);
+      // Outside Date's range there is no ISO text: the cell stays empty.
+      if (Number.isNaN(d.getTime())) return p;
+      const iso = d.toISOString();
+      this.minute = m;
+      this.prefix = Buffer.from(iso.slice(0, iso.length - 7), 'latin1'); // up to 'HH:MM:'
+    }
+    const prefix = this.prefix;
+    for (let i = 0; i < prefix.length; i++) b[p++] = prefix[i]!;
+    const ms = t - m * 60_000;
+    const sec = (ms / 1000) | 0;
+    const milli = ms - sec * 1000;
+    const tens = (sec / 10) | 0;
+    b[p++] = ZERO + tens;
+    b[p++] = ZERO + sec - tens * 10;
+    b[p++] = DOT;
+    const hundreds = (milli / 100) | 0;
+    const rest = milli - hundreds * 100;
+    const tensMs = (rest / 10) | 0;
+    b[p++] = ZERO + hundreds;
+    b[p++] = ZERO + tensMs;
+    b[p++] = ZERO + rest - tensMs * 10;
+    b[p++] = 90; // 'Z'
+    return p;
+  }
+}
+
+/** About 1 MiB per chunk: few messages and socket writes, little held at once. */
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+const FIELD_COUNT = SAMPLE_FIELDS.length;
+const COMMA = 44;
+const DOT = 46;
+const ZERO = 48;
+const MINUS = 45;
+const NEWLINE = 10;
+const CLOSE_BRACE = 125;
+
+const keyText = ['t', ...SAMPLE_FIELDS].map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
+const JSON_KEYS = Buffer.from(keyText.join(''), 'latin1');
+const JSON_KEY_WORDS = new DataView(JSON_KEYS.buffer, JSON_KEYS.byteOffset, JSON_KEYS.byteLength);
+const JSON_KEY_START = Int32Array.from(keyText.reduce<number[]>((starts, k) => [...starts, starts.at(-1)! + k.length], [0]));
+/**
+ * Upper bound of one row's bytes: the keys (or the ISO time), plus each number at its longest
+ * (`String` of a double is at most 25 characters, e.g. `-2.2250738585072014e-308`) and a separator.
+ */
+const MAX_ROW_BYTES = JSON_KEYS.length + 32 + (FIELD_COUNT + 1) * 26;
+
+/**
+ * `x` (finite) as `String(x)` writes it, into `b` at `p`; returns the position after it. Whole
+ * numbers and numbers with at most two decimals whose two-decimal text reads back as the same
+ * double are written from integers (that text is then also the shortest one, which is what
+ * `String` gives); anything else goes through `String` itself.
+ */
+export function writeNumber(b: Uint8Array, p: number, x: number): number {
+  if (x >= 0 ? x < 2147483647 : x > -2147483647) {
+    if ((x | 0) === x) return writeInt(b, p, x | 0);
+    const k = Math.round(x * 100);
+    if (k / 100 === x) {
+      let a = k;
+      if (a < 0) {
+        b[p++] = MINUS;
+        a = -a;
+      }
+      // a / 100 = |x| < 2^31: the whole part is a 32-bit integer; k itself may not be.
+      const whole = Math.floor(a / 100);
+      const frac = a - whole * 100;
+      p = writeUint(b, p, whole);
+      b[p++] = DOT;
+      const d1 = (frac / 10) | 0;
+      b[p++] = ZERO + d1;
+      const d2 = frac - d1 * 10;
+      if (d2 !== 0) b[p++] = ZERO + d2;
+      return p;
+    }
+  } else if (Number.isSafeInteger(x) && x > -1e15 && x < 1e15) {
+    // Epoch milliseconds and other large whole numbers: two int32-sized halves.
+    let a = x;
+    if (a < 0) {
+      b[p++] = MINUS;
+      a = -a;
+    }
+    const hi = Math.floor(a / 1e6);
+    const lo = a - hi * 1e6;
+    p = writeUint(b, p, hi);
+    return writePadded(b, p, lo, 6);
+  }
+  return writeAscii(b, p, String(x));
+}
+
+/** A 32-bit integer in decimal. */
+function writeInt(b: Uint8Array, p: number, n: number): number {
+  if (n < 0) {
+    b[p++] = MINUS;
+    // -2^31 cannot be negated in 32 bits; writeNumber never passes it (|x| < 2^31 - 1).
+    n = -n;
+  }
+  return writeUint(b, p, n);
+}
+
+/** A non-negative integer below 2^31 in decimal. */
+function writeUint(b: Uint8Array, p: number, n: number): number {
+  const len = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : n < 1e9 ? 9 : 10;
+  return writePadded(b, p, n, len);
+}
+
+/** A non-negative integer below 2^31 as exactly `len` digits (leading zeros). */
+function writePadded(b: Uint8Array, p: number, n: number, len: number): number {
+  const end = p + len;
+  for (let i = end - 1; i >= p; i--) {
+    const q = (n / 10) | 0;
+    b[i] = ZERO + n - q * 10;
+    n = q;
+  }
+  return end;
+}
+
+function writeAscii(b: Uint8Array, p: number, s: string): number {
+  for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
+  return p;
+}

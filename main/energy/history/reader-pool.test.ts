@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '../../core/logger.js';
+import { DurableStore } from './durable-store.js';
+import { EXPORT_PAGE_ROWS } from './export.js';
+import { makeSample, T0 } from './fixtures.js';
+import { HistoryReaderPool } from './reader-pool.js';
+import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('full exports shared out to two reader workers', () => {
+  let dir: string;
+  let pool: HistoryReaderPool;
+  const samples: HistorySample[] = [];
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-reader-pool-'));
+    const file = path.join(dir, 'history.db');
+    const store = new DurableStore(file);
+    // Five pages and a bit, one sample a second with odd gaps, so pages end on arbitrary times.
+    for (let i = 0; i < EXPORT_PAGE_ROWS * 5 + 123; i++) samples.push(makeSample(T0 + i * 1000 + (i % 3) * 7));
+    store.insertMany(samples);
+    store.close();
+    pool = new HistoryReaderPool(file, silentLogger, { helperIdleMs: 300 });
+  }, 60_000);
+  afterAll(async () => {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const csvRows = (csv: string) => {
+    const lines = csv.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.shift()).toBe(['time', 't', ...SAMPLE_FIELDS].join(','));
+    return lines.map((l) => {
+      const cells = l.split(',');
+      expect(cells[0]).toBe(new Date(Number(cells[1])).toISOString());
+      const s = { t: Number(cells[1]) } as HistorySample;
+      SAMPLE_FIELDS.forEach((f, j) => (s[f] = cells[j + 2] === '' ? null : Number(cells[j + 2])));
+      return s;
+    });
+  };
+
+  /** An export that has sent its first chunk and is then held (not read further). */
+  const heldExport = async () => {
+    const stream = pool.exportStream('json', undefined, T0);
+    await new Promise<void>((resolve) => stream.once('readable', () => resolve()));
+    return stream;
+  };
+
+  it('gives every sample once, in order, while the helper writes every other page', async () => {
+    // An export in progress starts the helper; once it has loaded, the pages alternate between workers.
+    const held = await heldExport();
+    await vi.waitFor(() => expect(pool.exportHelper()).toBe('ready'), { timeout: 30_000, interval: 50 });
+    held.destroy();
+    for (let round = 0; round < 2; round++) {
+      expect(JSON.parse(await text(pool.exportStream('json', undefined, T0)))).toEqual(samples);
+      expect(csvRows(await text(pool.exportStream('csv', undefined, T0)))).toEqual(samples);
+    }
+    // Retention: only what is at or after the cutoff.
+    const cutoff = samples[EXPORT_PAGE_ROWS + 5]!.t;
+    expect(JSON.parse(await text(pool.exportStream('json', undefined, cutoff)))).toEqual(samples.filter((s) => s.t >= cutoff));
+    expect(await text(pool.exportStream('json', undefined, T0 + 365 * 86_400_000))).toBe('[]');
+    expect(await text(pool.exportStream('csv', undefined, T0 + 365 * 86_400_000))).toBe(['time', 't', ...SAMPLE_FIELDS].join(',') + '\n');
+  }, 60_000);
+
+  it('ends the helper once no export ran for a while; an abandoned export counts as ended', async () => {
+    await vi.waitFor(() => expect(pool.exportHelper()).toBe('off'), { timeout: 5_000, interval: 50 });
+    // A consumer that goes away after the first chunk: the helper starts, then still ends.
+    const held = await heldExport();
+    await vi.waitFor(() => expect(pool.exportHelper()).toBe('ready'), { timeout: 30_000, interval: 50 });
+    held.destroy();
+    await vi.waitFor(() => expect(pool.exportHelper()).toBe('off'), { timeout: 5_000, interval: 50 });
+    // And the next export is whole.
+    expect(JSON.parse(await text(pool.exportStream('json', undefined, T0)))).toEqual(samples);
+  }, 60_000);
+
+  it('sends intact bytes to a slow client over a real socket while chunk memory is reused', async () => {
+    // The HTTP thread lends chunks back to the workers once the socket has them; a client that
+    // reads slowly keeps the socket's queue full, so a chunk reused too early would show here.
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      void pipeline(pool.exportStream('json', undefined, T0), res).catch(() => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (let round = 0; round < 2; round++) {
+        const body = await new Promise<string>((resolve, reject) => {
+          http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+            const parts: Buffer[] = [];
+            let got = 0;
+            res.on('data', (c: Buffer) => {
+              parts.push(c);
+              got += c.length;
+              // Every ~512 kB the client stops reading for a moment.
+              if (got > 512 * 1024) {
+                got = 0;
+                res.pause();
+                setTimeout(() => res.resume(), 15);
+              }
+            });
+            res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+            res.on('error', reject);
+          });
+        });
+        expect(JSON.parse(body)).toEqual(samples);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+});

@@ -52,7 +52,7 @@ export class Chunker {
 /** Called after each transaction: rows of the source it covered, rows it inserted. */
 export type OnChunk = (covered: number, inserted: number) => Promise<void>;
 
-/** What the checks found in a source before anything is inserted. */
+/** What the checks found in a source. */
 export interface SourceCounts {
   /** Readable rows (samples). */
   rows: number;
@@ -64,55 +64,78 @@ export interface SourceCounts {
   inRetention: number;
 }
 
+/** What a database source's `check` finds before anything is inserted. */
+export interface SourceCheck {
+  /** Whether any readable row carries a power value (a file without any is refused). */
+  anyPower: boolean;
+  /** Rows at or after the cutoff, readable or not (progress). */
+  inRetention: number;
+}
+
 /**
- * sigen-home-bridge's `history.db` (already copied to `copy`, read-only) into `store`, in SQL.
- * `check` gives the counts (a full scan: a damaged file throws here, before any insert);
- * `insert` copies every readable row at or after `cutoff`, and returns how many were new.
- * Throws SQLite's error on a damaged page; the caller falls back to reading row by row.
+ * sigen-home-bridge's `history.db` (already copied to `copy`) into `store`, in SQL; null when the
+ * file has no table with its columns. `check` is cheap (it stops at the first row with a power
+ * value). `insert` copies every readable row at or after `cutoff` (each row's checks evaluated
+ * once, in the range query; a range with no bad row is copied without them) and counts what it
+ * read. Throws SQLite's error on a damaged page; the caller then reads the rest row by row.
  */
-export function sigenDbSource(store: DurableStore, copy: string): { check(cutoff: number): SourceCounts; insert(cutoff: number, chunker: Chunker, onChunk: OnChunk): Promise<number>; detach(): void } | null {
+export function sigenDbSource(
+  store: DurableStore,
+  copy: string,
+): { check(cutoff: number): SourceCheck; readable(): number; insert(cutoff: number, chunker: Chunker, onChunk: OnChunk): Promise<SourceCounts & { imported: number }>; detach(): void } | null {
   const db = store.db;
   // Our own temporary copy: only read here (SQLite may add its -shm beside it).
   db.prepare('ATTACH DATABASE ? AS old').run(copy);
   const detach = () => db.exec('DETACH DATABASE old');
   try {
     const columns = new Set(db.prepare("SELECT name FROM pragma_table_info('samples', 'old')").pluck().all() as string[]);
-    if (!columns.has('t') || !['pvPower', 'gridPower', 'batteryPower', 'loadPower'].some((f) => columns.has(f))) {
+    if (!columns.has('t') || !SIGEN_POWER.some((f) => columns.has(f))) {
       detach();
       return null;
     }
     const value = (f: string) => (columns.has(f) ? f : 'NULL');
     const valid = `(${SAFE_T} AND ${SIGEN_FIELDS.map((f) => finiteOrNull(value(f))).join(' AND ')})`;
-    const power = `(${['pvPower', 'gridPower', 'batteryPower', 'loadPower'].map((f) => `${value(f)} IS NOT NULL`).join(' OR ')})`;
+    const power = `(${SIGEN_POWER.map((f) => `${value(f)} IS NOT NULL`).join(' OR ')})`;
     const ours = SIGEN_FIELDS.map((f) => SIGEN_FIELD_OF[f]);
-    const counts = db.prepare(
-      `SELECT count(*) FILTER (WHERE ${valid}), count(*) FILTER (WHERE NOT ${valid}), count(*) FILTER (WHERE ${valid} AND ${power}), count(*) FILTER (WHERE ${valid} AND t >= @cutoff) FROM old.samples`,
-    );
-    // One range of the source by `t` (its primary key): where it ends, and the valid times in it.
-    const span = db.prepare(`SELECT max(t), count(*), min(t) FILTER (WHERE ${SAFE_T}), max(t) FILTER (WHERE ${SAFE_T}) FROM (SELECT t FROM old.samples WHERE t > @after ORDER BY t LIMIT @limit)`).raw();
-    const insert = db.prepare(
-      `INSERT OR IGNORE INTO main.samples (t, ${ours.join(', ')}) SELECT t, ${SIGEN_FIELDS.map(value).join(', ')} FROM old.samples WHERE t > @after AND t <= @last AND ${valid} ORDER BY t`,
-    );
+    const anyPower = db.prepare(`SELECT EXISTS (SELECT 1 FROM old.samples WHERE ${valid} AND ${power})`).pluck();
+    const inRetention = db.prepare('SELECT count(*) FROM old.samples WHERE t > @after').pluck();
+    const older = db.prepare(`SELECT count(*) FROM old.samples WHERE t <= @after AND ${valid}`).pluck();
+    // One range of the source by `t` (its primary key): where it ends, how many rows, how many
+    // readable, and their times. The LIMIT keeps the subquery apart, so `ok` is evaluated once a row.
+    const span = db
+      .prepare(`SELECT max(t), count(*), total(ok), min(t) FILTER (WHERE ok), max(t) FILTER (WHERE ok), total(ok AND ${power}) FROM (SELECT t, ${valid} AS ok, ${SIGEN_POWER.map(value).join(', ')} FROM old.samples WHERE t > @after ORDER BY t LIMIT @limit)`)
+      .raw();
+    const copyRows = (where: string) =>
+      db.prepare(`INSERT OR IGNORE INTO main.samples (t, ${ours.join(', ')}) SELECT t, ${SIGEN_FIELDS.map(value).join(', ')} FROM old.samples WHERE t > @after AND t <= @last${where} ORDER BY t`);
+    const insertAll = copyRows('');
+    const insertValid = copyRows(` AND ${valid}`);
     return {
       detach,
+      readable() {
+        return older.get({ after: Number.MAX_SAFE_INTEGER }) as number;
+      },
       check(cutoff) {
-        const [rows, unreadable, withPower, inRetention] = counts.raw().get({ cutoff }) as number[];
-        return { rows: rows!, unreadable: unreadable!, withPower: withPower!, inRetention: inRetention! };
+        return { anyPower: anyPower.get() === 1, inRetention: inRetention.get({ after: cutoff - 1 }) as number };
       },
       async insert(cutoff, chunker, onChunk) {
-        // From the cutoff on (t > cutoff - 1: a time is an integer): older rows stay behind.
+        // From the cutoff on (t > cutoff - 1: a time is an integer): older rows stay behind, counted.
         let after: unknown = cutoff - 1;
-        let total = 0;
+        const out = { rows: older.get({ after }) as number, unreadable: 0, withPower: 0, inRetention: 0, imported: 0 };
         for (;;) {
           const t0 = performance.now();
-          const [last, covered, lo, hi] = span.get({ after, limit: chunker.size }) as [unknown, number, number | null, number | null];
-          if (!covered) return total;
-          const inserted = store.bulkInsert(
+          const [last, covered, ok, lo, hi, withPower] = span.get({ after, limit: chunker.size }) as [unknown, number, number, number | null, number | null, number];
+          if (!covered) return out;
+          const insert = ok === covered ? insertAll : insertValid;
+          const inserted = lo === null ? 0 : store.bulkInsert(
             () => insert.run({ after, last }).changes,
-            () => [lo ?? 0, hi ?? -1],
+            () => [lo, hi!],
           );
           chunker.took(covered, performance.now() - t0);
-          total += inserted;
+          out.rows += ok;
+          out.inRetention += ok;
+          out.unreadable += covered - ok;
+          out.withPower += withPower;
+          out.imported += inserted;
           after = last;
           await onChunk(covered, inserted);
         }
@@ -123,6 +146,8 @@ export function sigenDbSource(store: DurableStore, copy: string): { check(cutoff
     throw err;
   }
 }
+
+const SIGEN_POWER = ['pvPower', 'gridPower', 'batteryPower', 'loadPower'];
 
 const STAGE_COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
 
@@ -139,7 +164,7 @@ export function jsonStage(store: DurableStore) {
   const power = POWER_FIELDS.map((f) => `${f} IS NOT NULL`).join(' OR ');
   const counts = db.prepare(`SELECT count(*), count(*) FILTER (WHERE ${power}), count(*) FILTER (WHERE t >= @cutoff) FROM temp.import_stage`).raw();
   // Ranges of the staging table in file order (rowid): the first of two rows with the same `t` wins, as one by one.
-  const span = db.prepare('SELECT max(rowid), count(*), min(t) FILTER (WHERE t >= @cutoff), max(t) FILTER (WHERE t >= @cutoff) FROM (SELECT rowid, t FROM temp.import_stage WHERE rowid > @after ORDER BY rowid LIMIT @limit)').raw();
+  const span = db.prepare('SELECT max(rowid), count(*), count(*) FILTER (WHERE t >= @cutoff), min(t) FILTER (WHERE t >= @cutoff), max(t) FILTER (WHERE t >= @cutoff) FROM (SELECT rowid, t FROM temp.import_stage WHERE rowid > @after ORDER BY rowid LIMIT @limit)').raw();
   const insert = db.prepare(`INSERT OR IGNORE INTO main.samples (${STAGE_COLUMNS}) SELECT ${STAGE_COLUMNS} FROM temp.import_stage WHERE rowid > @after AND rowid <= @last AND t >= @cutoff ORDER BY rowid`);
   const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
   const putSample = (s: HistorySample) => {
@@ -147,22 +172,22 @@ export function jsonStage(store: DurableStore) {
     for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
     put.run(values);
   };
-  /** A sigen-home-bridge row straight into `values` (no object built); false when it is not readable. */
-  const sigenIdx = SIGEN_FIELDS.map((f) => 1 + SAMPLE_FIELDS.indexOf(SIGEN_FIELD_OF[f]));
+  /** A sigen-home-bridge row straight into its columns (no object built); false when it is not readable (fromSigenRow's rules). */
+  const putSigenRow = db.prepare(`INSERT INTO temp.import_stage (t, ${SIGEN_FIELDS.map((f) => SIGEN_FIELD_OF[f]).join(', ')}) VALUES (${['t', ...SIGEN_FIELDS].map(() => '?').join(', ')})`);
+  const sigenValues: unknown[] = new Array(1 + SIGEN_FIELDS.length);
   const putSigen = (o: unknown): boolean => {
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return false;
     const row = o as Record<string, unknown>;
     const t = row.t;
     if (typeof t !== 'number' || !Number.isSafeInteger(t)) return false;
-    values.fill(null);
-    values[0] = t;
+    sigenValues[0] = t;
     for (let k = 0; k < SIGEN_FIELDS.length; k++) {
       const v = row[SIGEN_FIELDS[k]!];
-      if (v === undefined || v === null) continue;
-      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-      values[sigenIdx[k]!] = v;
+      if (v === undefined || v === null) sigenValues[k + 1] = null;
+      else if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      else sigenValues[k + 1] = v;
     }
-    put.run(values);
+    putSigenRow.run(sigenValues);
     return true;
   };
 
@@ -214,7 +239,7 @@ export function jsonStage(store: DurableStore) {
       let total = 0;
       for (;;) {
         const t0 = performance.now();
-        const [last, covered, lo, hi] = span.get({ after, limit: chunker.size, cutoff }) as [number, number, number | null, number | null];
+        const [last, covered, kept, lo, hi] = span.get({ after, limit: chunker.size, cutoff }) as [number, number, number, number | null, number | null];
         if (!covered) return total;
         const inserted = lo === null ? 0 : store.bulkInsert(
           () => insert.run({ after, last, cutoff }).changes,
@@ -223,7 +248,7 @@ export function jsonStage(store: DurableStore) {
         chunker.took(covered, performance.now() - t0);
         total += inserted;
         after = last;
-        await onChunk(covered, inserted);
+        await onChunk(kept, inserted);
       }
     },
     drop() {

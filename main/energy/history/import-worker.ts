@@ -122,7 +122,7 @@ async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyIm
     const counts = stage.counts(cutoff);
     const refused = noPowerMessage(counts.rows, counts.withPower > 0);
     if (refused) throw new Error(refused);
-    const imported = await stage.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.rows));
+    const imported = await stage.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
     const report: LegacyImportReport = { file, status: unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
     if (unreadable) Object.assign(report, { unreadable, error: `${unreadable} entries are not readable rows` });
     return report;
@@ -132,8 +132,8 @@ async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyIm
 }
 
 /**
- * sigen-home-bridge's history.db: checked and copied in SQL from a temporary copy ATTACHed
- * read-only. A file SQLite cannot read through (damaged) is read row by row instead
+ * sigen-home-bridge's history.db: checked and copied in SQL from a temporary copy, ATTACHed and
+ * only read. A file SQLite cannot read through (damaged) is read row by row instead
  * (importSigenDbRows), which salvages the rows on both sides of the damage.
  */
 async function importSigenDb(store: DurableStore, file: string): Promise<LegacyImportReport> {
@@ -149,11 +149,14 @@ async function importSigenDb(store: DurableStore, file: string): Promise<LegacyI
     }
     if (!source) return await importSigenDbRows(store, file, 0);
     try {
-      const counts = source.check(cutoff);
-      const refused = noPowerMessage(counts.rows, counts.withPower > 0);
-      if (refused) throw new RefusedError(refused);
-      imported = await source.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
-      return { file, status: 'imported', imported, skipped: counts.rows - imported };
+      const check = source.check(cutoff);
+      if (!check.anyPower) throw new RefusedError(noPowerMessage(source.readable(), false)!);
+      const report = progress(file, check.inRetention);
+      const counts = await source.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), (covered, inserted) => {
+        imported += inserted;
+        return report(covered, inserted);
+      });
+      return { file, status: 'imported', imported: counts.imported, skipped: counts.rows - counts.imported };
     } catch (err) {
       if (err instanceof RefusedError) throw err;
       // Damaged past what the checks read: the rest row by row (rows already in are skipped).

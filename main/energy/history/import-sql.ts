@@ -9,8 +9,8 @@ import { POWER_FIELDS, SAMPLE_FIELDS, type HistorySample } from './sample.js';
  *
  * - sigen-home-bridge's `history.db` (a temporary copy) is ATTACHed, only read, and copied with
  *   `INSERT OR IGNORE INTO samples SELECT … FROM old.samples WHERE <valid>`, a range of `t` per
- *   transaction; the rows the WHERE refuses are counted by the same test negated. Its checks are
- *   those of `fromSigenRow` (a safe-integer `t`, finite numbers or null).
+ *   transaction; the range query counts the rows the checks refuse. The checks are those of
+ *   `fromSigenRow` (a safe-integer `t`, finite numbers or null).
  * - A JSON file is parsed a chunk at a time (JSON.parse of a batch of elements: SQLite's json_each
  *   measured 3–8x slower on the same batches) into a TEMP staging table of this connection (its
  *   own file, no lock on the history), checked row by row as before; only a file read to its end
@@ -49,7 +49,7 @@ export class Chunker {
   }
 }
 
-/** Called after each transaction: rows of the source it covered, rows it inserted. */
+/** Called after each transaction: rows of the source it covered (at or after the cutoff), rows it inserted. */
 export type OnChunk = (covered: number, inserted: number) => Promise<void>;
 
 /** What the checks found in a source. */
@@ -230,9 +230,10 @@ export function jsonStage(store: DurableStore) {
       }
       return { unreadable };
     },
-    counts(cutoff: number): SourceCounts {
+    /** What the stage holds (readable rows only: `load` counted the others). */
+    counts(cutoff: number): Omit<SourceCounts, 'unreadable'> {
       const [rows, withPower, inRetention] = counts.get({ cutoff }) as number[];
-      return { rows: rows!, unreadable: 0, withPower: withPower!, inRetention: inRetention! };
+      return { rows: rows!, withPower: withPower!, inRetention: inRetention! };
     },
     async insert(cutoff: number, chunker: Chunker, onChunk: OnChunk): Promise<number> {
       let after = 0;

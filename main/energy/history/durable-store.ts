@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { addSample, bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
+import { bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
 import { BLOCK_MS, BlockCache } from './block-cache.js';
 import { MinuteCache } from './minute-cache.js';
-import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
+import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
@@ -48,7 +48,6 @@ export class DurableStore {
       insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
       bulkOn: opts.readonly ? null : db.prepare('INSERT INTO bulk_insert (x) VALUES (1)'),
       bulkOff: opts.readonly ? null : db.prepare('DELETE FROM bulk_insert'),
-      mergeMinute: opts.readonly ? null : db.prepare(MERGE_MINUTE_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
@@ -74,16 +73,15 @@ export class DurableStore {
 
   /**
    * Inserts many samples in one transaction (all or nothing); returns how many were new. The
-   * per-sample rollup trigger is off inside it (see durable-schema.ts): the new samples' minutes
-   * are totalled here and merged once each.
+   * per-sample rollup trigger is off inside it (see durable-schema.ts): the minutes the new
+   * samples fall in are rolled up once, in SQL (rollUpRange).
    */
   insertMany(samples: Iterable<HistorySample>): number {
-    this.resetCache();
-    const { insertRow, bulkOn, bulkOff, mergeMinute } = this.stmts;
-    if (!insertRow || !bulkOn || !bulkOff || !mergeMinute) throw new Error('history opened read-only');
-    return this.db.transaction(() => {
-      bulkOn.run();
-      const minutes = new Map<number, PartialBucket>();
+    const { insertRow } = this.stmts;
+    if (!insertRow) throw new Error('history opened read-only');
+    let lo = Infinity;
+    let hi = -Infinity;
+    return this.bulkInsert(() => {
       const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
       let n = 0;
       for (const s of samples) {
@@ -91,15 +89,47 @@ export class DurableStore {
         for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
         if (insertRow.run(values).changes === 0) continue;
         n++;
-        const m = Math.floor(s.t / MINUTE);
-        let b = minutes.get(m);
-        if (!b) minutes.set(m, (b = emptyBucket(m)));
-        addSample(b, s);
+        if (s.t < lo) lo = s.t;
+        if (s.t > hi) hi = s.t;
       }
-      for (const b of minutes.values()) mergeMinute.run(minuteValues(b.t, b.n, b.sum, b.cnt, b.min, b.max));
+      return n;
+    }, () => [lo, hi]);
+  }
+
+  /**
+   * The bulk-insert path (imports): runs `insert`, which adds rows to `samples` on this
+   * connection and returns how many it added, in one transaction with the per-sample rollup
+   * trigger off, then rolls up the range `span()` gives (epoch ms, inclusive) once, in SQL.
+   * All or nothing. Returns the rows added.
+   */
+  bulkInsert(insert: () => number, span: () => [number, number]): number {
+    const { bulkOn, bulkOff } = this.stmts;
+    if (!bulkOn || !bulkOff) throw new Error('history opened read-only');
+    this.resetCache();
+    return this.db.transaction(() => {
+      bulkOn.run();
+      const n = insert();
+      if (n > 0) {
+        const [lo, hi] = span();
+        this.rollUpRange(lo, hi);
+      }
       bulkOff.run();
       return n;
     })();
+  }
+
+  /**
+   * Rebuilds the rollup of every minute that lo <= t <= hi touches from the samples stored in it
+   * (one GROUP BY in SQL; samples already there before an import are counted again, not twice).
+   * The one step a bulk insert ends with, inside its transaction: a further rollup table (for
+   * example of 10 s) is rebuilt here too.
+   */
+  rollUpRange(loT: number, hiT: number): void {
+    if (hiT < loT) return;
+    const lo = Math.floor(loT / MINUTE);
+    const hi = Math.floor(hiT / MINUTE);
+    this.stmts.deleteMinutes.run(lo, hi);
+    this.stmts.rebuildMinutes.run({ lo, hi });
   }
 
   /** Forget cached rollup minutes (rows were added out of order by another connection). */

@@ -1,28 +1,33 @@
 /**
  * Imports history files on a thread of its own (started after the HTTP port opens, or by an import
- * from another program), with its own SQLite connection, then inserts in small transactions so the
- * poller's own inserts never wait long for the write lock. Posts progress after each chunk.
+ * from another program), with its own SQLite connection. The rows go from the file into the
+ * history in SQL (import-sql.ts): no JS object per row on the way in for a database, one JSON.parse
+ * per chunk for a JSON file. Inserts run in transactions of about TXN_MS each, so the poller's own
+ * inserts never wait long for the write lock; progress is posted after each.
  *
- * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): stream-parsed and validated
- *   in a first pass (a malformed file is never half-imported), inserted in a second, renamed
- *   `.imported` once done. A crash mid-file leaves the file in place; the next start imports it
- *   again (same `t` skipped).
+ * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): stream-parsed and checked
+ *   into a staging table first (a malformed file is never half-imported), copied into the history
+ *   second, renamed `.imported` once done. A crash mid-file leaves the file in place; the next start
+ *   imports it again (same `t` skipped).
  * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, read where they are and never changed;
- *   a damaged file gives what can be read and the report says `partial` with what could not.
- *   The JSON file is stream-parsed twice too (count, then insert); only a file whose structure is
- *   damaged is read whole, to salvage the rows on both sides of the damage.
+ *   a damaged file gives what can be read and the report says `partial` with what could not
+ *   (a damaged database is read row by row, the old way; a JSON file whose structure is damaged
+ *   is read whole, to salvage the rows on both sides of the damage).
  *
- * JSON files are never held whole: each pass reads 1 MiB at a time, and an element over 64 KiB
+ * JSON files are never held whole: they are read 1 MiB at a time, and an element over 64 KiB
  * fails the file (see json-array-stream.ts).
  *
  * A file whose rows carry no power value is never reported `imported`.
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { fromSigenRow, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
+import os from 'node:os';
+import path from 'node:path';
+import { copySigenDb, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { JsonArrayError, readJsonArray } from './json-array-stream.js';
-import { legacySample, noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
+import { Chunker, jsonStage, sigenDbSource, type OnChunk } from './import-sql.js';
+import { JsonArrayError } from './json-array-stream.js';
+import { noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
 
 export type ImportFormat = 'legacy-json' | 'sigen-db' | 'sigen-json';
@@ -48,6 +53,8 @@ const port = parentPort!;
 const TXN_MS = 8;
 const MIN_CHUNK = 250;
 const MAX_CHUNK = 20_000;
+/** The SQL path's rows per transaction may grow further (no JS per row). */
+const MAX_SQL_CHUNK = 50_000;
 /** A file under this size that is not a JSON array may be read whole, for a better message. */
 const SMALL_FILE = 1 << 20;
 const send = (m: ImportMessage) => port.postMessage(m);
@@ -83,61 +90,96 @@ class Inserter {
   }
 }
 
-/** Samples of one JSON history file, a chunk at a time: legacy entries throw, sigen-home-bridge's bad rows are counted. */
-function* jsonSamples(job: ImportJob, counts: { rows: number; unreadable: number; anyPower: boolean }): Generator<HistorySample[]> {
-  for (const batch of readJsonArray(job.file)) {
-    const out: HistorySample[] = [];
-    const bad = new Set(batch.bad.map((b) => b.index));
-    if (job.format === 'legacy-json' && batch.bad.length) throw new Error(`entry ${batch.bad[0]!.index}: not valid JSON (${batch.bad[0]!.message})`);
-    batch.items.forEach((item, k) => {
-      if (job.format === 'legacy-json') {
-        out.push(legacySample(item, batch.first + k));
-        return;
-      }
-      const row = !bad.has(batch.first + k) && typeof item === 'object' && item !== null && !Array.isArray(item) ? fromSigenRow(item as Record<string, unknown>) : null;
-      if (row) out.push(row);
-      else counts.unreadable++;
-    });
-    counts.rows += out.length;
-    if (!counts.anyPower) counts.anyPower = out.some(hasPower);
-    yield out;
-  }
+/** Progress after each SQL transaction: `covered` rows of the source, `total` expected. */
+function progress(file: string, total: number): OnChunk {
+  let done = 0;
+  return async (covered, inserted) => {
+    done += covered;
+    send({ type: 'progress', file, done, total: Math.max(total, done), inserted });
+    await pause();
+  };
 }
 
-/** A JSON history file, streamed: a first pass validates and counts, the second inserts. */
+/** A JSON history file, streamed into a staging table (checked), then copied into the history. */
 async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyImportReport> {
   const { file } = job;
-  const counts = { rows: 0, unreadable: 0, anyPower: false };
-  let total = 0;
+  const stage = jsonStage(store);
   try {
-    for (const samples of jsonSamples(job, counts)) for (const s of samples) if (s.t >= cutoff) total++;
-  } catch (err) {
-    if (!(err instanceof JsonArrayError)) throw err;
-    if (job.format === 'legacy-json') {
-      // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
-      if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
-      throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
+    let unreadable: number;
+    try {
+      ({ unreadable } = stage.load(file, job.format === 'legacy-json' ? 'legacy-json' : 'sigen-json'));
+    } catch (err) {
+      if (!(err instanceof JsonArrayError)) throw err;
+      if (job.format === 'legacy-json') {
+        // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
+        if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
+        throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
+      }
+      // sigen-home-bridge's file with its structure damaged: read whole, salvaging both sides.
+      stage.drop();
+      return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')));
     }
-    // sigen-home-bridge's file with its structure damaged: read whole, salvaging both sides.
-    return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')));
+    const counts = stage.counts(cutoff);
+    const refused = noPowerMessage(counts.rows, counts.withPower > 0);
+    if (refused) throw new Error(refused);
+    const imported = await stage.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
+    const report: LegacyImportReport = { file, status: unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
+    if (unreadable) Object.assign(report, { unreadable, error: `${unreadable} entries are not readable rows` });
+    return report;
+  } finally {
+    stage.drop();
   }
-  const refused = noPowerMessage(counts.rows, counts.anyPower);
-  if (refused) throw new Error(refused);
-  const inserter = new Inserter(store, file, total);
-  const second = { rows: 0, unreadable: 0, anyPower: false };
-  for (const samples of jsonSamples(job, second)) await inserter.add(samples.filter((s) => s.t >= cutoff));
-  const report: LegacyImportReport = { file, status: counts.unreadable ? 'partial' : 'imported', imported: inserter.imported, skipped: counts.rows - inserter.imported };
-  if (counts.unreadable) Object.assign(report, { unreadable: counts.unreadable, error: `${counts.unreadable} entries are not readable rows` });
-  return report;
 }
 
 /**
- * sigen-home-bridge's history.db, a page at a time. Samples are held back only until the first
- * one with a power value (a file without any is refused with nothing inserted), then stream.
+ * sigen-home-bridge's history.db: checked and copied in SQL from a temporary copy, ATTACHed and
+ * only read. A file SQLite cannot read through (damaged) is read row by row instead
+ * (importSigenDbRows), which salvages the rows on both sides of the damage.
  */
 async function importSigenDb(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sigen-import-'));
+  let imported = 0;
+  try {
+    const copy = copySigenDb(file, tmp);
+    let source: ReturnType<typeof sigenDbSource>;
+    try {
+      source = sigenDbSource(store, copy);
+    } catch {
+      source = null;
+    }
+    if (!source) return await importSigenDbRows(store, file, 0);
+    try {
+      const check = source.check(cutoff);
+      if (!check.anyPower) throw new RefusedError(noPowerMessage(source.readable(), false)!);
+      const report = progress(file, check.inRetention);
+      const counts = await source.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), (covered, inserted) => {
+        imported += inserted;
+        return report(covered, inserted);
+      });
+      return { file, status: 'imported', imported: counts.imported, skipped: counts.rows - counts.imported };
+    } catch (err) {
+      if (err instanceof RefusedError) throw err;
+      // Damaged past what the checks read: the rest row by row (rows already in are skipped).
+      return await importSigenDbRows(store, file, imported);
+    } finally {
+      source.detach();
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+class RefusedError extends Error {}
+
+/**
+ * sigen-home-bridge's history.db, a page at a time, as JS rows (a damaged file). Samples are held
+ * back only until the first one with a power value (a file without any is refused with nothing
+ * inserted), then stream. `already`: rows the SQL path inserted before it met the damage.
+ */
+async function importSigenDbRows(store: DurableStore, file: string, already: number): Promise<LegacyImportReport> {
   const got: SourceRead = { samples: [], unreadable: 0, withoutPower: 0, damage: null };
   const inserter = new Inserter(store, file, 0);
+  inserter.imported = already;
   let held: HistorySample[] | null = [];
   let rows = 0;
   for (const page of sigenDbPages(file, got, (count) => (inserter.total = count))) {

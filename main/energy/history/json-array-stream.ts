@@ -51,6 +51,39 @@ const shown = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)
  * is not a comma; elements that are whole but not valid JSON are listed in the batch's `bad`.
  */
 export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayBatch> {
+  for (const span of scanJsonArray(file, opts)) yield parseBatch(span.buf, span.starts, span.ends, span.first);
+}
+
+/**
+ * One chunk's whole elements as raw text, never parsed in JS: `text` is a JSON array of elements
+ * `first .. first + count - 1` (for SQLite's json_each, which parses it in C). `parse()` gives the
+ * same batch as readJsonArray (parsed here, bad elements listed); call it before the next batch.
+ */
+export interface JsonArrayText {
+  first: number;
+  count: number;
+  text: string;
+  parse(): JsonArrayBatch;
+}
+
+/** The elements of the top-level JSON array in `file` as raw text, a chunk's worth per batch (errors as readJsonArray). */
+export function* readJsonArrayText(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayText> {
+  for (const { buf, starts, ends, first } of scanJsonArray(file, opts)) {
+    // Between two elements there is only a comma and whitespace: the span is a valid array body.
+    const text = `[${buf.toString('utf8', starts[0], ends[ends.length - 1])}]`;
+    yield { first, count: starts.length, text, parse: () => parseBatch(buf, starts, ends, first) };
+  }
+}
+
+/** Where each whole element of one chunk starts and ends in `buf` ([starts[k], ends[k]) is element first + k). */
+interface ElementSpans {
+  buf: Buffer;
+  starts: number[];
+  ends: number[];
+  first: number;
+}
+
+function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<ElementSpans> {
   const chunkBytes = opts.chunkBytes ?? 1 << 20;
   const maxElement = opts.maxElementBytes ?? 64 * 1024;
   const fd = fs.openSync(file, 'r');
@@ -136,7 +169,7 @@ export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Gener
         scalar = false;
         state = close(buf.length);
       }
-      if (starts.length) yield parseBatch(buf, starts, ends, index - starts.length);
+      if (starts.length) yield { buf, starts, ends, first: index - starts.length };
       if (state === 'in') {
         carry = Buffer.from(buf.subarray(start));
         if (carry.length > maxElement) throw new JsonArrayError(`entry ${index} is larger than ${maxElement} bytes`, index);

@@ -95,6 +95,20 @@ function collectRaw(rows: unknown[][], out: SourceRead): void {
 }
 
 /**
+ * Copies its `history.db` (and its `-wal`, which may hold the newest rows) into the folder `tmp`,
+ * so SQLite never creates or changes a file beside the original; returns the copy's path.
+ */
+export function copySigenDb(file: string, tmp: string): string {
+  const copy = path.join(tmp, 'history.db');
+  fs.copyFileSync(file, copy);
+  if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+  // A copy of a read-only file is read-only too: SQLite could not fold its WAL in to read it.
+  fs.chmodSync(copy, 0o600);
+  if (fs.existsSync(`${copy}-wal`)) fs.chmodSync(`${copy}-wal`, 0o600);
+  return copy;
+}
+
+/**
  * Reads every row of its `history.db` without touching its folder: the database (and its `-wal`,
  * which may hold the newest rows) is copied to a temporary folder and opened read-only there, so
  * SQLite never creates or changes a file beside the original. Rows are read in pages by time;
@@ -122,9 +136,7 @@ export function* sigenDbPages(file: string, out: SourceRead, onCount?: (rows: nu
     return into.samples;
   };
   try {
-    const copy = path.join(tmp, 'history.db');
-    fs.copyFileSync(file, copy);
-    if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+    const copy = copySigenDb(file, tmp);
     try {
       db = new Database(copy, { fileMustExist: true });
       db.pragma('query_only = ON');
@@ -254,9 +266,7 @@ function salvageObjects(text: string): { rows: Array<Record<string, unknown>>; b
 export function summarizeSigenDb(file: string, cutoff: number): { rows: number; firstT: number | null; lastT: number | null; older: number; unreadable: number; withoutPower: number; damage: string | null } {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sigen-summary-'));
   try {
-    const copy = path.join(tmp, 'history.db');
-    fs.copyFileSync(file, copy);
-    if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+    const copy = copySigenDb(file, tmp);
     const db = new Database(copy, { fileMustExist: true });
     try {
       const row = db.prepare('SELECT count(*) AS rows, min(t) AS firstT, max(t) AS lastT, count(CASE WHEN t < ? THEN 1 END) AS older, count(CASE WHEN pvPower IS NULL AND gridPower IS NULL AND batteryPower IS NULL AND loadPower IS NULL THEN 1 END) AS withoutPower FROM samples').get(cutoff) as {

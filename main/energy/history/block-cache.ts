@@ -1,4 +1,4 @@
-import { emptyBucket, type PartialBucket } from './downsample.js';
+import type { BucketColumns } from './bucket-columns.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
 const F = SAMPLE_FIELDS.length;
@@ -37,40 +37,40 @@ export class BlockCache {
   }
 
   /**
-   * Partial buckets of `widthMs` (a multiple of BLOCK_MS) over blocks bLo..bHi, all sealed; null
-   * when the range is too wide to cache. Buckets are fresh objects, in time order.
+   * Folds blocks bLo..bHi, all sealed, into buckets of `widthMs` (a multiple of BLOCK_MS) at the
+   * end of `out`, in time order; false (and nothing added) when the range is too wide to cache.
    */
-  fold(bLo: number, bHi: number, widthMs: number): PartialBucket[] | null {
-    if (bHi < bLo) return [];
-    if (bHi - bLo + 1 > MAX_CACHED_BLOCKS) return null;
+  foldInto(out: BucketColumns, bLo: number, bHi: number, widthMs: number): boolean {
+    if (bHi < bLo) return true;
+    if (bHi - bLo + 1 > MAX_CACHED_BLOCKS) return false;
     this.ensure(bLo, bHi);
-    const out: PartialBucket[] = [];
-    let cur: PartialBucket | null = null;
+    const { n, sum, cnt, min, max, base } = this;
+    let start = NaN;
+    let j = -1;
     for (let b = bLo; b <= bHi; b++) {
-      const s = b - this.base;
-      const count = this.n[s]!;
+      const s = b - base;
+      const count = n[s]!;
       if (count === 0) continue;
-      const start = Math.floor((b * BLOCK_MS) / widthMs) * widthMs;
-      if (!cur || cur.t !== start) {
-        cur = emptyBucket(start);
-        out.push(cur);
+      const t = Math.floor((b * BLOCK_MS) / widthMs) * widthMs;
+      if (t !== start) {
+        start = t;
+        j = out.at(t);
       }
-      cur.n += count;
+      out.n[j]! += count;
       const k = s * F;
+      const o = j * F;
       for (let i = 0; i < F; i++) {
-        const c = this.cnt[k + i]!;
+        const c = cnt[k + i]!;
         if (c === 0) continue;
-        cur.sum[i]! += this.sum[k + i]!;
-        cur.cnt[i]! += c;
-        const lo = this.min[k + i]!;
-        const hi = this.max[k + i]!;
-        const m = cur.min[i]!;
-        const x = cur.max[i]!;
-        cur.min[i] = m === null || lo < m ? lo : m;
-        cur.max[i] = x === null || hi > x ? hi : x;
+        out.sum[o + i]! += sum[k + i]!;
+        out.cnt[o + i]! += c;
+        const lo = min[k + i]!;
+        const hi = max[k + i]!;
+        if (!(out.min[o + i]! <= lo)) out.min[o + i] = lo;
+        if (!(out.max[o + i]! >= hi)) out.max[o + i] = hi;
       }
     }
-    return out;
+    return true;
   }
 
   /** After a prune: blocks up to and including `edge` are gone or changed. */
@@ -80,10 +80,17 @@ export class BlockCache {
     if (this.lo <= edge) this.lo = edge + 1;
   }
 
+  /** Forgets every block and gives the arrays' memory back. */
   reset(): void {
     this.base = 0;
     this.lo = 0;
     this.hi = -1;
+    this.cap = 0;
+    this.n = new Uint32Array(0);
+    this.sum = new Float64Array(0);
+    this.cnt = new Uint32Array(0);
+    this.min = new Float64Array(0);
+    this.max = new Float64Array(0);
   }
 
   private ensure(bLo: number, bHi: number): void {

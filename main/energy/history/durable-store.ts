@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
+import type { Clock, Timer } from '../../core/clock.js';
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { addSample, bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
+import { BucketColumns } from './bucket-columns.js';
+import { addSample, bucketFromSql, bucketStart, emptyBucket, MAX_ROWS, type PartialBucket } from './downsample.js';
 import { BLOCK_MS, BlockCache } from './block-cache.js';
 import { MinuteCache } from './minute-cache.js';
 import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
@@ -32,6 +34,8 @@ const ROLLUP_COLUMNS = SAMPLE_FIELDS.map((f) => (isPowerField(f) ? `${f}_s, ${f}
  */
 export class DurableStore {
   readonly db: Db;
+  private readonly cacheIdle: { clock: Clock; ms: number } | null;
+  private idleTimer: Timer | null = null;
   private readonly stmts;
   private readonly minuteCache = new MinuteCache((lo, hi) => (this.stmts.minutes.all(lo, hi) as unknown[][]).map(bucketFromSql));
   private readonly blockCache = new BlockCache((lo, hi, each) => {
@@ -44,8 +48,16 @@ export class DurableStore {
    */
   constructor(
     readonly file: string,
-    opts: { readonly?: boolean } = {},
+    opts: {
+      readonly?: boolean;
+      /**
+       * Let go of the cached minutes and 10 s blocks once no downsampled read has used them for
+       * `ms` (idle memory: a week of blocks is 17 MB). Without it they stay until invalidated.
+       */
+      cacheIdle?: { clock: Clock; ms: number };
+    } = {},
   ) {
+    this.cacheIdle = opts.cacheIdle ?? null;
     if (opts.readonly) {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       this.db.pragma('busy_timeout = 5000');
@@ -125,6 +137,18 @@ export class DurableStore {
     })();
   }
 
+  /** Re-arms the idle release of the caches (see `cacheIdle`). */
+  private cachesUsed(): void {
+    const idle = this.cacheIdle;
+    if (!idle) return;
+    if (this.idleTimer) idle.clock.clear(this.idleTimer);
+    this.idleTimer = idle.clock.setTimeout(() => {
+      this.idleTimer = null;
+      this.resetCache();
+    }, idle.ms);
+    this.idleTimer.unref?.();
+  }
+
   /** Forget cached rollup minutes (rows were added out of order by another connection). */
   resetCache(): void {
     this.minuteCache.reset();
@@ -194,52 +218,42 @@ export class DurableStore {
   }
 
   /**
-   * Partial buckets of `widthMs` over lo <= t <= hi. Whole minutes come from the rollup when the
-   * width is a whole number of minutes, whole 10 s blocks from the block cache when it is a
-   * multiple of 10 s; the partial minutes or blocks at either edge, and those not sealed yet, from raw samples.
+   * Partial buckets of `widthMs` over lo <= t <= hi, in time order. Whole minutes come from the
+   * rollup when the width is a whole number of minutes, whole 10 s blocks from the block cache when
+   * it is a multiple of 10 s; the partial minutes or blocks at either edge, and those not sealed
+   * yet, from raw samples.
    */
-  buckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
-    if (hi < lo) return [];
+  buckets(lo: number, hi: number, widthMs: number): BucketColumns {
+    const out = new BucketColumns(hi < lo ? 1 : Math.min(MAX_ROWS, Math.floor((hi - lo) / widthMs) + 2));
+    if (hi < lo) return out;
     const unit = widthMs % MINUTE === 0 ? MINUTE : widthMs % BLOCK_MS === 0 ? BLOCK_MS : 0;
-    if (!unit) return this.rawBuckets(lo, hi, widthMs);
     const uLo = Math.ceil(lo / unit);
     const uHi = Math.floor((hi + 1) / unit) - 1;
-    if (uLo > uHi) return this.rawBuckets(lo, hi, widthMs);
-    // Sources in time order (raw head, rollup units, raw tail) folded into buckets; a bucket that
-    // spans two sources is merged. Cached minutes are never mutated: buckets are fresh objects.
-    const out: PartialBucket[] = [];
-    const add = (b: PartialBucket, start: number, owned: boolean) => {
-      const last = out.at(-1);
-      if (last && last.t === start) mergeBucket(last, b);
-      else if (owned) out.push(b);
-      else {
-        const fresh = emptyBucket(start);
-        mergeBucket(fresh, b);
-        out.push(fresh);
-      }
-    };
+    if (!unit || uLo > uHi) return this.rawBucketsInto(out, lo, hi, widthMs);
+    // Sources in time order (raw head, rollup units, raw tail), each merged into the buckets at
+    // the end of `out`, so a bucket that spans two sources comes out whole.
     const sealedTo = Math.floor((this.lastT() ?? 0) / unit) - 1;
+    this.rawBucketsInto(out, lo, uLo * unit - 1, widthMs);
     let tailFrom = uHi + 1;
-    let middle: PartialBucket[] | null = null;
     if (unit === BLOCK_MS) {
       // Blocks not sealed yet (the newest sample's block) are read raw with the tail.
       tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
-      middle = this.blockCache.fold(uLo, tailFrom - 1, widthMs);
-      if (!middle) return this.rawBuckets(lo, hi, widthMs);
-    }
-    for (const b of this.rawBuckets(lo, uLo * unit - 1, widthMs)) add(b, b.t, true);
-    if (middle) for (const b of middle) add(b, b.t, true);
-    else for (const b of this.minuteCache.get(uLo, uHi, sealedTo)) add(b, bucketStart(b.t, widthMs), false);
-    for (const b of this.rawBuckets(tailFrom * unit, hi, widthMs)) add(b, b.t, true);
+      if (!this.blockCache.foldInto(out, uLo, tailFrom - 1, widthMs)) return this.rawBucketsInto(new BucketColumns(), lo, hi, widthMs);
+    } else for (const b of this.minuteCache.get(uLo, uHi, sealedTo)) out.add(b, bucketStart(b.t, widthMs));
+    this.rawBucketsInto(out, tailFrom * unit, hi, widthMs);
+    this.cachesUsed();
     return out;
   }
 
-  private rawBuckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
-    if (hi < lo) return [];
-    return (this.stmts.rawBuckets.all({ w: widthMs, lo, hi }) as unknown[][]).map(bucketFromSql);
+  private rawBucketsInto(out: BucketColumns, lo: number, hi: number, widthMs: number): BucketColumns {
+    if (hi < lo) return out;
+    for (const row of this.stmts.rawBuckets.all({ w: widthMs, lo, hi }) as unknown[][]) out.add(bucketFromSql(row));
+    return out;
   }
 
   close(): void {
+    if (this.idleTimer) this.cacheIdle?.clock.clear(this.idleTimer);
+    this.idleTimer = null;
     if (this.db.open) this.db.close();
   }
 }

@@ -31,6 +31,11 @@ export class BlockCache {
   /** `scan(loT, hiT, each)` calls `each` with `[t, ...SAMPLE_FIELDS]` for every sample in [loT, hiT], oldest first. */
   constructor(private readonly scan: (loT: number, hiT: number, each: (row: unknown[]) => void) => void) {}
 
+  /** Block slots allocated (284 bytes each), used or not. */
+  get slots(): number {
+    return this.cap;
+  }
+
   /** The newest cached block (-1 when empty). */
   get sealedHi(): number {
     return this.hi;

@@ -137,6 +137,11 @@ export class DurableStore {
     })();
   }
 
+  /** What the read caches hold: rollup minutes, and 10 s block slots allocated. */
+  cacheSize(): { minutes: number; blockSlots: number } {
+    return { minutes: this.minuteCache.size, blockSlots: this.blockCache.slots };
+  }
+
   /** Re-arms the idle release of the caches (see `cacheIdle`). */
   private cachesUsed(): void {
     const idle = this.cacheIdle;

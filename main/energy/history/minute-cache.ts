@@ -39,6 +39,11 @@ export class MinuteCache {
     return out;
   }
 
+  /** Minutes held. */
+  get size(): number {
+    return this.rows.size;
+  }
+
   /** The newest cached minute (-1 when empty). */
   get sealedHi(): number {
     return this.hi;

@@ -9,12 +9,14 @@ describe('10-second block cache', () => {
   it('folds the same buckets as the raw samples while it grows, moves down after prunes and reads back a cut block', () => {
     const samples: HistorySample[] = [];
     let scanned = 0;
-    const cache = new BlockCache((lo, hi, each) => {
-      for (const s of samples) {
-        if (s.t < lo || s.t > hi) continue;
-        scanned++;
-        each([s.t, ...SAMPLE_FIELDS.map((f) => s[f])]);
-      }
+    const cache = new BlockCache(BLOCK_MS, {
+      samples: (lo, hi, each) => {
+        for (const s of samples) {
+          if (s.t < lo || s.t > hi) continue;
+          scanned++;
+          each([s.t, ...SAMPLE_FIELDS.map((f) => s[f])]);
+        }
+      },
     });
     let t = T0 + 700;
     let cutoff = T0;

@@ -3,20 +3,34 @@ import { SAMPLE_FIELDS } from './sample.js';
 
 const F = SAMPLE_FIELDS.length;
 
-/** Seconds per cached block: downsampling widths that are multiples of 10 s read these. */
+/** Milliseconds per 10 s block: downsampling widths that are multiples of 10 s read these. */
 export const BLOCK_MS = 10_000;
-/** Blocks held at most (14 days); a wider range is answered from raw samples. */
-export const MAX_CACHED_BLOCKS = (14 * 86_400_000) / BLOCK_MS;
+/** Time held at most (14 days); a wider range is answered without the cache. */
+const MAX_CACHED_MS = 14 * 86_400_000;
+/** 10 s blocks held at most. */
+export const MAX_CACHED_BLOCKS = MAX_CACHED_MS / BLOCK_MS;
+
+/** Where a cache's blocks come from: raw samples, or rollup rows already aggregated per block. */
+export type BlockSource =
+  /** `samples(loT, hiT, each)` calls `each` with `[t, ...SAMPLE_FIELDS]` for every sample in [loT, hiT], oldest first. */
+  | { samples: (loT: number, hiT: number, each: (row: unknown[]) => void) => void }
+  /**
+   * `rollups(bLo, bHi, each)` calls `each` with `[t, n, (sum, count, min, max) per field]` (min and
+   * max may be null) for every stored block from bLo to bHi, oldest first.
+   */
+  | { rollups: (bLo: number, bHi: number, each: (row: unknown[]) => void) => void };
 
 /**
- * Per-10-second partial aggregates (count, per-field sum, non-null count, min, max) of the
- * *sealed* blocks of one contiguous range, held in typed arrays (284 bytes a block, 17 MB for
- * a week of 1 s samples). Built from the raw samples on first use, then extended with the newly
- * sealed blocks only, so a 7-day `every=1` query folds 60,480 blocks instead of reading 604,800
- * rows. Slots are indexed from `base`; a prune moves `lo` up and the slots below stay reusable, so
- * the block a prune cut through is simply read again.
+ * Partial aggregates (count, per-field sum, non-null count, min, max) of the *sealed* blocks of
+ * `unitMs` (10 s blocks, or minutes) of one contiguous range, held in typed arrays (284 bytes a
+ * block: 17 MB for a week of 10 s blocks, 2.9 MB for a week of minutes). Built on first use, then
+ * extended with the newly sealed blocks only, so a 7-day `every=1` query folds 60,480 blocks
+ * instead of reading 604,800 rows. Slots are indexed from `base`; a prune moves `lo` up and the
+ * slots below stay reusable, so the block a prune cut through is simply read again.
  */
 export class BlockCache {
+  /** Blocks held at most (14 days). */
+  private readonly maxBlocks: number;
   private base = 0;
   private lo = 0;
   private hi = -1;
@@ -28,8 +42,12 @@ export class BlockCache {
   private min = new Float64Array(0);
   private max = new Float64Array(0);
 
-  /** `scan(loT, hiT, each)` calls `each` with `[t, ...SAMPLE_FIELDS]` for every sample in [loT, hiT], oldest first. */
-  constructor(private readonly scan: (loT: number, hiT: number, each: (row: unknown[]) => void) => void) {}
+  constructor(
+    readonly unitMs: number,
+    private readonly source: BlockSource,
+  ) {
+    this.maxBlocks = Math.floor(MAX_CACHED_MS / unitMs);
+  }
 
   /** Block slots allocated (284 bytes each), used or not. */
   get slots(): number {
@@ -42,12 +60,12 @@ export class BlockCache {
   }
 
   /**
-   * Folds blocks bLo..bHi, all sealed, into buckets of `widthMs` (a multiple of BLOCK_MS) at the
+   * Folds blocks bLo..bHi, all sealed, into buckets of `widthMs` (a multiple of `unitMs`) at the
    * end of `out`, in time order; false (and nothing added) when the range is too wide to cache.
    */
   foldInto(out: BucketColumns, bLo: number, bHi: number, widthMs: number): boolean {
     if (bHi < bLo) return true;
-    if (bHi - bLo + 1 > MAX_CACHED_BLOCKS) return false;
+    if (bHi - bLo + 1 > this.maxBlocks) return false;
     this.ensure(bLo, bHi);
     const { n, sum, cnt, min, max, base } = this;
     let start = NaN;
@@ -56,7 +74,7 @@ export class BlockCache {
       const s = b - base;
       const count = n[s]!;
       if (count === 0) continue;
-      const t = Math.floor((b * BLOCK_MS) / widthMs) * widthMs;
+      const t = Math.floor((b * this.unitMs) / widthMs) * widthMs;
       if (t !== start) {
         start = t;
         j = out.at(t);
@@ -100,7 +118,7 @@ export class BlockCache {
 
   private ensure(bLo: number, bHi: number): void {
     const empty = this.hi < this.lo;
-    if (empty || bHi < this.lo - 1 || bLo > this.hi + 1 || bLo < this.base || Math.max(bHi, this.hi) - Math.min(bLo, this.lo) + 1 > MAX_CACHED_BLOCKS) {
+    if (empty || bHi < this.lo - 1 || bLo > this.hi + 1 || bLo < this.base || Math.max(bHi, this.hi) - Math.min(bLo, this.lo) + 1 > this.maxBlocks) {
       this.base = bLo;
       this.lo = bLo;
       this.hi = bLo - 1;
@@ -133,8 +151,9 @@ export class BlockCache {
       size -= shift;
       if (size <= this.cap) return;
     }
-    // An hour of headroom: steady polling then fills it, and a prune's freed slots are reused first.
-    const cap = Math.min(MAX_CACHED_BLOCKS, size + 360);
+    // 360 blocks of headroom (an hour of 10 s blocks): steady polling then fills it, and a prune's
+    // freed slots are reused first.
+    const cap = Math.min(this.maxBlocks, size + 360);
     const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T, per: number): T => {
       const a = make(cap * per);
       a.set(old.subarray(0, Math.min(old.length, cap * per)));
@@ -148,7 +167,7 @@ export class BlockCache {
     this.cap = cap;
   }
 
-  /** Aggregates the raw samples of blocks bLo..bHi into their slots. */
+  /** Reads blocks bLo..bHi into their slots. */
   private fill(bLo: number, bHi: number): void {
     const from = bLo - this.base;
     const to = bHi - this.base + 1;
@@ -157,10 +176,25 @@ export class BlockCache {
     this.cnt.fill(0, from * F, to * F);
     this.min.fill(NaN, from * F, to * F);
     this.max.fill(NaN, from * F, to * F);
-    const { n, sum, cnt, min, max } = this;
-    const base = this.base;
-    this.scan(bLo * BLOCK_MS, (bHi + 1) * BLOCK_MS - 1, (row) => {
-      const s = Math.floor((row[0] as number) / BLOCK_MS) - base;
+    const { n, sum, cnt, min, max, base, unitMs } = this;
+    if ('rollups' in this.source) {
+      this.source.rollups(bLo, bHi, (row) => {
+        const s = Math.floor((row[0] as number) / unitMs) - base;
+        n[s] = row[1] as number;
+        const k = s * F;
+        for (let i = 0; i < F; i++) {
+          const c = (row[3 + i * 4] as number | null) ?? 0;
+          if (c === 0) continue;
+          sum[k + i] = row[2 + i * 4] as number;
+          cnt[k + i] = c;
+          min[k + i] = (row[4 + i * 4] as number | null) ?? NaN;
+          max[k + i] = (row[5 + i * 4] as number | null) ?? NaN;
+        }
+      });
+      return;
+    }
+    this.source.samples(bLo * unitMs, (bHi + 1) * unitMs - 1, (row) => {
+      const s = Math.floor((row[0] as number) / unitMs) - base;
       n[s]!++;
       const k = s * F;
       for (let i = 0; i < F; i++) {

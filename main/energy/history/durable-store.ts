@@ -4,7 +4,6 @@ import { openDatabase, type Db } from '../../core/sqlite.js';
 import { BucketColumns } from './bucket-columns.js';
 import { addSample, bucketFromSql, bucketStart, emptyBucket, MAX_ROWS, type PartialBucket } from './downsample.js';
 import { BLOCK_MS, BlockCache } from './block-cache.js';
-import { MinuteCache } from './minute-cache.js';
 import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -37,9 +36,16 @@ export class DurableStore {
   private readonly cacheIdle: { clock: Clock; ms: number } | null;
   private idleTimer: Timer | null = null;
   private readonly stmts;
-  private readonly minuteCache = new MinuteCache((lo, hi) => (this.stmts.minutes.all(lo, hi) as unknown[][]).map(bucketFromSql));
-  private readonly blockCache = new BlockCache((lo, hi, each) => {
-    for (const row of this.stmts.span.iterate(lo, hi) as Iterable<unknown[]>) each(row);
+  /** Sealed minutes from the per-minute rollup, and sealed 10 s blocks from the raw samples. */
+  private readonly minuteCache = new BlockCache(MINUTE, {
+    rollups: (lo, hi, each) => {
+      for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
+    },
+  });
+  private readonly blockCache = new BlockCache(BLOCK_MS, {
+    samples: (lo, hi, each) => {
+      for (const row of this.stmts.span.iterate(lo, hi) as Iterable<unknown[]>) each(row);
+    },
   });
 
   /**
@@ -137,9 +143,9 @@ export class DurableStore {
     })();
   }
 
-  /** What the read caches hold: rollup minutes, and 10 s block slots allocated. */
+  /** Slots the read caches hold (284 bytes each): rollup minutes and 10 s blocks. */
   cacheSize(): { minutes: number; blockSlots: number } {
-    return { minutes: this.minuteCache.size, blockSlots: this.blockCache.slots };
+    return { minutes: this.minuteCache.slots, blockSlots: this.blockCache.slots };
   }
 
   /** Re-arms the idle release of the caches (see `cacheIdle`). */
@@ -235,16 +241,17 @@ export class DurableStore {
     const uLo = Math.ceil(lo / unit);
     const uHi = Math.floor((hi + 1) / unit) - 1;
     if (!unit || uLo > uHi) return this.rawBucketsInto(out, lo, hi, widthMs);
-    // Sources in time order (raw head, rollup units, raw tail), each merged into the buckets at
-    // the end of `out`, so a bucket that spans two sources comes out whole.
+    // Sources in time order (raw head, cached units, raw tail), each merged into the buckets at
+    // the end of `out`, so a bucket that spans two sources comes out whole. Units not sealed yet
+    // (the newest sample's) are read raw with the tail.
     const sealedTo = Math.floor((this.lastT() ?? 0) / unit) - 1;
+    const tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
     this.rawBucketsInto(out, lo, uLo * unit - 1, widthMs);
-    let tailFrom = uHi + 1;
-    if (unit === BLOCK_MS) {
-      // Blocks not sealed yet (the newest sample's block) are read raw with the tail.
-      tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
-      if (!this.blockCache.foldInto(out, uLo, tailFrom - 1, widthMs)) return this.rawBucketsInto(new BucketColumns(), lo, hi, widthMs);
-    } else for (const b of this.minuteCache.get(uLo, uHi, sealedTo)) out.add(b, bucketStart(b.t, widthMs));
+    if (unit === MINUTE) {
+      // Wider than the cache holds: the rollup rows are read without keeping them.
+      if (!this.minuteCache.foldInto(out, uLo, tailFrom - 1, widthMs))
+        for (const row of this.stmts.minutes.iterate(uLo, tailFrom - 1) as Iterable<unknown[]>) out.add(bucketFromSql(row), bucketStart(row[0] as number, widthMs));
+    } else if (!this.blockCache.foldInto(out, uLo, tailFrom - 1, widthMs)) return this.rawBucketsInto(new BucketColumns(), lo, hi, widthMs);
     this.rawBucketsInto(out, tailFrom * unit, hi, widthMs);
     this.cachesUsed();
     return out;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_MS, BlockCache } from './block-cache.js';
+import { BlockCache } from './block-cache.js';
+import { BLOCK_MS } from './block-pages.js';
 import { BucketColumns } from './bucket-columns.js';
 import { finishBucket } from './downsample.js';
 import { expectSameBuckets, makeSample, referenceBuckets, T0 } from './fixtures.js';

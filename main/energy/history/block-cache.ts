@@ -3,12 +3,8 @@ import { SAMPLE_FIELDS } from './sample.js';
 
 const F = SAMPLE_FIELDS.length;
 
-/** Milliseconds per 10 s block: downsampling widths that are multiples of 10 s read these. */
-export const BLOCK_MS = 10_000;
 /** Time held at most (14 days); a wider range is answered without the cache. */
 const MAX_CACHED_MS = 14 * 86_400_000;
-/** 10 s blocks held at most. */
-export const MAX_CACHED_BLOCKS = MAX_CACHED_MS / BLOCK_MS;
 
 /** Where a cache's blocks come from: raw samples, or rollup rows already aggregated per block. */
 export type BlockSource =

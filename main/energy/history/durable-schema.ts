@@ -1,4 +1,5 @@
 import type { Migration } from '../../core/sqlite.js';
+import { rollUpPages } from './block-pages.js';
 import { isPowerField, SAMPLE_FIELDS } from './sample.js';
 
 /**
@@ -9,6 +10,8 @@ import { isPowerField, SAMPLE_FIELDS } from './sample.js';
  * A bulk insert (an import) skips the trigger: inside its own transaction it puts a row in
  * `bulk_insert`, which no other connection ever sees, and merges its own per-minute totals once
  * per minute (MERGE_MINUTE_SQL) instead of once per sample.
+ * `block_pages`: the 10 s rollup, one blob per sealed 10-minute page (block-pages.ts), kept by
+ * DurableStore.rollUpAfterInsert (every insert path calls it) and by the prune.
  */
 const sampleColumns = SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ');
 
@@ -84,6 +87,14 @@ export const historyMigrations: Migration[] = [
         INSERT INTO minutes (${rollupNames.join(', ')}) VALUES (${rollupValues('NEW')})
         ON CONFLICT(m) DO UPDATE SET ${rollupUpdate};
       END`);
+    },
+  },
+  {
+    version: 3,
+    name: 'sealed 10-minute pages of 10 s blocks (block-pages.ts), built for the samples already stored',
+    up(db) {
+      db.exec('CREATE TABLE block_pages (p INTEGER PRIMARY KEY, blocks BLOB NOT NULL)');
+      rollUpPages(db, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
     },
   },
 ];

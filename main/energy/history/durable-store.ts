@@ -3,7 +3,8 @@ import type { Clock, Timer } from '../../core/clock.js';
 import { openDatabase, type Db } from '../../core/sqlite.js';
 import { BucketColumns } from './bucket-columns.js';
 import { addSample, bucketFromSql, bucketStart, emptyBucket, MAX_ROWS, type PartialBucket } from './downsample.js';
-import { BLOCK_MS, BlockCache } from './block-cache.js';
+import { BlockCache } from './block-cache.js';
+import { BLOCK_MS, foldPage, PAGE_BLOCKS, pageOf, rollUpPages } from './block-pages.js';
 import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -36,18 +37,12 @@ export class DurableStore {
   private readonly cacheIdle: { clock: Clock; ms: number } | null;
   private idleTimer: Timer | null = null;
   private readonly stmts;
-  /** Sealed minutes from the per-minute rollup, and sealed 10 s blocks from the raw samples. */
+  /** Sealed minutes from the per-minute rollup (the 10 s blocks are read from `block_pages`, never held). */
   private readonly minuteCache = new BlockCache(MINUTE, {
     rollups: (lo, hi, each) => {
       for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
     },
   });
-  private readonly blockCache = new BlockCache(BLOCK_MS, {
-    samples: (lo, hi, each) => {
-      for (const row of this.stmts.span.iterate(lo, hi) as Iterable<unknown[]>) each(row);
-    },
-  });
-
   /**
    * `readonly`: a second, read-only connection to a database another connection writes (the history
    * reader worker). WAL lets it read while the poller inserts; it never migrates or writes.
@@ -102,6 +97,8 @@ export class DurableStore {
       rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
       rawBuckets: db.prepare(`SELECT (t / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER) AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
       minutes: db.prepare(`SELECT m * ${MINUTE}, n, ${ROLLUP_COLUMNS} FROM minutes WHERE m >= ? AND m <= ? ORDER BY m`).raw(),
+      pages: db.prepare('SELECT p, blocks FROM block_pages WHERE p >= ? AND p <= ? ORDER BY p').raw(),
+      deletePages: db.prepare('DELETE FROM block_pages WHERE p < ?'),
     };
   }
 
@@ -109,8 +106,15 @@ export class DurableStore {
   insert(s: HistorySample): boolean {
     // A sample landing in an already sealed (cached) minute would make the cache stale.
     if (Math.floor(s.t / MINUTE) <= this.minuteCache.sealedHi) this.minuteCache.reset();
-    if (Math.floor(s.t / BLOCK_MS) <= this.blockCache.sealedHi) this.blockCache.reset();
-    return this.stmts.insert.run(s).changes > 0;
+    const before = this.lastT();
+    // A poll in the newest page, as nearly always: the insert alone. A new page seals the one
+    // before (once per 10 minutes); a sample in an older, sealed page rebuilds it with the insert.
+    if (before === null || pageOf(s.t) === pageOf(before)) return this.stmts.insert.run(s).changes > 0;
+    return this.db.transaction(() => {
+      const added = this.stmts.insert.run(s).changes > 0;
+      if (added) this.rollUpAfterInsert(s.t, s.t, before);
+      return added;
+    })();
   }
 
   /**
@@ -123,8 +127,11 @@ export class DurableStore {
     const { insertRow, bulkOn, bulkOff, mergeMinute } = this.stmts;
     if (!insertRow || !bulkOn || !bulkOff || !mergeMinute) throw new Error('history opened read-only');
     return this.db.transaction(() => {
+      const before = this.lastT();
       bulkOn.run();
       const minutes = new Map<number, PartialBucket>();
+      let lo = Number.MAX_SAFE_INTEGER;
+      let hi = Number.MIN_SAFE_INTEGER;
       const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
       let n = 0;
       for (const s of samples) {
@@ -132,6 +139,8 @@ export class DurableStore {
         for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
         if (insertRow.run(values).changes === 0) continue;
         n++;
+        if (s.t < lo) lo = s.t;
+        if (s.t > hi) hi = s.t;
         const m = Math.floor(s.t / MINUTE);
         let b = minutes.get(m);
         if (!b) minutes.set(m, (b = emptyBucket(m)));
@@ -139,13 +148,27 @@ export class DurableStore {
       }
       for (const b of minutes.values()) mergeMinute.run(minuteValues(b.t, b.n, b.sum, b.cnt, b.min, b.max));
       bulkOff.run();
+      if (n > 0) this.rollUpAfterInsert(lo, hi, before);
       return n;
     })();
   }
 
-  /** Slots the read caches hold (284 bytes each): rollup minutes and 10 s blocks. */
-  cacheSize(): { minutes: number; blockSlots: number } {
-    return { minutes: this.minuteCache.slots, blockSlots: this.blockCache.slots };
+  /**
+   * Brings the 10 s rollup (`block_pages`) up to date after samples with lo <= t <= hi were
+   * inserted, `lastBefore` being the newest `t` stored before them (null when there was none):
+   * rebuilds the sealed pages they fall in, and seals the page that was the newest if it is no
+   * longer. Every insert path calls it inside its own transaction, after its inserts; a bulk
+   * writer that inserts by other means must call it too.
+   */
+  rollUpAfterInsert(lo: number, hi: number, lastBefore: number | null): void {
+    if (this.stmts.insertRow === null) throw new Error('history opened read-only');
+    rollUpPages(this.db, lo, hi);
+    if (lastBefore !== null && (pageOf(lastBefore) < pageOf(lo) || pageOf(lastBefore) > pageOf(hi))) rollUpPages(this.db, lastBefore, lastBefore);
+  }
+
+  /** Slots the read cache holds (284 bytes each): rollup minutes. */
+  cacheSize(): { minutes: number } {
+    return { minutes: this.minuteCache.slots };
   }
 
   /** Re-arms the idle release of the caches (see `cacheIdle`). */
@@ -163,13 +186,11 @@ export class DurableStore {
   /** Forget cached rollup minutes (rows were added out of order by another connection). */
   resetCache(): void {
     this.minuteCache.reset();
-    this.blockCache.reset();
   }
 
   /** Forget cached aggregates of what a prune to `cutoff` (by another connection) removed. */
   prunedBefore(cutoff: number): void {
     this.minuteCache.dropThrough(Math.floor(cutoff / MINUTE));
-    this.blockCache.dropThrough(Math.floor(cutoff / BLOCK_MS));
   }
 
   /** Deletes samples older than `cutoff` and keeps the rollup exact; returns how many went. */
@@ -180,6 +201,8 @@ export class DurableStore {
       const edge = Math.floor(cutoff / MINUTE);
       this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
       this.stmts.rebuildMinutes.run({ lo: edge, hi: edge });
+      this.stmts.deletePages.run(pageOf(cutoff));
+      rollUpPages(this.db, cutoff, cutoff);
       this.prunedBefore(cutoff);
       return deleted;
     })();
@@ -251,10 +274,27 @@ export class DurableStore {
       // Wider than the cache holds: the rollup rows are read without keeping them.
       if (!this.minuteCache.foldInto(out, uLo, tailFrom - 1, widthMs))
         for (const row of this.stmts.minutes.iterate(uLo, tailFrom - 1) as Iterable<unknown[]>) out.add(bucketFromSql(row), bucketStart(row[0] as number, widthMs));
-    } else if (!this.blockCache.foldInto(out, uLo, tailFrom - 1, widthMs)) return this.rawBucketsInto(new BucketColumns(), lo, hi, widthMs);
+    } else this.pagesInto(out, uLo, tailFrom - 1, widthMs);
     this.rawBucketsInto(out, tailFrom * unit, hi, widthMs);
     this.cachesUsed();
     return out;
+  }
+
+  /** Blocks bLo..bHi from the stored pages; a page without a row (not sealed, or written before it was) is read raw. */
+  private pagesInto(out: BucketColumns, bLo: number, bHi: number, widthMs: number): void {
+    if (bHi < bLo) return;
+    const pLo = Math.floor(bLo / PAGE_BLOCKS);
+    const pHi = Math.floor(bHi / PAGE_BLOCKS);
+    const raw = (from: number, to: number) => {
+      if (to >= from) this.rawBucketsInto(out, Math.max(bLo, from * PAGE_BLOCKS) * BLOCK_MS, (Math.min(bHi, to * PAGE_BLOCKS + PAGE_BLOCKS - 1) + 1) * BLOCK_MS - 1, widthMs);
+    };
+    let next = pLo;
+    for (const [p, blob] of this.stmts.pages.all(pLo, pHi) as Array<[number, Buffer]>) {
+      raw(next, p - 1);
+      foldPage(out, p, blob, Math.max(bLo, p * PAGE_BLOCKS), Math.min(bHi, p * PAGE_BLOCKS + PAGE_BLOCKS - 1), widthMs);
+      next = p + 1;
+    }
+    raw(next, pHi);
   }
 
   private rawBucketsInto(out: BucketColumns, lo: number, hi: number, widthMs: number): BucketColumns {

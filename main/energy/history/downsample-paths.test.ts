@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { openDatabase } from '../../core/sqlite.js';
@@ -82,6 +83,15 @@ describe('downsampled reads: the fast path answers what the raw samples say', ()
     const retained = samples.filter((s) => s.t >= cutoff);
     for (const every of [10, 40, 60]) await check(retained, `every=${every}`, every * 1000, { every });
     expect(th.history.prune()).toBeGreaterThan(0);
+    // The pruned pages of the 10 s rollup are gone from disk too; the page the cutoff cuts is kept
+    // (rebuilt from what is left of it).
+    const db = new Database(path.join(th.dataDir, 'energy', 'history.db'), { readonly: true });
+    try {
+      const stored = db.prepare('SELECT p FROM block_pages ORDER BY p').pluck().all() as number[];
+      expect(stored[0]).toBe(Math.floor(cutoff / (10 * MIN)));
+    } finally {
+      db.close();
+    }
     for (const every of WIDTHS) await check(retained, `every=${every}`, every * 1000, { every });
   });
 });

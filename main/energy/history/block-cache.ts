@@ -6,23 +6,19 @@ const F = SAMPLE_FIELDS.length;
 /** Time held at most (14 days); a wider range is answered without the cache. */
 const MAX_CACHED_MS = 14 * 86_400_000;
 
-/** Where a cache's blocks come from: raw samples, or rollup rows already aggregated per block. */
-export type BlockSource =
-  /** `samples(loT, hiT, each)` calls `each` with `[t, ...SAMPLE_FIELDS]` for every sample in [loT, hiT], oldest first. */
-  | { samples: (loT: number, hiT: number, each: (row: unknown[]) => void) => void }
-  /**
-   * `rollups(bLo, bHi, each)` calls `each` with `[t, n, (sum, count, min, max) per field]` (min and
-   * max may be null) for every stored block from bLo to bHi, oldest first.
-   */
-  | { rollups: (bLo: number, bHi: number, each: (row: unknown[]) => void) => void };
+/**
+ * `rollups(bLo, bHi, each)` calls `each` with `[t, n, (sum, count, min, max) per field]` (min and
+ * max may be null) for every stored block from bLo to bHi, oldest first.
+ */
+export type BlockSource = (bLo: number, bHi: number, each: (row: unknown[]) => void) => void;
 
 /**
  * Partial aggregates (count, per-field sum, non-null count, min, max) of the *sealed* blocks of
- * `unitMs` (10 s blocks, or minutes) of one contiguous range, held in typed arrays (284 bytes a
- * block: 17 MB for a week of 10 s blocks, 2.9 MB for a week of minutes). Built on first use, then
- * extended with the newly sealed blocks only, so a 7-day `every=1` query folds 60,480 blocks
- * instead of reading 604,800 rows. Slots are indexed from `base`; a prune moves `lo` up and the
- * slots below stay reusable, so the block a prune cut through is simply read again.
+ * `unitMs` (the per-minute rollup rows) of one contiguous range, held in typed arrays (284 bytes a
+ * block: 2.9 MB for a week of minutes). Read from the rollup on first use, then extended with the
+ * newly sealed blocks only, so a dashboard asking `every=60` again folds 10,080 cached minutes
+ * instead of reading them from SQLite. Slots are indexed from `base`; a prune moves `lo` up and
+ * the slots below stay reusable, so the block a prune cut through is simply read again.
  */
 export class BlockCache {
   /** Blocks held at most (14 days). */
@@ -40,7 +36,7 @@ export class BlockCache {
 
   constructor(
     readonly unitMs: number,
-    private readonly source: BlockSource,
+    private readonly rollups: BlockSource,
   ) {
     this.maxBlocks = Math.floor(MAX_CACHED_MS / unitMs);
   }
@@ -147,7 +143,7 @@ export class BlockCache {
       size -= shift;
       if (size <= this.cap) return;
     }
-    // 360 blocks of headroom (an hour of 10 s blocks): steady polling then fills it, and a prune's
+    // 360 blocks of headroom (6 hours of minutes): steady polling then fills it, and a prune's
     // freed slots are reused first.
     const cap = Math.min(this.maxBlocks, size + 360);
     const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T, per: number): T => {
@@ -173,34 +169,17 @@ export class BlockCache {
     this.min.fill(NaN, from * F, to * F);
     this.max.fill(NaN, from * F, to * F);
     const { n, sum, cnt, min, max, base, unitMs } = this;
-    if ('rollups' in this.source) {
-      this.source.rollups(bLo, bHi, (row) => {
-        const s = Math.floor((row[0] as number) / unitMs) - base;
-        n[s] = row[1] as number;
-        const k = s * F;
-        for (let i = 0; i < F; i++) {
-          const c = (row[3 + i * 4] as number | null) ?? 0;
-          if (c === 0) continue;
-          sum[k + i] = row[2 + i * 4] as number;
-          cnt[k + i] = c;
-          min[k + i] = (row[4 + i * 4] as number | null) ?? NaN;
-          max[k + i] = (row[5 + i * 4] as number | null) ?? NaN;
-        }
-      });
-      return;
-    }
-    this.source.samples(bLo * unitMs, (bHi + 1) * unitMs - 1, (row) => {
+    this.rollups(bLo, bHi, (row) => {
       const s = Math.floor((row[0] as number) / unitMs) - base;
-      n[s]!++;
+      n[s] = row[1] as number;
       const k = s * F;
       for (let i = 0; i < F; i++) {
-        const v = row[i + 1] as number | null;
-        if (v === null) continue;
-        sum[k + i]! += v;
-        const c = cnt[k + i]!;
-        cnt[k + i] = c + 1;
-        if (c === 0 || v < min[k + i]!) min[k + i] = v;
-        if (c === 0 || v > max[k + i]!) max[k + i] = v;
+        const c = (row[3 + i * 4] as number | null) ?? 0;
+        if (c === 0) continue;
+        sum[k + i] = row[2 + i * 4] as number;
+        cnt[k + i] = c;
+        min[k + i] = (row[4 + i * 4] as number | null) ?? NaN;
+        max[k + i] = (row[5 + i * 4] as number | null) ?? NaN;
       }
     });
   }

@@ -38,10 +38,8 @@ export class DurableStore {
   private idleTimer: Timer | null = null;
   private readonly stmts;
   /** Sealed minutes from the per-minute rollup (the 10 s blocks are read from `block_pages`, never held). */
-  private readonly minuteCache = new BlockCache(MINUTE, {
-    rollups: (lo, hi, each) => {
-      for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
-    },
+  private readonly minuteCache = new BlockCache(MINUTE, (lo, hi, each) => {
+    for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
   });
   /**
    * `readonly`: a second, read-only connection to a database another connection writes (the history
@@ -52,8 +50,8 @@ export class DurableStore {
     opts: {
       readonly?: boolean;
       /**
-       * Let go of the cached minutes and 10 s blocks once no downsampled read has used them for
-       * `ms` (idle memory: a week of blocks is 17 MB). Without it they stay until invalidated.
+       * Let go of the cached rollup minutes once no downsampled read has used them for `ms` (idle
+       * memory: 2.9 MB a week). Without it they stay until invalidated.
        */
       cacheIdle?: { clock: Clock; ms: number };
     } = {},
@@ -171,7 +169,7 @@ export class DurableStore {
     return { minutes: this.minuteCache.slots };
   }
 
-  /** Re-arms the idle release of the caches (see `cacheIdle`). */
+  /** Re-arms the idle release of the minute cache (see `cacheIdle`). */
   private cachesUsed(): void {
     const idle = this.cacheIdle;
     if (!idle) return;
@@ -253,9 +251,9 @@ export class DurableStore {
 
   /**
    * Partial buckets of `widthMs` over lo <= t <= hi, in time order. Whole minutes come from the
-   * rollup when the width is a whole number of minutes, whole 10 s blocks from the block cache when
-   * it is a multiple of 10 s; the partial minutes or blocks at either edge, and those not sealed
-   * yet, from raw samples.
+   * per-minute rollup (cached) when the width is a whole number of minutes, whole 10 s blocks from
+   * the stored 10-minute pages (block-pages.ts) when it is a multiple of 10 s; the partial minutes
+   * or blocks at either edge, and those not sealed yet, from raw samples.
    */
   buckets(lo: number, hi: number, widthMs: number): BucketColumns {
     const out = new BucketColumns(hi < lo ? 1 : Math.min(MAX_ROWS, Math.floor((hi - lo) / widthMs) + 2));

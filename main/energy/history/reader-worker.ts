@@ -14,7 +14,7 @@ import type { ReaderReply, ReaderRequest } from './reader-pool.js';
 const port = parentPort!;
 /** How long the read caches outlive the last downsampled read (a dashboard asks every few seconds). */
 const CACHE_IDLE_MS = 120_000;
-// The cached rollup minutes and 10 s blocks go once downsampled reads stop (idle memory).
+// The cached rollup minutes go once downsampled reads stop (idle memory).
 const store = new DurableStore((workerData as { file: string }).file, { readonly: true, cacheIdle: { clock: systemClock, ms: CACHE_IDLE_MS } });
 // The durable copy holds every sample (the memory window is only its newest part).
 const noMemory = new MemoryWindow(1);

@@ -24,8 +24,8 @@ export const PAGE_BYTES = PAGE_BLOCKS * PER_BLOCK * 8;
 /** The page holding time `t`. */
 export const pageOf = (t: number): number => Math.floor(t / PAGE_MS);
 
-/** Aggregates samples (`[t, ...SAMPLE_FIELDS]` rows, all inside page `p`) into the page's blob. */
-export function pageBlob(p: number, rows: Iterable<unknown[]>): Buffer | null {
+/** An empty page's doubles: no samples, min and max NaN. */
+export function emptyPage(): Float64Array {
   const a = new Float64Array(PAGE_BLOCKS * PER_BLOCK);
   for (let b = 0; b < PAGE_BLOCKS; b++) {
     for (let i = 0; i < F; i++) {
@@ -33,24 +33,51 @@ export function pageBlob(p: number, rows: Iterable<unknown[]>): Buffer | null {
       a[b * PER_BLOCK + 4 + 4 * i] = NaN;
     }
   }
-  const first = p * PAGE_BLOCKS;
+  return a;
+}
+
+/** Adds one sample (`[t, ...SAMPLE_FIELDS]`, inside page `p`) to the page's doubles. */
+export function addToPage(a: Float64Array, p: number, row: readonly unknown[]): void {
+  const k = (Math.floor((row[0] as number) / BLOCK_MS) - p * PAGE_BLOCKS) * PER_BLOCK;
+  a[k]!++;
+  for (let i = 0; i < F; i++) {
+    const v = row[i + 1] as number | null;
+    if (v === null || v === undefined) continue;
+    const o = k + 1 + 4 * i;
+    a[o]! += v;
+    const c = a[o + 1]!;
+    a[o + 1] = c + 1;
+    if (c === 0 || v < a[o + 2]!) a[o + 2] = v;
+    if (c === 0 || v > a[o + 3]!) a[o + 3] = v;
+  }
+}
+
+/** Adds another page's totals (same page) into `into`. */
+function mergePage(into: Float64Array, from: Float64Array): void {
+  for (let k = 0; k < PAGE_BLOCKS * PER_BLOCK; k += PER_BLOCK) {
+    into[k]! += from[k]!;
+    for (let i = 0; i < F; i++) {
+      const o = k + 1 + 4 * i;
+      if (from[o + 1] === 0) continue;
+      into[o]! += from[o]!;
+      into[o + 1]! += from[o + 1]!;
+      if (!(into[o + 2]! <= from[o + 2]!)) into[o + 2] = from[o + 2]!;
+      if (!(into[o + 3]! >= from[o + 3]!)) into[o + 3] = from[o + 3]!;
+    }
+  }
+}
+
+const blobOf = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Aggregates samples (`[t, ...SAMPLE_FIELDS]` rows, all inside page `p`) into the page's blob; null when there are none. */
+export function pageBlob(p: number, rows: Iterable<unknown[]>): Buffer | null {
+  const a = emptyPage();
   let any = false;
   for (const row of rows) {
     any = true;
-    const k = (Math.floor((row[0] as number) / BLOCK_MS) - first) * PER_BLOCK;
-    a[k]!++;
-    for (let i = 0; i < F; i++) {
-      const v = row[i + 1] as number | null;
-      if (v === null) continue;
-      const o = k + 1 + 4 * i;
-      a[o]! += v;
-      const c = a[o + 1]!;
-      a[o + 1] = c + 1;
-      if (c === 0 || v < a[o + 2]!) a[o + 2] = v;
-      if (c === 0 || v > a[o + 3]!) a[o + 3] = v;
-    }
+    addToPage(a, p, row);
   }
-  return any ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : null;
+  return any ? blobOf(a) : null;
 }
 
 /** A page's blob as doubles (copied when SQLite's buffer is not 8-byte aligned). */
@@ -111,4 +138,28 @@ export function rollUpPages(db: Db, lo: number, hi: number): void {
     const blob = pageBlob(p, span.iterate(p * PAGE_MS, (p + 1) * PAGE_MS) as Iterable<unknown[]>);
     if (blob) put.run(p, blob);
   }
+}
+
+/**
+ * Stores the pages of samples just inserted, given as their per-page totals (`added`, built with
+ * addToPage from the inserted rows only), `lastBefore` being the newest `t` stored before them.
+ * A page sealed before (older than lastBefore's) adds them to its stored totals; a page with no
+ * samples before takes them as they are; the page that was the newest is rebuilt from its samples
+ * once it is sealed. Pages still not sealed are left for later. No raw sample is read again but
+ * the one page that was the newest.
+ */
+export function rollUpAdded(db: Db, added: ReadonlyMap<number, Float64Array>, lastBefore: number | null): void {
+  const last = db.prepare('SELECT max(t) FROM samples').pluck().get() as number | null;
+  if (last === null) return;
+  const sealedBelow = pageOf(last);
+  const wasNewest = lastBefore === null ? null : pageOf(lastBefore);
+  const get = db.prepare('SELECT blocks FROM block_pages WHERE p = ?').pluck();
+  const put = db.prepare('INSERT OR REPLACE INTO block_pages (p, blocks) VALUES (?, ?)');
+  for (const [p, a] of added) {
+    if (p >= sealedBelow || p === wasNewest) continue;
+    const stored = wasNewest !== null && p < wasNewest ? (get.get(p) as Buffer | undefined) : undefined;
+    if (stored) mergePage(a, doubles(stored));
+    put.run(p, blobOf(a));
+  }
+  if (lastBefore !== null && wasNewest! < sealedBelow) rollUpPages(db, lastBefore, lastBefore);
 }

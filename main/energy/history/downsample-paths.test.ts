@@ -181,6 +181,24 @@ describe('the 10 s rollup on disk (block_pages)', () => {
     }
   });
 
+  it('is written by bulk inserts that append in batches cutting through pages, every sealed page stored', { timeout: 60_000 }, () => {
+    const file = tmpFile();
+    const writer = new DurableStore(file);
+    try {
+      const all: HistorySample[] = [];
+      for (let t = T0 + 1_700; t < T0 + 47 * MIN; t += 2000) if (Math.floor(t / 1000) % 13 !== 0) all.push(makeSample(t));
+      for (let i = 0; i < all.length; i += 250) writer.insertMany(all.slice(i, i + 250));
+      const page0 = Math.floor(T0 / (10 * MIN));
+      expect(pages(writer)).toEqual([0, 1, 2, 3].map((k) => page0 + k));
+      for (const w of [10_000, 30_000, 40_000]) expectSameBuckets(rowsOf(writer, T0, all.at(-1)!.t, w), referenceBuckets(all, w));
+      // A repeat of rows already stored changes nothing.
+      expect(writer.insertMany(all.slice(100, 900))).toBe(0);
+      expectSameBuckets(rowsOf(writer, T0, all.at(-1)!.t, 20_000), referenceBuckets(all, 20_000));
+    } finally {
+      writer.close();
+    }
+  });
+
   it('is built for the samples already stored when a database from before it is opened', () => {
     const file = tmpFile();
     const old = openDatabase(file, historyMigrations.slice(0, 2));

@@ -4,7 +4,7 @@ import { openDatabase, type Db } from '../../core/sqlite.js';
 import { BucketColumns } from './bucket-columns.js';
 import { addSample, bucketFromSql, bucketStart, emptyBucket, MAX_ROWS, type PartialBucket } from './downsample.js';
 import { BlockCache } from './block-cache.js';
-import { BLOCK_MS, foldPage, PAGE_BLOCKS, pageOf, rollUpPages } from './block-pages.js';
+import { addToPage, BLOCK_MS, emptyPage, foldPage, PAGE_BLOCKS, pageOf, rollUpAdded, rollUpPages } from './block-pages.js';
 import { historyMigrations, MERGE_MINUTE_SQL, minuteValues, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -110,7 +110,7 @@ export class DurableStore {
     if (before === null || pageOf(s.t) === pageOf(before)) return this.stmts.insert.run(s).changes > 0;
     return this.db.transaction(() => {
       const added = this.stmts.insert.run(s).changes > 0;
-      if (added) this.rollUpAfterInsert(s.t, s.t, before);
+      if (added) this.rollUpAfterInsert(before, s.t);
       return added;
     })();
   }
@@ -128,8 +128,7 @@ export class DurableStore {
       const before = this.lastT();
       bulkOn.run();
       const minutes = new Map<number, PartialBucket>();
-      let lo = Number.MAX_SAFE_INTEGER;
-      let hi = Number.MIN_SAFE_INTEGER;
+      const pages = new Map<number, Float64Array>();
       const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
       let n = 0;
       for (const s of samples) {
@@ -137,8 +136,10 @@ export class DurableStore {
         for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
         if (insertRow.run(values).changes === 0) continue;
         n++;
-        if (s.t < lo) lo = s.t;
-        if (s.t > hi) hi = s.t;
+        const p = pageOf(s.t);
+        let page = pages.get(p);
+        if (!page) pages.set(p, (page = emptyPage()));
+        addToPage(page, p, values);
         const m = Math.floor(s.t / MINUTE);
         let b = minutes.get(m);
         if (!b) minutes.set(m, (b = emptyBucket(m)));
@@ -146,22 +147,25 @@ export class DurableStore {
       }
       for (const b of minutes.values()) mergeMinute.run(minuteValues(b.t, b.n, b.sum, b.cnt, b.min, b.max));
       bulkOff.run();
-      if (n > 0) this.rollUpAfterInsert(lo, hi, before);
+      if (n > 0) this.rollUpAfterInsert(before, pages);
       return n;
     })();
   }
 
   /**
-   * Brings the 10 s rollup (`block_pages`) up to date after samples with lo <= t <= hi were
-   * inserted, `lastBefore` being the newest `t` stored before them (null when there was none):
-   * rebuilds the sealed pages they fall in, and seals the page that was the newest if it is no
-   * longer. Every insert path calls it inside its own transaction, after its inserts; a bulk
-   * writer that inserts by other means must call it too.
+   * Brings the 10 s rollup (`block_pages`) up to date after an insert, `lastBefore` being the newest
+   * `t` stored before it (null when there was none): seals the page that was the newest if it is no
+   * longer, and stores the sealed pages of the inserted samples. `added` holds those samples'
+   * totals per page (block-pages.ts `emptyPage` and `addToPage`, over the rows actually inserted);
+   * a single sample may be given as `t` instead, and its page is then rebuilt from the table. Every
+   * insert path calls it inside its own transaction, after its inserts; a bulk writer that inserts
+   * by other means must call it too.
    */
-  rollUpAfterInsert(lo: number, hi: number, lastBefore: number | null): void {
+  rollUpAfterInsert(lastBefore: number | null, added: ReadonlyMap<number, Float64Array> | number): void {
     if (this.stmts.insertRow === null) throw new Error('history opened read-only');
-    rollUpPages(this.db, lo, hi);
-    if (lastBefore !== null && (pageOf(lastBefore) < pageOf(lo) || pageOf(lastBefore) > pageOf(hi))) rollUpPages(this.db, lastBefore, lastBefore);
+    if (typeof added !== 'number') return rollUpAdded(this.db, added, lastBefore);
+    rollUpPages(this.db, added, added);
+    if (lastBefore !== null && pageOf(lastBefore) !== pageOf(added)) rollUpPages(this.db, lastBefore, lastBefore);
   }
 
   /** Slots the read cache holds (284 bytes each): rollup minutes. */

@@ -1,44 +1,73 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_MS, BlockCache } from './block-cache.js';
+import { BlockCache } from './block-cache.js';
+import { BucketColumns } from './bucket-columns.js';
 import { finishBucket } from './downsample.js';
 import { expectSameBuckets, makeSample, referenceBuckets, T0 } from './fixtures.js';
-import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
+import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
-describe('10-second block cache', () => {
-  it('folds the same buckets as the raw samples while it grows, moves down after prunes and reads back a cut block', () => {
+const MIN = 60_000;
+
+/** Rollup rows as the `minutes` table gives them: `[t, n, (sum, count, min, max) per field]`, min/max null for non-power fields. */
+function rollupRows(samples: HistorySample[], lo: number, hi: number): unknown[][] {
+  const rows: unknown[][] = [];
+  for (let m = lo; m <= hi; m++) {
+    const inside = samples.filter((s) => Math.floor(s.t / MIN) === m);
+    if (!inside.length) continue;
+    const row: unknown[] = [m * MIN, inside.length];
+    for (const f of SAMPLE_FIELDS) {
+      const vals = inside.map((s) => s[f]).filter((v): v is number => v !== null);
+      const power = isPowerField(f) && vals.length > 0;
+      row.push(
+        vals.reduce((a, b) => a + b, 0),
+        vals.length,
+        power ? Math.min(...vals) : null,
+        power ? Math.max(...vals) : null,
+      );
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+describe('cached rollup minutes', () => {
+  it('fold the same buckets as the raw samples while they grow, move down after prunes and read back a cut minute', () => {
     const samples: HistorySample[] = [];
-    let scanned = 0;
-    const cache = new BlockCache((lo, hi, each) => {
-      for (const s of samples) {
-        if (s.t < lo || s.t > hi) continue;
-        scanned++;
-        each([s.t, ...SAMPLE_FIELDS.map((f) => s[f])]);
+    let read = 0;
+    const cache = new BlockCache(MIN, (lo, hi, each) => {
+      for (const row of rollupRows(samples, lo, hi)) {
+        read++;
+        each(row);
       }
     });
     let t = T0 + 700;
     let cutoff = T0;
     for (let round = 0; round < 4; round++) {
-      // 62 minutes per round: more than the hour of headroom, so the arrays grow or move down.
-      for (let i = 0; i < 1200; i++, t += 3_100) samples.push(makeSample(t));
+      // 6.5 hours a round: more than the 360 minutes of headroom, so the arrays grow or move down.
+      for (let i = 0; i < 1300; i++, t += 18_100) samples.push(makeSample(t));
       if (round % 2 === 1) {
-        cutoff += 3_600_000 + 4_321;
+        cutoff += 6 * 3_600_000 + 4_321;
         samples.splice(0, samples.findIndex((s) => s.t >= cutoff));
-        cache.dropThrough(Math.floor(cutoff / BLOCK_MS));
+        cache.dropThrough(Math.floor(cutoff / MIN));
       }
-      const lo = samples[0]!.t;
-      const last = samples.at(-1)!.t;
-      // Whole blocks only, as DurableStore asks: from the first whole block to the last complete one.
-      const bLo = Math.ceil(lo / BLOCK_MS);
-      const bHi = Math.floor((last + 1) / BLOCK_MS) - 1;
-      const inBlocks = samples.filter((s) => s.t >= bLo * BLOCK_MS && s.t < (bHi + 1) * BLOCK_MS);
-      for (const width of [10_000, 40_000]) {
-        const before = scanned;
-        const rows = cache.fold(bLo, bHi, width)!.map(finishBucket);
-        expectSameBuckets(rows, referenceBuckets(inBlocks, width));
-        // Only the first fold of a round reads samples: the rest come from the cache.
-        if (width !== 10_000) expect(scanned).toBe(before);
+      // Whole minutes only, as DurableStore asks: from the first whole minute to the last complete one.
+      const mLo = Math.ceil(samples[0]!.t / MIN);
+      const mHi = Math.floor((samples.at(-1)!.t + 1) / MIN) - 1;
+      const inMinutes = samples.filter((s) => s.t >= mLo * MIN && s.t < (mHi + 1) * MIN);
+      for (const width of [MIN, 5 * MIN]) {
+        const before = read;
+        const out = new BucketColumns();
+        expect(cache.foldInto(out, mLo, mHi, width)).toBe(true);
+        const rows = Array.from({ length: out.length }, (_, j) => finishBucket(out.bucket(j)));
+        expectSameBuckets(rows, referenceBuckets(inMinutes, width));
+        // Only the first fold of a round reads the rollup: the rest come from the cache.
+        if (width !== MIN) expect(read).toBe(before);
       }
     }
-    expect(cache.fold(0, 14 * 8640 + 1, 10_000)).toBeNull();
+    expect(cache.slots).toBeGreaterThan(0);
+    cache.reset();
+    expect(cache.slots).toBe(0);
+    const tooWide = new BucketColumns();
+    expect(cache.foldInto(tooWide, 0, 14 * 1440 + 1, MIN)).toBe(false);
+    expect(tooWide.length).toBe(0);
   }, 120_000);
 });

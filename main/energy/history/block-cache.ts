@@ -1,22 +1,28 @@
-import { emptyBucket, type PartialBucket } from './downsample.js';
+import type { BucketColumns } from './bucket-columns.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
 const F = SAMPLE_FIELDS.length;
 
-/** Seconds per cached block: downsampling widths that are multiples of 10 s read these. */
-export const BLOCK_MS = 10_000;
-/** Blocks held at most (14 days); a wider range is answered from raw samples. */
-export const MAX_CACHED_BLOCKS = (14 * 86_400_000) / BLOCK_MS;
+/** Time held at most (14 days); a wider range is answered without the cache. */
+const MAX_CACHED_MS = 14 * 86_400_000;
 
 /**
- * Per-10-second partial aggregates (count, per-field sum, non-null count, min, max) of the
- * *sealed* blocks of one contiguous range, held in typed arrays (284 bytes a block, 17 MB for
- * a week of 1 s samples). Built from the raw samples on first use, then extended with the newly
- * sealed blocks only, so a 7-day `every=1` query folds 60,480 blocks instead of reading 604,800
- * rows. Slots are indexed from `base`; a prune moves `lo` up and the slots below stay reusable, so
- * the block a prune cut through is simply read again.
+ * `rollups(bLo, bHi, each)` calls `each` with `[t, n, (sum, count, min, max) per field]` (min and
+ * max may be null) for every stored block from bLo to bHi, oldest first.
+ */
+export type BlockSource = (bLo: number, bHi: number, each: (row: unknown[]) => void) => void;
+
+/**
+ * Partial aggregates (count, per-field sum, non-null count, min, max) of the *sealed* blocks of
+ * `unitMs` (the per-minute rollup rows) of one contiguous range, held in typed arrays (284 bytes a
+ * block: 2.9 MB for a week of minutes). Read from the rollup on first use, then extended with the
+ * newly sealed blocks only, so a dashboard asking `every=60` again folds 10,080 cached minutes
+ * instead of reading them from SQLite. Slots are indexed from `base`; a prune moves `lo` up and
+ * the slots below stay reusable, so the block a prune cut through is simply read again.
  */
 export class BlockCache {
+  /** Blocks held at most (14 days). */
+  private readonly maxBlocks: number;
   private base = 0;
   private lo = 0;
   private hi = -1;
@@ -28,8 +34,17 @@ export class BlockCache {
   private min = new Float64Array(0);
   private max = new Float64Array(0);
 
-  /** `scan(loT, hiT, each)` calls `each` with `[t, ...SAMPLE_FIELDS]` for every sample in [loT, hiT], oldest first. */
-  constructor(private readonly scan: (loT: number, hiT: number, each: (row: unknown[]) => void) => void) {}
+  constructor(
+    readonly unitMs: number,
+    private readonly rollups: BlockSource,
+  ) {
+    this.maxBlocks = Math.floor(MAX_CACHED_MS / unitMs);
+  }
+
+  /** Block slots allocated (284 bytes each), used or not. */
+  get slots(): number {
+    return this.cap;
+  }
 
   /** The newest cached block (-1 when empty). */
   get sealedHi(): number {
@@ -37,40 +52,40 @@ export class BlockCache {
   }
 
   /**
-   * Partial buckets of `widthMs` (a multiple of BLOCK_MS) over blocks bLo..bHi, all sealed; null
-   * when the range is too wide to cache. Buckets are fresh objects, in time order.
+   * Folds blocks bLo..bHi, all sealed, into buckets of `widthMs` (a multiple of `unitMs`) at the
+   * end of `out`, in time order; false (and nothing added) when the range is too wide to cache.
    */
-  fold(bLo: number, bHi: number, widthMs: number): PartialBucket[] | null {
-    if (bHi < bLo) return [];
-    if (bHi - bLo + 1 > MAX_CACHED_BLOCKS) return null;
+  foldInto(out: BucketColumns, bLo: number, bHi: number, widthMs: number): boolean {
+    if (bHi < bLo) return true;
+    if (bHi - bLo + 1 > this.maxBlocks) return false;
     this.ensure(bLo, bHi);
-    const out: PartialBucket[] = [];
-    let cur: PartialBucket | null = null;
+    const { n, sum, cnt, min, max, base } = this;
+    let start = NaN;
+    let j = -1;
     for (let b = bLo; b <= bHi; b++) {
-      const s = b - this.base;
-      const count = this.n[s]!;
+      const s = b - base;
+      const count = n[s]!;
       if (count === 0) continue;
-      const start = Math.floor((b * BLOCK_MS) / widthMs) * widthMs;
-      if (!cur || cur.t !== start) {
-        cur = emptyBucket(start);
-        out.push(cur);
+      const t = Math.floor((b * this.unitMs) / widthMs) * widthMs;
+      if (t !== start) {
+        start = t;
+        j = out.at(t);
       }
-      cur.n += count;
+      out.n[j]! += count;
       const k = s * F;
+      const o = j * F;
       for (let i = 0; i < F; i++) {
-        const c = this.cnt[k + i]!;
+        const c = cnt[k + i]!;
         if (c === 0) continue;
-        cur.sum[i]! += this.sum[k + i]!;
-        cur.cnt[i]! += c;
-        const lo = this.min[k + i]!;
-        const hi = this.max[k + i]!;
-        const m = cur.min[i]!;
-        const x = cur.max[i]!;
-        cur.min[i] = m === null || lo < m ? lo : m;
-        cur.max[i] = x === null || hi > x ? hi : x;
+        out.sum[o + i]! += sum[k + i]!;
+        out.cnt[o + i]! += c;
+        const lo = min[k + i]!;
+        const hi = max[k + i]!;
+        if (!(out.min[o + i]! <= lo)) out.min[o + i] = lo;
+        if (!(out.max[o + i]! >= hi)) out.max[o + i] = hi;
       }
     }
-    return out;
+    return true;
   }
 
   /** After a prune: blocks up to and including `edge` are gone or changed. */
@@ -80,15 +95,22 @@ export class BlockCache {
     if (this.lo <= edge) this.lo = edge + 1;
   }
 
+  /** Forgets every block and gives the arrays' memory back. */
   reset(): void {
     this.base = 0;
     this.lo = 0;
     this.hi = -1;
+    this.cap = 0;
+    this.n = new Uint32Array(0);
+    this.sum = new Float64Array(0);
+    this.cnt = new Uint32Array(0);
+    this.min = new Float64Array(0);
+    this.max = new Float64Array(0);
   }
 
   private ensure(bLo: number, bHi: number): void {
     const empty = this.hi < this.lo;
-    if (empty || bHi < this.lo - 1 || bLo > this.hi + 1 || bLo < this.base || Math.max(bHi, this.hi) - Math.min(bLo, this.lo) + 1 > MAX_CACHED_BLOCKS) {
+    if (empty || bHi < this.lo - 1 || bLo > this.hi + 1 || bLo < this.base || Math.max(bHi, this.hi) - Math.min(bLo, this.lo) + 1 > this.maxBlocks) {
       this.base = bLo;
       this.lo = bLo;
       this.hi = bLo - 1;
@@ -121,8 +143,9 @@ export class BlockCache {
       size -= shift;
       if (size <= this.cap) return;
     }
-    // An hour of headroom: steady polling then fills it, and a prune's freed slots are reused first.
-    const cap = Math.min(MAX_CACHED_BLOCKS, size + 360);
+    // 360 blocks of headroom (6 hours of minutes): steady polling then fills it, and a prune's
+    // freed slots are reused first.
+    const cap = Math.min(this.maxBlocks, size + 360);
     const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T, per: number): T => {
       const a = make(cap * per);
       a.set(old.subarray(0, Math.min(old.length, cap * per)));
@@ -136,7 +159,7 @@ export class BlockCache {
     this.cap = cap;
   }
 
-  /** Aggregates the raw samples of blocks bLo..bHi into their slots. */
+  /** Reads blocks bLo..bHi into their slots. */
   private fill(bLo: number, bHi: number): void {
     const from = bLo - this.base;
     const to = bHi - this.base + 1;
@@ -145,20 +168,18 @@ export class BlockCache {
     this.cnt.fill(0, from * F, to * F);
     this.min.fill(NaN, from * F, to * F);
     this.max.fill(NaN, from * F, to * F);
-    const { n, sum, cnt, min, max } = this;
-    const base = this.base;
-    this.scan(bLo * BLOCK_MS, (bHi + 1) * BLOCK_MS - 1, (row) => {
-      const s = Math.floor((row[0] as number) / BLOCK_MS) - base;
-      n[s]!++;
+    const { n, sum, cnt, min, max, base, unitMs } = this;
+    this.rollups(bLo, bHi, (row) => {
+      const s = Math.floor((row[0] as number) / unitMs) - base;
+      n[s] = row[1] as number;
       const k = s * F;
       for (let i = 0; i < F; i++) {
-        const v = row[i + 1] as number | null;
-        if (v === null) continue;
-        sum[k + i]! += v;
-        const c = cnt[k + i]!;
-        cnt[k + i] = c + 1;
-        if (c === 0 || v < min[k + i]!) min[k + i] = v;
-        if (c === 0 || v > max[k + i]!) max[k + i] = v;
+        const c = (row[3 + i * 4] as number | null) ?? 0;
+        if (c === 0) continue;
+        sum[k + i] = row[2 + i * 4] as number;
+        cnt[k + i] = c;
+        min[k + i] = (row[4 + i * 4] as number | null) ?? NaN;
+        max[k + i] = (row[5 + i * 4] as number | null) ?? NaN;
       }
     });
   }

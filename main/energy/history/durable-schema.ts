@@ -1,4 +1,5 @@
 import type { Migration } from '../../core/sqlite.js';
+import { rollUpPages } from './block-pages.js';
 import { isPowerField, SAMPLE_FIELDS } from './sample.js';
 
 /**
@@ -7,8 +8,10 @@ import { isPowerField, SAMPLE_FIELDS } from './sample.js';
  * kept by an insert trigger, so downsampling by whole minutes reads 1/60 of the rows at 1 Hz.
  * Retention pruning deletes old rows from both and rebuilds the minute it cuts through.
  * A bulk insert (an import) skips the trigger: inside its own transaction it puts a row in
- * `bulk_insert`, which no other connection ever sees, and merges its own per-minute totals once
- * per minute (MERGE_MINUTE_SQL) instead of once per sample.
+ * `bulk_insert`, which no other connection ever sees, and rebuilds the minutes it touched once, by
+ * one GROUP BY (REBUILD_MINUTES_SQL), instead of once per sample.
+ * `block_pages`: the 10 s rollup, one blob per sealed 10-minute page (block-pages.ts), kept by
+ * DurableStore (rollUpAfterInsert for the poll's insert, rollUpRange for bulk inserts) and by the prune.
  */
 const sampleColumns = SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ');
 
@@ -42,20 +45,6 @@ const rollupUpdate = [
   ]),
 ].join(', ');
 
-/** The same merge for a whole minute's partial totals at once (bulk inserts; see `minuteValues`). */
-export const MERGE_MINUTE_SQL = `INSERT INTO minutes (${rollupNames.join(', ')}) VALUES (${rollupNames.map(() => '?').join(', ')})
-  ON CONFLICT(m) DO UPDATE SET ${rollupUpdate.replace('n = n + 1', 'n = n + excluded.n')}`;
-
-/** A minute's partial totals (arrays follow SAMPLE_FIELDS) as MERGE_MINUTE_SQL's values. */
-export function minuteValues(m: number, n: number, sum: number[], cnt: number[], min: Array<number | null>, max: Array<number | null>): unknown[] {
-  const out: unknown[] = [m, n];
-  SAMPLE_FIELDS.forEach((f, i) => {
-    out.push(sum[i], cnt[i]);
-    if (isPowerField(f)) out.push(min[i], max[i]);
-  });
-  return out;
-}
-
 /** Rebuilds the rollup rows of minutes `@lo..@hi` from the samples they hold (used after a prune). */
 export const REBUILD_MINUTES_SQL = `INSERT INTO minutes (${rollupNames.join(', ')})
   SELECT t / 60000, count(*), ${SAMPLE_FIELDS.flatMap((f) => [`total(${f})`, `count(${f})`, ...(isPowerField(f) ? [`min(${f})`, `max(${f})`] : [])]).join(', ')}
@@ -84,6 +73,14 @@ export const historyMigrations: Migration[] = [
         INSERT INTO minutes (${rollupNames.join(', ')}) VALUES (${rollupValues('NEW')})
         ON CONFLICT(m) DO UPDATE SET ${rollupUpdate};
       END`);
+    },
+  },
+  {
+    version: 3,
+    name: 'sealed 10-minute pages of 10 s blocks (block-pages.ts), built for the samples already stored',
+    up(db) {
+      db.exec('CREATE TABLE block_pages (p INTEGER PRIMARY KEY, blocks BLOB NOT NULL)');
+      rollUpPages(db, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
     },
   },
 ];

@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
+import type { Clock, Timer } from '../../core/clock.js';
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { bucketFromSql, bucketStart, emptyBucket, mergeBucket, type PartialBucket } from './downsample.js';
-import { BLOCK_MS, BlockCache } from './block-cache.js';
-import { MinuteCache } from './minute-cache.js';
+import { BucketColumns } from './bucket-columns.js';
+import { bucketFromSql, bucketStart, MAX_ROWS } from './downsample.js';
+import { BlockCache } from './block-cache.js';
+import { addToPage, BLOCK_MS, emptyPage, foldPage, PAGE_BLOCKS, pageOf, rollUpAdded, rollUpPages } from './block-pages.js';
 import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -24,20 +26,29 @@ const ROLLUP_COLUMNS = SAMPLE_FIELDS.map((f) => (isPowerField(f) ? `${f}_s, ${f}
  */
 export class DurableStore {
   readonly db: Db;
+  private readonly cacheIdle: { clock: Clock; ms: number } | null;
+  private idleTimer: Timer | null = null;
   private readonly stmts;
-  private readonly minuteCache = new MinuteCache((lo, hi) => (this.stmts.minutes.all(lo, hi) as unknown[][]).map(bucketFromSql));
-  private readonly blockCache = new BlockCache((lo, hi, each) => {
-    for (const row of this.stmts.span.iterate(lo, hi) as Iterable<unknown[]>) each(row);
+  /** Sealed minutes from the per-minute rollup (the 10 s blocks are read from `block_pages`, never held). */
+  private readonly minuteCache = new BlockCache(MINUTE, (lo, hi, each) => {
+    for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
   });
-
   /**
    * `readonly`: a second, read-only connection to a database another connection writes (the history
    * reader worker). WAL lets it read while the poller inserts; it never migrates or writes.
    */
   constructor(
     readonly file: string,
-    opts: { readonly?: boolean } = {},
+    opts: {
+      readonly?: boolean;
+      /**
+       * Let go of the cached rollup minutes once no downsampled read has used them for `ms` (idle
+       * memory: 2.9 MB a week). Without it they stay until invalidated.
+       */
+      cacheIdle?: { clock: Clock; ms: number };
+    } = {},
   ) {
+    this.cacheIdle = opts.cacheIdle ?? null;
     if (opts.readonly) {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       this.db.pragma('busy_timeout = 5000');
@@ -60,6 +71,8 @@ export class DurableStore {
       rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
       rawBuckets: db.prepare(`SELECT (t / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER) AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
       minutes: db.prepare(`SELECT m * ${MINUTE}, n, ${ROLLUP_COLUMNS} FROM minutes WHERE m >= ? AND m <= ? ORDER BY m`).raw(),
+      pages: db.prepare('SELECT p, blocks FROM block_pages WHERE p >= ? AND p <= ? ORDER BY p').raw(),
+      deletePages: db.prepare('DELETE FROM block_pages WHERE p < ?'),
     };
   }
 
@@ -67,8 +80,15 @@ export class DurableStore {
   insert(s: HistorySample): boolean {
     // A sample landing in an already sealed (cached) minute would make the cache stale.
     if (Math.floor(s.t / MINUTE) <= this.minuteCache.sealedHi) this.minuteCache.reset();
-    if (Math.floor(s.t / BLOCK_MS) <= this.blockCache.sealedHi) this.blockCache.reset();
-    return this.stmts.insert.run(s).changes > 0;
+    const before = this.lastT();
+    // A poll in the newest page, as nearly always: the insert alone. A new page seals the one
+    // before (once per 10 minutes); a sample in an older, sealed page rebuilds it with the insert.
+    if (before === null || pageOf(s.t) === pageOf(before)) return this.stmts.insert.run(s).changes > 0;
+    return this.db.transaction(() => {
+      const added = this.stmts.insert.run(s).changes > 0;
+      if (added) this.rollUpAfterInsert(before, s.t);
+      return added;
+    })();
   }
 
   /**
@@ -81,6 +101,8 @@ export class DurableStore {
     if (!insertRow) throw new Error('history opened read-only');
     let lo = Infinity;
     let hi = -Infinity;
+    // The 10 s pages' totals of the rows actually inserted (block-pages.ts), so no row is read back.
+    const pages = new Map<number, Float64Array>();
     return this.bulkInsert(() => {
       const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
       let n = 0;
@@ -91,27 +113,33 @@ export class DurableStore {
         n++;
         if (s.t < lo) lo = s.t;
         if (s.t > hi) hi = s.t;
+        const p = pageOf(s.t);
+        let page = pages.get(p);
+        if (!page) pages.set(p, (page = emptyPage()));
+        addToPage(page, p, values);
       }
       return n;
-    }, () => [lo, hi]);
+    }, () => [lo, hi], pages);
   }
 
   /**
    * The bulk-insert path (imports): runs `insert`, which adds rows to `samples` on this
    * connection and returns how many it added, in one transaction with the per-sample rollup
-   * trigger off, then rolls up the range `span()` gives (epoch ms, inclusive) once, in SQL.
-   * All or nothing. Returns the rows added.
+   * trigger off, then rolls up the range `span()` gives (epoch ms, inclusive) once (rollUpRange).
+   * `pages`: the inserted rows' 10 s page totals when the writer kept them. All or nothing.
+   * Returns the rows added.
    */
-  bulkInsert(insert: () => number, span: () => [number, number]): number {
+  bulkInsert(insert: () => number, span: () => [number, number], pages?: ReadonlyMap<number, Float64Array>): number {
     const { bulkOn, bulkOff } = this.stmts;
     if (!bulkOn || !bulkOff) throw new Error('history opened read-only');
     this.resetCache();
     return this.db.transaction(() => {
+      const before = this.lastT();
       bulkOn.run();
       const n = insert();
       if (n > 0) {
         const [lo, hi] = span();
-        this.rollUpRange(lo, hi);
+        this.rollUpRange(lo, hi, before, pages);
       }
       bulkOff.run();
       return n;
@@ -119,29 +147,65 @@ export class DurableStore {
   }
 
   /**
-   * Rebuilds the rollup of every minute that lo <= t <= hi touches from the samples stored in it
-   * (one GROUP BY in SQL; samples already there before an import are counted again, not twice).
-   * The one step a bulk insert ends with, inside its transaction: a further rollup table (for
-   * example of 10 s) is rebuilt here too.
+   * Rebuilds the rollups of lo <= t <= hi after a bulk insert, inside its transaction (the one
+   * step every bulk insert ends with): every minute the range touches from the samples stored in it
+   * (one GROUP BY in SQL; samples already there before an import are counted again, not twice),
+   * and the 10 s pages, from `pages` (the inserted rows' totals) when the writer kept them, else
+   * rebuilt from the table (an `INSERT … SELECT` import). `lastBefore`: the newest `t` before the
+   * insert, whose page is sealed now if it is no longer the newest.
    */
-  rollUpRange(loT: number, hiT: number): void {
+  rollUpRange(loT: number, hiT: number, lastBefore: number | null, pages?: ReadonlyMap<number, Float64Array>): void {
     if (hiT < loT) return;
     const lo = Math.floor(loT / MINUTE);
     const hi = Math.floor(hiT / MINUTE);
     this.stmts.deleteMinutes.run(lo, hi);
     this.stmts.rebuildMinutes.run({ lo, hi });
+    if (pages) return rollUpAdded(this.db, pages, lastBefore);
+    rollUpPages(this.db, loT, hiT);
+    if (lastBefore !== null) rollUpPages(this.db, lastBefore, lastBefore);
+  }
+
+  /**
+   * Brings the 10 s rollup (`block_pages`) up to date after an insert, `lastBefore` being the newest
+   * `t` stored before it (null when there was none): seals the page that was the newest if it is no
+   * longer, and stores the sealed pages of the inserted samples. `added` holds those samples'
+   * totals per page (block-pages.ts `emptyPage` and `addToPage`, over the rows actually inserted);
+   * a single sample may be given as `t` instead, and its page is then rebuilt from the table. The
+   * poll's insert calls it inside its transaction, after the insert; bulk inserts reach it through
+   * bulkInsert and rollUpRange.
+   */
+  rollUpAfterInsert(lastBefore: number | null, added: ReadonlyMap<number, Float64Array> | number): void {
+    if (this.stmts.insertRow === null) throw new Error('history opened read-only');
+    if (typeof added !== 'number') return rollUpAdded(this.db, added, lastBefore);
+    rollUpPages(this.db, added, added);
+    if (lastBefore !== null && pageOf(lastBefore) !== pageOf(added)) rollUpPages(this.db, lastBefore, lastBefore);
+  }
+
+  /** Slots the read cache holds (284 bytes each): rollup minutes. */
+  cacheSize(): { minutes: number } {
+    return { minutes: this.minuteCache.slots };
+  }
+
+  /** Re-arms the idle release of the minute cache (see `cacheIdle`). */
+  private cachesUsed(): void {
+    const idle = this.cacheIdle;
+    if (!idle) return;
+    if (this.idleTimer) idle.clock.clear(this.idleTimer);
+    this.idleTimer = idle.clock.setTimeout(() => {
+      this.idleTimer = null;
+      this.resetCache();
+    }, idle.ms);
+    this.idleTimer.unref?.();
   }
 
   /** Forget cached rollup minutes (rows were added out of order by another connection). */
   resetCache(): void {
     this.minuteCache.reset();
-    this.blockCache.reset();
   }
 
   /** Forget cached aggregates of what a prune to `cutoff` (by another connection) removed. */
   prunedBefore(cutoff: number): void {
     this.minuteCache.dropThrough(Math.floor(cutoff / MINUTE));
-    this.blockCache.dropThrough(Math.floor(cutoff / BLOCK_MS));
   }
 
   /** Deletes samples older than `cutoff` and keeps the rollup exact; returns how many went. */
@@ -152,6 +216,8 @@ export class DurableStore {
       const edge = Math.floor(cutoff / MINUTE);
       this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
       this.stmts.rebuildMinutes.run({ lo: edge, hi: edge });
+      this.stmts.deletePages.run(pageOf(cutoff));
+      rollUpPages(this.db, cutoff, cutoff);
       this.prunedBefore(cutoff);
       return deleted;
     })();
@@ -186,52 +252,60 @@ export class DurableStore {
   }
 
   /**
-   * Partial buckets of `widthMs` over lo <= t <= hi. Whole minutes come from the rollup when the
-   * width is a whole number of minutes, whole 10 s blocks from the block cache when it is a
-   * multiple of 10 s; the partial minutes or blocks at either edge, and those not sealed yet, from raw samples.
+   * Partial buckets of `widthMs` over lo <= t <= hi, in time order. Whole minutes come from the
+   * per-minute rollup (cached) when the width is a whole number of minutes, whole 10 s blocks from
+   * the stored 10-minute pages (block-pages.ts) when it is a multiple of 10 s; the partial minutes
+   * or blocks at either edge, and those not sealed yet, from raw samples.
    */
-  buckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
-    if (hi < lo) return [];
+  buckets(lo: number, hi: number, widthMs: number): BucketColumns {
+    const out = new BucketColumns(hi < lo ? 1 : Math.min(MAX_ROWS, Math.floor((hi - lo) / widthMs) + 2));
+    if (hi < lo) return out;
     const unit = widthMs % MINUTE === 0 ? MINUTE : widthMs % BLOCK_MS === 0 ? BLOCK_MS : 0;
-    if (!unit) return this.rawBuckets(lo, hi, widthMs);
     const uLo = Math.ceil(lo / unit);
     const uHi = Math.floor((hi + 1) / unit) - 1;
-    if (uLo > uHi) return this.rawBuckets(lo, hi, widthMs);
-    // Sources in time order (raw head, rollup units, raw tail) folded into buckets; a bucket that
-    // spans two sources is merged. Cached minutes are never mutated: buckets are fresh objects.
-    const out: PartialBucket[] = [];
-    const add = (b: PartialBucket, start: number, owned: boolean) => {
-      const last = out.at(-1);
-      if (last && last.t === start) mergeBucket(last, b);
-      else if (owned) out.push(b);
-      else {
-        const fresh = emptyBucket(start);
-        mergeBucket(fresh, b);
-        out.push(fresh);
-      }
-    };
+    if (!unit || uLo > uHi) return this.rawBucketsInto(out, lo, hi, widthMs);
+    // Sources in time order (raw head, cached units, raw tail), each merged into the buckets at
+    // the end of `out`, so a bucket that spans two sources comes out whole. Units not sealed yet
+    // (the newest sample's) are read raw with the tail.
     const sealedTo = Math.floor((this.lastT() ?? 0) / unit) - 1;
-    let tailFrom = uHi + 1;
-    let middle: PartialBucket[] | null = null;
-    if (unit === BLOCK_MS) {
-      // Blocks not sealed yet (the newest sample's block) are read raw with the tail.
-      tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
-      middle = this.blockCache.fold(uLo, tailFrom - 1, widthMs);
-      if (!middle) return this.rawBuckets(lo, hi, widthMs);
-    }
-    for (const b of this.rawBuckets(lo, uLo * unit - 1, widthMs)) add(b, b.t, true);
-    if (middle) for (const b of middle) add(b, b.t, true);
-    else for (const b of this.minuteCache.get(uLo, uHi, sealedTo)) add(b, bucketStart(b.t, widthMs), false);
-    for (const b of this.rawBuckets(tailFrom * unit, hi, widthMs)) add(b, b.t, true);
+    const tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
+    this.rawBucketsInto(out, lo, uLo * unit - 1, widthMs);
+    if (unit === MINUTE) {
+      // Wider than the cache holds: the rollup rows are read without keeping them.
+      if (!this.minuteCache.foldInto(out, uLo, tailFrom - 1, widthMs))
+        for (const row of this.stmts.minutes.iterate(uLo, tailFrom - 1) as Iterable<unknown[]>) out.add(bucketFromSql(row), bucketStart(row[0] as number, widthMs));
+    } else this.pagesInto(out, uLo, tailFrom - 1, widthMs);
+    this.rawBucketsInto(out, tailFrom * unit, hi, widthMs);
+    this.cachesUsed();
     return out;
   }
 
-  private rawBuckets(lo: number, hi: number, widthMs: number): PartialBucket[] {
-    if (hi < lo) return [];
-    return (this.stmts.rawBuckets.all({ w: widthMs, lo, hi }) as unknown[][]).map(bucketFromSql);
+  /** Blocks bLo..bHi from the stored pages; a page without a row (not sealed, or written before it was) is read raw. */
+  private pagesInto(out: BucketColumns, bLo: number, bHi: number, widthMs: number): void {
+    if (bHi < bLo) return;
+    const pLo = Math.floor(bLo / PAGE_BLOCKS);
+    const pHi = Math.floor(bHi / PAGE_BLOCKS);
+    const raw = (from: number, to: number) => {
+      if (to >= from) this.rawBucketsInto(out, Math.max(bLo, from * PAGE_BLOCKS) * BLOCK_MS, (Math.min(bHi, to * PAGE_BLOCKS + PAGE_BLOCKS - 1) + 1) * BLOCK_MS - 1, widthMs);
+    };
+    let next = pLo;
+    for (const [p, blob] of this.stmts.pages.all(pLo, pHi) as Array<[number, Buffer]>) {
+      raw(next, p - 1);
+      foldPage(out, p, blob, Math.max(bLo, p * PAGE_BLOCKS), Math.min(bHi, p * PAGE_BLOCKS + PAGE_BLOCKS - 1), widthMs);
+      next = p + 1;
+    }
+    raw(next, pHi);
+  }
+
+  private rawBucketsInto(out: BucketColumns, lo: number, hi: number, widthMs: number): BucketColumns {
+    if (hi < lo) return out;
+    for (const row of this.stmts.rawBuckets.all({ w: widthMs, lo, hi }) as unknown[][]) out.add(bucketFromSql(row));
+    return out;
   }
 
   close(): void {
+    if (this.idleTimer) this.cacheIdle?.clock.clear(this.idleTimer);
+    this.idleTimer = null;
     if (this.db.open) this.db.close();
   }
 }

@@ -39,6 +39,22 @@ type Row = Record<string, number | null>;
 const samplesOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.samples ORDER BY t').all() as Row[];
 const minutesOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.minutes ORDER BY m').all() as Row[];
 
+const pagesOf = (s: DurableStore) =>
+  (s.db.prepare('SELECT p, blocks FROM main.block_pages ORDER BY p').all() as Array<{ p: number; blocks: Buffer }>).map((r) => ({ p: r.p, v: Array.from(new Float64Array(new Uint8Array(r.blocks).buffer)) }));
+
+/** The 10 s pages (block_pages) equal to those the per-sample path keeps, value by value (sums to rounding). */
+function expectSamePages(actual: ReturnType<typeof pagesOf>, expected: ReturnType<typeof pagesOf>): void {
+  expect(expected.length).toBeGreaterThan(0);
+  expect(actual.map((r) => r.p)).toEqual(expected.map((r) => r.p));
+  actual.forEach((page, i) =>
+    page.v.forEach((v, k) => {
+      const want = expected[i]!.v[k]!;
+      if (Number.isNaN(want)) expect(v, `page ${page.p} value ${k}`).toBeNaN();
+      else expect(Math.abs(v - want), `page ${page.p} value ${k}`).toBeLessThan(1e-6);
+    }),
+  );
+}
+
 /** The rollup equal to the trigger's, minute by minute (sums to rounding: the order of addition differs). */
 function expectSameMinutes(actual: Row[], expected: Row[]): void {
   expect(actual.map((r) => [r.m, r.n])).toEqual(expected.map((r) => [r.m, r.n]));
@@ -118,6 +134,7 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     expect(counts.rows - counts.imported).toBe(60 + existing.length); // older than the cutoff, and those already stored
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
+    expectSamePages(pagesOf(store), pagesOf(reference.store));
     expect(store.db.prepare('SELECT count(*) FROM bulk_insert').pluck().get()).toBe(0);
     // A poll after the import still goes through the trigger.
     store.insert(makeSample(T0 + 5 * 3_600_000));
@@ -126,18 +143,20 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
 
   it('importing the same file twice equals importing it once', async () => {
     const rows = [];
-    for (let t = T0; t < T0 + 600_000; t += 1000) rows.push(sigenRow(t));
+    // 20 minutes: at least one sealed 10-minute page of the 10 s rollup.
+    for (let t = T0; t < T0 + 1_200_000; t += 1000) rows.push(sigenRow(t));
     const file = sigenDb(rows);
     const store = openStore();
     for (const round of [0, 1]) {
       const source = sigenDbSource(store, file)!;
       const counts = await source.insert(0, new Chunker(8, 250, 50_000), noProgress);
       source.detach();
-      expect(counts.imported).toBe(round === 0 ? 600 : 0);
+      expect(counts.imported).toBe(round === 0 ? 1200 : 0);
     }
     const reference = referenceStore([], rows.map((r) => fromSigenRow(r)!), 0);
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
+    expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
   it('sees a file without a power value, and a table that is not its own', () => {
@@ -193,6 +212,7 @@ describe('a JSON file, staged then copied', () => {
     expect(imported).toBe(reference.imported);
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
+    expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
   it('our own rows and the legacy shapes: the same samples as the per-row reader', async () => {

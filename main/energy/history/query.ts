@@ -1,4 +1,6 @@
+import { BucketColumns } from './bucket-columns.js';
 import { finishBucket, flooredWidthSeconds, MAX_ROWS } from './downsample.js';
+import { downsampledJsonBytes } from './downsample-json.js';
 import type { DurableStore } from './durable-store.js';
 import type { MemoryWindow } from './memory-window.js';
 import type { DownsampledRow, HistorySample } from './sample.js';
@@ -50,16 +52,42 @@ export function queryHistory(src: HistorySources, q: HistoryQuery): HistoryResul
     return { kind: 'samples', rows };
   }
 
-  // The span that actually holds data decides the floor on the bucket width.
-  const newest = src.durable.recent(lo, hi, 1)[0];
-  if (!newest) return { kind: 'downsampled', rows: [], widthSeconds: q.every };
-  // A sample at or before `newest` exists, so the oldest from `lo` on is inside [lo, hi].
-  const first = src.durable.firstFrom(lo)!;
-  const widthSeconds = flooredWidthSeconds(q.every, first, newest.t);
-
-  // Whole minutes from the durable copy's per-minute rollup, the partial minutes at the edges raw;
-  // `limit` keeps the most recent buckets (the floor keeps them at 20,000 or fewer anyway).
-  const rows = src.durable.buckets(first, newest.t, widthSeconds * 1000).map(finishBucket).slice(-limit);
+  const { buckets, from, widthSeconds } = downsampledBuckets(src, q.every, lo, hi, limit);
+  const rows: DownsampledRow[] = [];
+  for (let j = from; j < buckets.length; j++) rows.push(finishBucket(buckets.bucket(j)));
   if (q.order === 'desc') rows.reverse();
   return { kind: 'downsampled', rows, widthSeconds };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The same query as the UTF-8 JSON `GET /api/history` sends, in an ArrayBuffer of its own (so a
+ * worker can transfer it). Downsampled rows are written straight from the partial buckets
+ * (downsampledJsonBytes: byte for byte what JSON.stringify writes of the rows).
+ */
+export function queryHistoryJson(src: HistorySources, q: HistoryQuery, pretty: boolean): { body: Uint8Array; widthSeconds?: number } {
+  if (q.every === undefined || pretty) {
+    const result = queryHistory(src, q);
+    const text = pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows);
+    return { body: encoder.encode(text), widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined };
+  }
+  const lo = Math.max(q.since ?? src.cutoff, src.cutoff);
+  const { buckets, from, widthSeconds } = downsampledBuckets(src, q.every, lo, q.until ?? FAR_FUTURE, Math.min(q.limit ?? MAX_ROWS, MAX_ROWS));
+  return { body: downsampledJsonBytes(buckets, from, q.order === 'desc'), widthSeconds };
+}
+
+/** The buckets of a downsampled query; the response holds those from index `from` on (`limit`). */
+function downsampledBuckets(src: HistorySources, every: number, lo: number, hi: number, limit: number): { buckets: BucketColumns; from: number; widthSeconds: number } {
+  // The span that actually holds data decides the floor on the bucket width.
+  const newest = src.durable.recent(lo, hi, 1)[0];
+  if (!newest) return { buckets: new BucketColumns(1), from: 0, widthSeconds: every };
+  // A sample at or before `newest` exists, so the oldest from `lo` on is inside [lo, hi].
+  const first = src.durable.firstFrom(lo)!;
+  const widthSeconds = flooredWidthSeconds(every, first, newest.t);
+  // Whole minutes from the durable copy's per-minute rollup, whole 10 s blocks from its block
+  // cache, the partial ones at the edges raw; `limit` keeps the most recent buckets (the floor
+  // keeps them at 20,000 or fewer anyway).
+  const buckets = src.durable.buckets(first, newest.t, widthSeconds * 1000);
+  return { buckets, from: Math.max(0, buckets.length - limit), widthSeconds };
 }

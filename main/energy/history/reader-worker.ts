@@ -4,15 +4,19 @@
  * holds up the event loop that runs the poller and the event stream. See reader-pool.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '../../core/clock.js';
 import { DurableStore } from './durable-store.js';
 import { exportCursor, exportPageEnd, writeExportPage } from './export.js';
 import { DEFAULT_CHUNK_BYTES, ExportRowWriter } from './export-rows.js';
 import { MemoryWindow } from './memory-window.js';
-import { queryHistory } from './query.js';
+import { queryHistoryJson } from './query.js';
 import type { ReaderReply, ReaderRequest } from './reader-pool.js';
 
 const port = parentPort!;
-const store = new DurableStore((workerData as { file: string }).file, { readonly: true });
+/** How long the read caches outlive the last downsampled read (a dashboard asks every few seconds). */
+const CACHE_IDLE_MS = 120_000;
+// The cached rollup minutes go once downsampled reads stop (idle memory).
+const store = new DurableStore((workerData as { file: string }).file, { readonly: true, cacheIdle: { clock: systemClock, ms: CACHE_IDLE_MS } });
 // The durable copy holds every sample (the memory window is only its newest part).
 const noMemory = new MemoryWindow(1);
 const cursors = new Map<number, ReturnType<typeof exportCursor>>();
@@ -47,9 +51,8 @@ port.on('message', (msg: ReaderRequest) => {
   try {
     switch (msg.op) {
       case 'query': {
-        const result = queryHistory({ memory: noMemory, durable: store, cutoff: msg.cutoff }, msg.query);
-        const body = msg.pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows);
-        reply({ id: msg.id, ok: true, body: bytes(body), widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined });
+        const { body, widthSeconds } = queryHistoryJson({ memory: noMemory, durable: store, cutoff: msg.cutoff }, msg.query, msg.pretty);
+        reply({ id: msg.id, ok: true, body, widthSeconds });
         return;
       }
       case 'export-open':

@@ -121,3 +121,48 @@ describe('full exports shared out to two reader workers', () => {
     }
   }, 60_000);
 });
+
+describe('the reader worker when nothing asks it anything', () => {
+  let dir: string;
+  let pool: HistoryReaderPool;
+  const samples: HistorySample[] = [];
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-reader-idle-'));
+    const file = path.join(dir, 'history.db');
+    const store = new DurableStore(file);
+    for (let i = 0; i < 6 * 3600; i++) samples.push(makeSample(T0 + i * 1000));
+    store.insertMany(samples);
+    store.close();
+    pool = new HistoryReaderPool(file, silentLogger, { readerIdleMs: 300 });
+  }, 60_000);
+  afterAll(async () => {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ends after its idle time and starts again for the next read, with the same answer', async () => {
+    expect(pool.reader()).toBe('off');
+    const first = await pool.query({ every: 60, since: T0 }, T0, false);
+    expect(pool.reader()).not.toBe('off');
+    await vi.waitFor(() => expect(pool.reader()).toBe('off'), { timeout: 5_000, interval: 50 });
+    const again = await pool.query({ every: 60, since: T0 }, T0, false);
+    expect(again.body.toString()).toBe(first.body.toString());
+    expect(JSON.parse(first.body.toString())).toHaveLength(360);
+  }, 60_000);
+
+  it('stays while a thinned export is open, however slowly it is read, and ends after it', async () => {
+    await vi.waitFor(() => expect(pool.reader()).toBe('off'), { timeout: 5_000, interval: 50 });
+    const stream = pool.exportStream('csv', 10, T0);
+    const chunks: Buffer[] = [];
+    const firstChunk = await new Promise<Buffer>((resolve) => stream.once('data', (c: Buffer) => resolve(Buffer.from(c))));
+    chunks.push(firstChunk);
+    stream.pause();
+    // Held well past the idle time: the cursor in the worker must survive.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(pool.reader()).toBe('ready');
+    for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split('\n');
+    expect(lines).toHaveLength(1 + samples.length / 10);
+    await vi.waitFor(() => expect(pool.reader()).toBe('off'), { timeout: 5_000, interval: 50 });
+  }, 60_000);
+});

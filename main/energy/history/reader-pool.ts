@@ -38,6 +38,11 @@ const PAGES_AHEAD = 3;
 const RELEASE_MARGIN = 2 * DEFAULT_CHUNK_BYTES + 256 * 1024;
 /** The second (export) worker ends this long after the last export finished. */
 export const EXPORT_HELPER_IDLE_MS = 10_000;
+/**
+ * The reader worker ends this long after its last request (its V8 isolate, connection and caches,
+ * about 10 MB, go with it); the next read starts it again (a few hundred ms).
+ */
+export const READER_IDLE_MS = 5 * 60_000;
 
 interface Slot {
   worker: Worker;
@@ -51,7 +56,8 @@ interface Slot {
  * read-only connection. The reader (slot 0) starts on first use and answers queries and exports.
  * A full export larger than one page also starts a helper (slot 1): the two write alternate pages
  * on the machine's two cores while this thread sends them in order. The helper ends when no export
- * has run for EXPORT_HELPER_IDLE_MS. Queries come back as ready-to-send JSON text; exports as a
+ * has run for EXPORT_HELPER_IDLE_MS, the reader when nothing has asked it anything for
+ * READER_IDLE_MS. Queries come back as ready-to-send JSON text; exports as a
  * Readable that asks for pages only while the consumer keeps up; its chunks are lent: once the
  * consumer is well past one, its memory goes back to the worker (a consumer that keeps chunks must
  * copy them, as a socket or `Buffer.from` does). A worker that dies is replaced on
@@ -64,16 +70,46 @@ export class HistoryReaderPool {
   /** Export pages in flight: every reply for the id goes to the handler (several per page). */
   private readonly pageHandlers = new Map<number, { slot: Slot; on(r: ReaderReply): void }>();
   private exportsRunning = 0;
+  /** Thinned exports with a cursor open in the reader (it must live until they end). */
+  private openCursors = 0;
   private helperIdle: NodeJS.Timeout | null = null;
+  private readerIdle: NodeJS.Timeout | null = null;
 
   private readonly helperIdleMs: number;
+  private readonly readerIdleMs: number;
 
   constructor(
     private readonly file: string,
     private readonly logger: Logger,
-    opts: { helperIdleMs?: number } = {},
+    opts: { helperIdleMs?: number; readerIdleMs?: number } = {},
   ) {
     this.helperIdleMs = opts.helperIdleMs ?? EXPORT_HELPER_IDLE_MS;
+    this.readerIdleMs = opts.readerIdleMs ?? READER_IDLE_MS;
+  }
+
+  /** The reader worker: not running, loading, or answering. */
+  reader(): 'off' | 'starting' | 'ready' {
+    const reader = this.slots[0];
+    return !reader ? 'off' : reader.ready ? 'ready' : 'starting';
+  }
+
+  private busy(): boolean {
+    return this.waiting.size > 0 || this.pageHandlers.size > 0 || this.exportsRunning > 0 || this.openCursors > 0;
+  }
+
+  /** (Re)starts the reader's idle countdown once nothing is in flight; it ends the worker when it runs out. */
+  private readerDone(): void {
+    if (this.readerIdle) clearTimeout(this.readerIdle);
+    this.readerIdle = null;
+    if (!this.slots[0] || this.busy()) return;
+    this.readerIdle = setTimeout(() => {
+      this.readerIdle = null;
+      const reader = this.slots[0];
+      if (!reader || this.busy()) return;
+      this.slots[0] = null;
+      void reader.worker.terminate();
+    }, this.readerIdleMs);
+    this.readerIdle.unref();
   }
 
   /** The export helper worker: not running, loading, or taking pages. */
@@ -101,10 +137,15 @@ export class HistoryReaderPool {
       p.resolve(r);
     });
     const fail = (err: Error) => {
-      if (this.slots[index] === slot) this.slots[index] = null;
-      for (const [id, p] of this.waiting) {
-        this.waiting.delete(id);
-        p.reject(err);
+      // A worker ended on purpose (idle) was taken out of its slot first: the requests waiting
+      // then belong to its successor. Queries and cursors (`waiting`) are the reader's alone.
+      const current = this.slots[index] === slot;
+      if (current) this.slots[index] = null;
+      if (current && index === 0) {
+        for (const [id, p] of this.waiting) {
+          this.waiting.delete(id);
+          p.reject(err);
+        }
       }
       for (const [id, h] of this.pageHandlers) if (h.slot === slot) h.on({ id, ok: false, error: err.message });
     };
@@ -122,10 +163,12 @@ export class HistoryReaderPool {
     return new Promise<ReaderReply>((resolve, reject) => {
       this.waiting.set(req.id, { resolve, reject });
       w.postMessage(req);
-    }).then((r) => {
-      if (!r.ok) throw new Error(r.error ?? 'history reader failed');
-      return r;
-    });
+    })
+      .finally(() => this.readerDone())
+      .then((r) => {
+        if (!r.ok) throw new Error(r.error ?? 'history reader failed');
+        return r;
+      });
   }
 
   async query(query: HistoryQuery, cutoff: number, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number }> {
@@ -290,6 +333,7 @@ export class HistoryReaderPool {
     if (!h) return;
     this.pageHandlers.delete(id);
     h.slot.pages--;
+    this.readerDone();
   }
 
   private exportStarted(): void {
@@ -300,6 +344,7 @@ export class HistoryReaderPool {
 
   private exportFinished(): void {
     if (--this.exportsRunning > 0) return;
+    this.readerDone();
     // No export left: the workers let go of their spare chunk buffers.
     for (const slot of this.slots) slot?.worker.postMessage({ op: 'export-spare', buffers: [], drop: true } satisfies ReaderRequest);
     if (!this.slots[1]) return;
@@ -324,7 +369,19 @@ export class HistoryReaderPool {
     let finished = false;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Readable's own `this` is needed below
     const pool = this;
+    // Its cursor lives in the reader: the reader stays while it is open (see readerDone).
+    let cursorOpen = false;
+    const closeCursor = () => {
+      if (!cursorOpen) return;
+      cursorOpen = false;
+      pool.openCursors--;
+      pool.readerDone();
+    };
     const fetchNext = (): Promise<ReaderReply> => {
+      if (!opened) {
+        cursorOpen = true;
+        pool.openCursors++;
+      }
       opened ??= pool.call({ op: 'export-open', id, format, every, cutoff });
       const next = opened.then(() => pool.call({ op: 'export-next', id }));
       // A page fetched ahead for a stream destroyed meanwhile fails quietly (its reader is gone).
@@ -341,8 +398,10 @@ export class HistoryReaderPool {
         page.then(
           (r) => {
             busy = false;
-            if (r.done) finished = true;
-            else ahead = fetchNext();
+            if (r.done) {
+              finished = true;
+              closeCursor();
+            } else ahead = fetchNext();
             if (r.body) this.push(toBuffer(r.body));
             if (r.done) this.push(null);
           },
@@ -352,6 +411,7 @@ export class HistoryReaderPool {
       destroy(err, cb) {
         const reader = pool.slots[0];
         if (!finished && reader) reader.worker.postMessage({ op: 'export-close', id } satisfies ReaderRequest);
+        closeCursor();
         cb(err);
       },
     });
@@ -368,6 +428,8 @@ export class HistoryReaderPool {
   async close(): Promise<void> {
     if (this.helperIdle) clearTimeout(this.helperIdle);
     this.helperIdle = null;
+    if (this.readerIdle) clearTimeout(this.readerIdle);
+    this.readerIdle = null;
     const workers = this.slots.map((s) => s?.worker);
     this.slots.fill(null);
     await Promise.all(workers.map((w) => w?.terminate()));

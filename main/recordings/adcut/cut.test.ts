@@ -6,22 +6,12 @@ import { sha256File, tempDir } from '../testing/harness.js';
 import { keepSegments, totalSeconds } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
 import { swapIntoPlace } from './swap.js';
-import { durationOf, makeClip, makeDiscontinuousClip, streamTypes, twoAdBreak, type ClipPart } from './testing/clips.js';
+import { durationOf, makeClip, makeDiscontinuousClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
 import { WORK_DIR_NAME, withWorkDir } from './work-dir.js';
 
-const PARTS: ClipPart[] = [
-  { kind: 'programme', seconds: 40 },
-  ...twoAdBreak(10),
-  { kind: 'programme', seconds: 40 },
-  ...twoAdBreak(10),
-  { kind: 'programme', seconds: 30 },
-];
-// Where the breaks were made (black-ad-black-ad-black of 23 s each).
-const BREAKS = [
-  { start: 40, end: 63 },
-  { start: 103, end: 126 },
-];
+const PARTS = TWO_BREAK_CLIP;
+const BREAKS = TWO_BREAK_CLIP_BREAKS;
 
 describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap', () => {
   let dir: string;

@@ -6,23 +6,13 @@ import { fillDisk, tmpfsUnavailable, tryMountTmpfs, unmount } from '../../core/t
 import { sha256File, tempDir } from '../testing/harness.js';
 import { keepSegments } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
-import { durationOf, makeClip, streamTypes, twoAdBreak, type ClipPart } from './testing/clips.js';
+import { durationOf, makeClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
 import { cutTs } from './ts-cut.js';
 import { WORK_DIR_NAME, withWorkDir } from './work-dir.js';
 
-const PARTS: ClipPart[] = [
-  { kind: 'programme', seconds: 40 },
-  ...twoAdBreak(10),
-  { kind: 'programme', seconds: 40 },
-  ...twoAdBreak(10),
-  { kind: 'programme', seconds: 30 },
-];
-// Where the breaks were made (black-ad-black-ad-black of 23 s each): 110 s of programme remain.
-const BREAKS = [
-  { start: 40, end: 63 },
-  { start: 103, end: 126 },
-];
+const PARTS = TWO_BREAK_CLIP;
+const BREAKS = TWO_BREAK_CLIP_BREAKS;
 
 /** The loudest sample of a file's sound, in dB (a sine of amplitude 1/8: programme x 0.15 ≈ -34.5 dB, ads x 0.9 ≈ -19 dB). */
 function maxVolume(file: string): number {

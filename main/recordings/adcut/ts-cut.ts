@@ -78,7 +78,7 @@ function classify(type: number, descriptors: Buffer): Kind {
 }
 
 /** CRC-32/MPEG-2 of a PSI section. */
-function crc32Mpeg(buf: Buffer): number {
+export function crc32Mpeg(buf: Buffer): number {
   let crc = 0xffffffff;
   for (const byte of buf) {
     crc ^= byte << 24;

@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { crc32Mpeg } from '../ts-cut.js';
 
 export type ClipPart = { kind: 'programme' | 'ad' | 'black'; seconds: number };
 
@@ -28,6 +29,22 @@ export const twoAdBreak = (adSeconds = 15): ClipPart[] => [
   { kind: 'black', seconds: 1 },
   { kind: 'ad', seconds: adSeconds },
   { kind: 'black', seconds: 1 },
+];
+
+/**
+ * The clip the cut tests share: 40 s of programme, a break, 40 s, a break, 30 s, each break
+ * black-ad-black-ad-black of 23 s, at 40–63 s and 103–126 s; 110 s of programme remain.
+ */
+export const TWO_BREAK_CLIP: readonly ClipPart[] = [
+  { kind: 'programme', seconds: 40 },
+  ...twoAdBreak(10),
+  { kind: 'programme', seconds: 40 },
+  ...twoAdBreak(10),
+  { kind: 'programme', seconds: 30 },
+];
+export const TWO_BREAK_CLIP_BREAKS = [
+  { start: 40, end: 63 },
+  { start: 103, end: 126 },
 ];
 
 /** Where each part starts and ends, in seconds. */
@@ -99,16 +116,6 @@ export function makeClip(parts: readonly ClipPart[], opts: ClipOptions = {}): st
   if (opts.dataStream) retypeDataStream(tmp, 0x06, 0x05);
   fs.renameSync(tmp, out);
   return out;
-}
-
-/** CRC-32/MPEG-2 of a PSI section. */
-function crc32Mpeg(buf: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of buf) {
-    crc ^= byte << 24;
-    for (let k = 0; k < 8; k++) crc = crc & 0x80000000 ? ((crc << 1) ^ 0x04c11db7) >>> 0 : (crc << 1) >>> 0;
-  }
-  return crc >>> 0;
 }
 
 /**

@@ -6,7 +6,7 @@ import { sha256File, tempDir } from '../testing/harness.js';
 import { keepSegments, totalSeconds } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
 import { swapIntoPlace } from './swap.js';
-import { durationOf, makeClip, makeDiscontinuousClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
+import { copyRecording, durationOf, makeClip, makeDiscontinuousClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
 import { WORK_DIR_NAME, withWorkDir } from './work-dir.js';
 
@@ -25,13 +25,7 @@ describe('cutting with the real ffmpeg: keep segments, stream copy, verify, swap
   }, 60_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const copyOf = (src: string, name: string) => {
-    const folder = path.join(dir, name);
-    fs.mkdirSync(folder);
-    const file = path.join(folder, 'Show - S01E01 - Pilot.ts');
-    fs.copyFileSync(src, file);
-    return file;
-  };
+  const copyOf = (src: string, name: string) => copyRecording(dir, src, name);
   const cut = (file: string, breaks = BREAKS, segments: string[] = []) =>
     withWorkDir(file, (workDir) =>
       cutRecording({ tools: defaultAdTools, file, source: file, breaks, workDir, onSegment: (i, n) => segments.push(`segment ${i}/${n}`) }),

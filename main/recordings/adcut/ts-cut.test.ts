@@ -6,7 +6,7 @@ import { fillDisk, tmpfsUnavailable, tryMountTmpfs, unmount } from '../../core/t
 import { sha256File, tempDir } from '../testing/harness.js';
 import { keepSegments } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
-import { durationOf, makeClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
+import { copyRecording, durationOf, makeClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
 import { defaultAdTools } from './tools.js';
 import { cutTs } from './ts-cut.js';
 import { WORK_DIR_NAME, withWorkDir } from './work-dir.js';
@@ -41,13 +41,7 @@ describe('the ad cut by copying TS packets (one read, no ffmpeg)', () => {
   }, 60_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const copyOf = (src: string, name: string) => {
-    const folder = path.join(dir, name);
-    fs.mkdirSync(folder);
-    const file = path.join(folder, 'Show - S01E01 - Pilot.ts');
-    fs.copyFileSync(src, file);
-    return file;
-  };
+  const copyOf = (src: string, name: string) => copyRecording(dir, src, name);
   const cut = (file: string, breaks = BREAKS) => withWorkDir(file, (workDir) => cutRecording({ tools: defaultAdTools, file, source: file, breaks, workDir }));
 
   it('leaves the ads out, keeps picture and sound in step with no holes at the joins, and decodes cleanly', async () => {

@@ -47,6 +47,15 @@ export const TWO_BREAK_CLIP_BREAKS = [
   { start: 103, end: 126 },
 ];
 
+/** A copy of `src` as a recording in a folder of its own under `dir` (named like a real episode). */
+export function copyRecording(dir: string, src: string, name: string): string {
+  const folder = path.join(dir, name);
+  fs.mkdirSync(folder);
+  const file = path.join(folder, 'Show - S01E01 - Pilot.ts');
+  fs.copyFileSync(src, file);
+  return file;
+}
+
 /** Where each part starts and ends, in seconds. */
 export function partTimes(parts: readonly ClipPart[]): Array<ClipPart & { start: number; end: number }> {
   let t = 0;

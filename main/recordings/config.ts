@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { repoRoot } from '../core/paths.js';
+import { systemTimeZone } from '../core/time-zone.js';
 import { SSDP_MULTICAST_ADDRESS, SSDP_PORT, type SsdpTarget } from './box/ssdp.js';
 import { GDM_MULTICAST_ADDRESS, GDM_PORT, type GdmTarget } from './mediaserver/gdm.js';
 
@@ -45,7 +46,7 @@ export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
     bundledDetectorIni: path.join(repoRoot, 'assets', 'detector.ini'),
     csrfSecret: env.CSRF_SECRET || undefined,
     production: env.NODE_ENV === 'production',
-    tz: env.TZ?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    tz: systemTimeZone(env),
     env: { MEDIA_ROOT: env.MEDIA_ROOT, MEDIA_SERVER_PREFS_PATH: env.MEDIA_SERVER_PREFS_PATH },
     ssdp: {
       bindAddress: iface || '0.0.0.0',

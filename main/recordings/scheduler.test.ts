@@ -16,6 +16,21 @@ describe('scheduler', () => {
     expect(new Date(schedule.next_run).getUTCMinutes() % 30).toBe(0);
   });
 
+  it("node-cron's rarer forms (last day of the month) are still scheduled, by node-cron itself", async () => {
+    expect((await h.api.patch('/api/settings', { sync_cron: '0 0 L * *' })).status).toBe(200);
+    let next: string | null = null;
+    for (let i = 0; i < 100 && !next; i++) {
+      next = (await h.api.get('/api/sync')).body.schedule.next_run;
+      if (!next) await new Promise((r) => setTimeout(r, 20));
+    }
+    // Midnight in Sydney at the start of a month's last day: a day and a half later it is the 1st there.
+    const sydneyDate = (t: number) => new Intl.DateTimeFormat('en-AU', { timeZone: 'Australia/Sydney', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(new Date(t));
+    const at = Date.parse(next!);
+    expect(sydneyDate(at).filter((p) => p.type === 'hour' || p.type === 'minute').map((p) => p.value)).toEqual(['00', '00']);
+    expect(sydneyDate(at + 36 * 3_600_000).find((p) => p.type === 'day')!.value).toBe('1');
+    expect((await h.api.patch('/api/settings', { sync_cron: '*/30 * * * *' })).status).toBe(200);
+  });
+
   it('takes a new sync_cron without a restart, keeps the old one on an invalid value', async () => {
     const bad = await h.api.patch('/api/settings', { sync_cron: '61 * * * *' });
     expect(bad.status).toBe(400);

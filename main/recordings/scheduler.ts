@@ -1,5 +1,7 @@
-import cron, { type ScheduledTask } from 'node-cron';
+import type { ScheduledTask } from 'node-cron';
 import { AppError } from '../core/errors.js';
+import { zoneOffset } from '../core/time-zone.js';
+import { nextRun, parseCron } from './cron.js';
 import type { Logger } from '../core/logger.js';
 import type { RecordingSettings } from './settings.js';
 import type { SyncEngine } from './sync/engine.js';
@@ -13,15 +15,24 @@ export interface SyncScheduler {
   fire(): Promise<void>;
 }
 
+/** The longest a timer may wait (setTimeout's limit); a later run is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * Runs a `cron` sync on the `sync_cron` setting (node-cron 4) and reloads when that setting changes,
- * without a restart. A tick while a sync runs is skipped (logged), never queued.
+ * Runs a `cron` sync on the `sync_cron` setting and reloads when that setting changes, without a
+ * restart. A tick while a sync runs is skipped (logged), never queued. The next run is found by
+ * cron.ts from the zone's offsets; only expressions using node-cron's rarer forms (`L`, `W`, `#`)
+ * are handed to node-cron, loaded then (it formats dates through Intl, which costs ICU's locale data).
  */
 export function createSyncScheduler(deps: { settings: RecordingSettings; engine: SyncEngine; logger: Logger; timezone: string }): SyncScheduler {
-  let task: ScheduledTask | null = null;
   let expression = '';
+  let generation = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let nextAt: number | null = null;
+  let task: ScheduledTask | null = null;
   let unsubscribe: (() => void) | null = null;
   const log = deps.logger.child({ component: 'scheduler' });
+  const offset = zoneOffset(deps.timezone);
 
   const fire = async () => {
     try {
@@ -33,11 +44,45 @@ export function createSyncScheduler(deps: { settings: RecordingSettings; engine:
     }
   };
 
-  const schedule = (expr: string) => {
+  const clear = () => {
+    generation++;
+    clearTimeout(timer);
+    timer = undefined;
+    nextAt = null;
     if (task) void task.destroy();
+    task = null;
+  };
+
+  /** Waits for `at`, fires, and arms the run after it. */
+  const arm = (spec: NonNullable<ReturnType<typeof parseCron>>, after: number) => {
+    nextAt = nextRun(spec, after, offset);
+    if (nextAt === null) return;
+    const wait = () => {
+      const left = nextAt! - Date.now();
+      if (left > 0) {
+        timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
+        timer.unref();
+        return;
+      }
+      void fire();
+      arm(spec, nextAt!);
+    };
+    wait();
+  };
+
+  const schedule = (expr: string) => {
+    clear();
     expression = expr;
-    task = cron.createTask(expr, fire, { timezone: deps.timezone, name: 'recording-sync', noOverlap: true });
-    void task.start();
+    const spec = parseCron(expr);
+    if (spec) arm(spec, Date.now());
+    else {
+      const mine = generation;
+      void import('node-cron').then(({ default: cron }) => {
+        if (mine !== generation) return;
+        task = cron.createTask(expr, fire, { timezone: deps.timezone, name: 'recording-sync', noOverlap: true });
+        void task.start();
+      });
+    }
     log.info({ cron: expr }, 'sync schedule set');
   };
 
@@ -51,10 +96,14 @@ export function createSyncScheduler(deps: { settings: RecordingSettings; engine:
     async stop() {
       unsubscribe?.();
       unsubscribe = null;
-      if (task) await task.destroy();
-      task = null;
+      const held = task;
+      clear();
+      if (held) await held.destroy();
     },
-    status: () => ({ cron: expression, next_run: task?.getNextRun()?.toISOString() ?? null, timezone: deps.timezone }),
+    status: () => {
+      const next = task ? task.getNextRun() : nextAt === null ? null : new Date(nextAt);
+      return { cron: expression, next_run: next?.toISOString() ?? null, timezone: deps.timezone };
+    },
     fire,
   };
 }

@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import { isHostName, splitHostList } from '../../core/host-check.js';
+import { isTimeZone, systemTimeZone } from '../../core/time-zone.js';
 import type { EnergyFeatureModule } from '../features/feature.js';
 import { live, restart, settingsSection, withDefaults } from '../features/section.js';
-
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** What the whole bridge uses: time zone, currency, units, its port and the names it answers to. */
 export const generalSettings = z
@@ -18,7 +10,7 @@ export const generalSettings = z
     timezone: z
       .string()
       .refine(isTimeZone, 'must be an IANA time zone such as Australia/Sydney')
-      .default(() => process.env.TZ && isTimeZone(process.env.TZ) ? process.env.TZ : Intl.DateTimeFormat().resolvedOptions().timeZone)
+      .default(() => systemTimeZone())
       .meta({ ...live, label: 'Time zone', description: 'Where your day starts and ends, for today\'s energy and for the tariff.' }),
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').default('AUD').meta({ ...live, label: 'Currency', description: 'The three-letter code of the money your tariff is in, such as AUD.' }),
     temperatureUnit: z.enum(['celsius', 'fahrenheit']).default('celsius').meta({ ...live, label: 'Temperature unit' }),

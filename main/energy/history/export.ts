@@ -3,6 +3,7 @@ import { Bucketer, DOWNSAMPLED_COLUMNS } from './downsample.js';
 import type { Statement } from 'better-sqlite3';
 import type { DurableStore } from './durable-store.js';
 import { ExportRowWriter } from './export-rows.js';
+import { localMinute } from '../tariff/local-time.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 export type ExportFormat = 'csv' | 'json';
@@ -229,6 +230,6 @@ export function isoFormatter(): (t: number) => string {
 
 /** `energy-history-YYYY-MM-DD.<ext>`, dated in the given time zone. */
 export function exportFileName(now: number, timeZone: string, format: ExportFormat): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now));
+  const day = localMinute(now, timeZone).date;
   return `energy-history-${day}.${format}`;
 }

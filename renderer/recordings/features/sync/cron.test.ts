@@ -16,6 +16,11 @@ describe('cron preview', () => {
     expect(nextRuns('*/20 * * * * *', 'UTC', from, 2).map((t) => new Date(t).toISOString())).toEqual(['2026-11-22T20:07:40.000Z', '2026-11-22T20:08:00.000Z']);
   });
 
+  it('both day fields must match, as the service runs it: "0 8 13 * 5" is Friday the 13th, not every Friday and every 13th', () => {
+    const runs = nextRuns('0 8 13 * 5', 'UTC', from, 2).map((t) => new Date(t).toISOString());
+    expect(runs).toEqual(['2027-08-13T08:00:00.000Z', '2028-10-13T08:00:00.000Z']);
+  });
+
   it('says nothing about an expression it cannot read', () => {
     expect(nextRuns('every tuesday', 'UTC', from)).toEqual([]);
     expect(nextRuns('61 * * * *', 'UTC', from)).toEqual([]);

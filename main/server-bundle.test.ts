@@ -50,6 +50,9 @@ describe('the bundled start (dist/server)', () => {
   const hook = path.join(tmp, 'record-loads.mjs');
   const loadedPaths = () => (fs.existsSync(loadedList) ? [...new Set(fs.readFileSync(loadedList, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => new URL(u).pathname) : []);
   const loadedFiles = () => loadedPaths().filter((f) => f.startsWith(server));
+  // Every date the process has ICU format (Intl.DateTimeFormat, Date#toLocale…), by time zone asked for.
+  const icuList = path.join(tmp, 'icu-dates.txt');
+  const icuDates = () => (fs.existsSync(icuList) ? fs.readFileSync(icuList, 'utf8').split('\n').filter(Boolean) : []);
   /** The loaded bundle files that contain `marker`, by name. */
   const loadedWith = (marker: string) => loadedFiles().filter((f) => fs.readFileSync(f, 'utf8').includes(marker)).map((f) => path.basename(f));
 
@@ -66,7 +69,11 @@ describe('the bundled start (dist/server)', () => {
     fs.writeFileSync(
       hook,
       `import fs from 'node:fs'; import { registerHooks } from 'node:module';\n` +
-        `registerHooks({ load(url, context, next) { fs.appendFileSync(${JSON.stringify(loadedList)}, url + '\\n'); return next(url, context); } });\n`,
+        `registerHooks({ load(url, context, next) { fs.appendFileSync(${JSON.stringify(loadedList)}, url + '\\n'); return next(url, context); } });\n` +
+        `const icu = (options) => fs.appendFileSync(${JSON.stringify(icuList)}, String(options?.timeZone ?? 'default') + '\\n');\n` +
+        `const Real = Intl.DateTimeFormat;\n` +
+        `Intl.DateTimeFormat = new Proxy(Real, { construct(t, a) { icu(a[1]); return Reflect.construct(t, a); }, apply(t, self, a) { icu(a[1]); return Reflect.apply(t, self, a); } });\n` +
+        `for (const m of ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']) { const f = Date.prototype[m]; Date.prototype[m] = function (l, o) { icu(o); return f.call(this, l, o); }; }\n`,
     );
     child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, path.join(server, 'headless.js')], {
       cwd: tmp,
@@ -82,6 +89,7 @@ describe('the bundled start (dist/server)', () => {
         GATEWAY_PORT: String(sim.port),
         POLL_INTERVAL_MS: '1000',
         LOG_LEVEL: 'warn',
+        TZ: 'Australia/Sydney',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -170,6 +178,24 @@ describe('the bundled start (dist/server)', () => {
     expect(loadedWith('createBoxSimulator')).toEqual([]);
     expect(loadedWith('collectDefaultMetrics')).toEqual([]); // prom-client, with metrics off
   });
+
+  // The first ICU date formatter pages in ~6 MB of locale data for the life of the process: day
+  // boundaries, the tariff's windows and the sync schedule read the system's tz database instead.
+  it('formats no date through ICU while it polls, keeps today\'s totals and schedules the sync', async () => {
+    await waitFor('the recording sync', () => json(`${recordings}/healthz`));
+    await waitFor('a few polls', async () => {
+      const s = await json(`${energy}/api/state`);
+      return s?.connected === true ? s : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 2500));
+    const sync = await json(`${recordings}/api/sync`);
+    expect(sync?.schedule).toMatchObject({ cron: '*/30 * * * *', timezone: 'Australia/Sydney', next_run: expect.any(String) });
+    const daily = await json(`${energy}/api/history/daily`);
+    expect((daily?.days as unknown[] | undefined)?.length).toBeGreaterThan(0);
+    const snapshot = await json(`${energy}/api/snapshot`);
+    expect(snapshot).toBeDefined();
+    expect(icuDates()).toEqual([]);
+  }, 90_000);
 
   // Metrics switched on through the settings, with no restart: prom-client loads and /metrics counts.
   it('loads prom-client when metrics are switched on, and serves them without a restart', async () => {

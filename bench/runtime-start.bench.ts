@@ -79,6 +79,8 @@ const serviceEnv = async () => {
       BIND_HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       NODE_ENV: '',
+      // A zone with daylight saving, as most users have, whatever this machine is set to.
+      TZ: 'Australia/Sydney',
     },
   };
 };

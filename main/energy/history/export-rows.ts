@@ -145,11 +145,57 @@ const MAX_ROW_BYTES = JSON_KEYS.length + 32 + (FIELD_COUNT + 1) * 26;
  * `x` (finite) as `String(x)` writes it, into `b` at `p`; returns the position after it. Whole
  * numbers and numbers with at most two decimals whose two-decimal text reads back as the same
  * double are written from integers (that text is then also the shortest one, which is what
- * `String` gives); anything else goes through `String` itself.
+ * `String` gives); anything else goes through `String` itself. Kept small, with the common cases
+ * in 32-bit integer arithmetic, so the optimising compiler inlines it into the row writers.
  */
 export function writeNumber(b: Uint8Array, p: number, x: number): number {
-  if (x >= 0 ? x < 2147483647 : x > -2147483647) {
-    if ((x | 0) === x) return writeInt(b, p, x | 0);
+  if ((x | 0) === x) return writeInt(b, p, x | 0);
+  const k = Math.round(x * 100);
+  if ((k | 0) === k && k / 100 === x) return writeCents(b, p, k | 0);
+  return writeOtherNumber(b, p, x);
+}
+
+/** A 32-bit integer in decimal. */
+function writeInt(b: Uint8Array, p: number, n: number): number {
+  if (n < 0) {
+    b[p++] = MINUS;
+    n = -n;
+  }
+  return writeUint(b, p, n);
+}
+
+/** `k / 100` for a 32-bit `k` that is not a multiple of 100: `whole.f` or `whole.ff`. */
+function writeCents(b: Uint8Array, p: number, k: number): number {
+  if (k < 0) {
+    b[p++] = MINUS;
+    k = -k;
+  }
+  const whole = (k / 100) | 0;
+  const cents = k - whole * 100;
+  p = writeUint(b, p, whole);
+  b[p++] = DOT;
+  b[p++] = TENS[cents]!;
+  if (cents % 10 !== 0) b[p++] = ONES[cents]!;
+  return p;
+}
+
+/**
+ * The rarer numbers: two decimals beyond 32-bit hundredths, whole numbers beyond 32 bits (epoch
+ * milliseconds), and anything else through `String`.
+ */
+function writeOtherNumber(b: Uint8Array, p: number, x: number): number {
+  if (Number.isSafeInteger(x) && x > -1e15 && x < 1e15) {
+    let a = x;
+    if (a < 0) {
+      b[p++] = MINUS;
+      a = -a;
+    }
+    // Two halves that each fit 32 bits.
+    const hi = Math.floor(a / 1e8);
+    p = writeUint(b, p, hi);
+    return writePadded(b, p, a - hi * 1e8, 8);
+  }
+  if (x > -2147483647 && x < 2147483647) {
     const k = Math.round(x * 100);
     if (k / 100 === x) {
       let a = k;
@@ -157,58 +203,46 @@ export function writeNumber(b: Uint8Array, p: number, x: number): number {
         b[p++] = MINUS;
         a = -a;
       }
-      // a / 100 = |x| < 2^31: the whole part is a 32-bit integer; k itself may not be.
+      // a / 100 = |x| < 2^31: the whole part is a 32-bit integer; a itself is not.
       const whole = Math.floor(a / 100);
-      const frac = a - whole * 100;
+      const cents = a - whole * 100;
       p = writeUint(b, p, whole);
       b[p++] = DOT;
-      const d1 = (frac / 10) | 0;
-      b[p++] = ZERO + d1;
-      const d2 = frac - d1 * 10;
-      if (d2 !== 0) b[p++] = ZERO + d2;
+      b[p++] = TENS[cents]!;
+      if (cents % 10 !== 0) b[p++] = ONES[cents]!;
       return p;
     }
-  } else if (Number.isSafeInteger(x) && x > -1e15 && x < 1e15) {
-    // Epoch milliseconds and other large whole numbers: two int32-sized halves.
-    let a = x;
-    if (a < 0) {
-      b[p++] = MINUS;
-      a = -a;
-    }
-    const hi = Math.floor(a / 1e6);
-    const lo = a - hi * 1e6;
-    p = writeUint(b, p, hi);
-    return writePadded(b, p, lo, 6);
   }
   return writeAscii(b, p, String(x));
 }
 
-/** A 32-bit integer in decimal. */
-function writeInt(b: Uint8Array, p: number, n: number): number {
-  if (n < 0) {
-    b[p++] = MINUS;
-    // -2^31 cannot be negated in 32 bits; writeNumber never passes it (|x| < 2^31 - 1).
-    n = -n;
-  }
-  return writeUint(b, p, n);
-}
-
-/** A non-negative integer below 2^31 in decimal. */
+/** A non-negative integer of at most 10 digits in decimal. */
 function writeUint(b: Uint8Array, p: number, n: number): number {
   const len = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : n < 1e9 ? 9 : 10;
   return writePadded(b, p, n, len);
 }
 
-/** A non-negative integer below 2^31 as exactly `len` digits (leading zeros). */
+/**
+ * A non-negative integer as exactly `len` digits (leading zeros), written from the end two digits
+ * at a time (one division per pair, the digits from a table).
+ */
 function writePadded(b: Uint8Array, p: number, n: number, len: number): number {
   const end = p + len;
-  for (let i = end - 1; i >= p; i--) {
-    const q = (n / 10) | 0;
-    b[i] = ZERO + n - q * 10;
+  let i = end;
+  while (i - p >= 2) {
+    const q = (n / 100) | 0;
+    const r = n - q * 100;
+    b[--i] = ONES[r]!;
+    b[--i] = TENS[r]!;
     n = q;
   }
+  if (i > p) b[p] = ZERO + n;
   return end;
 }
+
+/** The tens and the ones digit of 0..99, as ASCII. */
+const TENS = Uint8Array.from({ length: 100 }, (_, i) => ZERO + ((i / 10) | 0));
+const ONES = Uint8Array.from({ length: 100 }, (_, i) => ZERO + (i % 10));
 
 function writeAscii(b: Uint8Array, p: number, s: string): number {
   for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);

@@ -121,6 +121,21 @@ describe('ExportRowWriter rows against what SQLite wrote for the same table', ()
     }
   });
 
+  it('takes a buffer only for rows to write: every buffer it took is handed over, none is left unused', () => {
+    // The workers lend their chunk buffers to the HTTP thread and get them back: a buffer taken
+    // and never handed over (say, at the end of every page) would be a fresh megabyte each time.
+    for (const rowCount of [0, 1, rows.length]) {
+      let taken = 0;
+      const handed: Buffer[] = [];
+      const w = new ExportRowWriter('json', (c) => handed.push(c), { chunkBytes: 1, allocate: (n) => (taken++, Buffer.allocUnsafe(n)) });
+      for (const r of rows.slice(0, rowCount)) w.row(r);
+      w.flush();
+      w.flush();
+      expect(taken, `${rowCount} rows`).toBe(handed.length);
+      expect(handed.length > 0, `${rowCount} rows`).toBe(rowCount > 0);
+    }
+  });
+
   it('puts a comma before the first JSON object only when told it is not the first row', () => {
     const text = (firstRow: boolean) => {
       const chunks: Buffer[] = [];

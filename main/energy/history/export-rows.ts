@@ -10,9 +10,15 @@ import { SAMPLE_FIELDS } from './sample.js';
  * (which may keep it) and the next rows go into another from `allocate`.
  */
 export class ExportRowWriter {
-  private buf: Buffer;
-  private dv: DataView;
+  /**
+   * The buffer being written, taken only when a row comes (a writer that ends, or a flush at the
+   * end of a page, leaves no fresh buffer behind unused).
+   */
+  private buf: Buffer = NO_BUFFER;
+  private dv: DataView = new DataView(NO_BUFFER.buffer, 0, 0);
   private pos = 0;
+  /** A row starting after this position may not fit: the next one goes into a new buffer. */
+  private last = -1;
   /** JSON: a ',' goes before the next object (false only before the export's very first row). */
   private comma: boolean;
   private minute = NaN;
@@ -25,8 +31,6 @@ export class ExportRowWriter {
   ) {
     this.chunkBytes = Math.max(MAX_ROW_BYTES * 2, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES);
     this.allocate = opts.allocate ?? Buffer.allocUnsafeSlow;
-    this.buf = this.allocate(this.chunkBytes);
-    this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.comma = !(opts.firstRow ?? true);
   }
 
@@ -36,7 +40,7 @@ export class ExportRowWriter {
 
   /** Appends one row (`[t, ...SAMPLE_FIELDS]`; null or undefined is a missing reading). */
   row(values: ArrayLike<unknown>): void {
-    if (this.pos > this.chunkBytes - MAX_ROW_BYTES) this.flush();
+    if (this.pos > this.last) this.nextBuffer();
     if (this.format === 'csv') this.csvRow(values);
     else this.jsonRow(values);
   }
@@ -45,10 +49,17 @@ export class ExportRowWriter {
   flush(): void {
     if (this.pos === 0) return;
     const full = this.buf.subarray(0, this.pos);
+    this.buf = NO_BUFFER;
+    this.pos = 0;
+    this.last = -1;
+    this.emit(full);
+  }
+
+  private nextBuffer(): void {
+    this.flush();
     this.buf = this.allocate(this.chunkBytes);
     this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-    this.pos = 0;
-    this.emit(full);
+    this.last = this.chunkBytes - MAX_ROW_BYTES;
   }
 
   private csvRow(values: ArrayLike<unknown>): void {
@@ -119,6 +130,8 @@ export class ExportRowWriter {
     return p;
   }
 }
+
+const NO_BUFFER = Buffer.from(new ArrayBuffer(0));
 
 /** About 1 MiB per chunk: few messages and socket writes, little held at once. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;

@@ -84,14 +84,17 @@ export class ExportRowWriter {
     if (this.comma) b[p++] = COMMA;
     this.comma = true;
     for (let i = 0; i <= FIELD_COUNT; i++) {
-      // `{"t":`, then `,"solar":` and so on: the key bytes are laid out once in JSON_KEYS.
-      let k = JSON_KEY_START[i]!;
-      const end = JSON_KEY_START[i + 1]!;
-      for (; k + 4 <= end; k += 4, p += 4) dv.setUint32(p, JSON_KEY_WORDS.getUint32(k, true), true);
-      for (; k < end; k++) b[p++] = JSON_KEYS[k]!;
+      // `{"t":`, then `,"solar":` and so on, four bytes a store. The last store may run up to three
+      // bytes past the key: the value written next overwrites them (MAX_ROW_BYTES leaves room).
+      const end = KEY_WORD_START[i + 1]!;
+      for (let w = KEY_WORD_START[i]!, q = p; w < end; w++, q += 4) dv.setInt32(q, KEY_WORDS[w]!, true);
+      p += KEY_LENGTH[i]!;
       const v = values[i];
       if (typeof v === 'number' && Number.isFinite(v)) p = writeNumber(b, p, v);
-      else p = writeAscii(b, p, 'null');
+      else {
+        dv.setInt32(p, NULL_WORD, true);
+        p += 4;
+      }
     }
     b[p++] = CLOSE_BRACE;
     this.pos = p;
@@ -145,14 +148,23 @@ const NEWLINE = 10;
 const CLOSE_BRACE = 125;
 
 const keyText = ['t', ...SAMPLE_FIELDS].map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
-const JSON_KEYS = Buffer.from(keyText.join(''), 'latin1');
-const JSON_KEY_WORDS = new DataView(JSON_KEYS.buffer, JSON_KEYS.byteOffset, JSON_KEYS.byteLength);
-const JSON_KEY_START = Int32Array.from(keyText.reduce<number[]>((starts, k) => [...starts, starts.at(-1)! + k.length], [0]));
+/** Text as little-endian 32-bit words (what `DataView.setInt32(…, true)` stores), the last one zero-padded. */
+const words = (text: string): number[] => {
+  const bytes = Buffer.alloc(Math.ceil(text.length / 4) * 4);
+  bytes.write(text, 'latin1');
+  return Array.from({ length: bytes.length / 4 }, (_, w) => bytes.readInt32LE(w * 4));
+};
+/** Every JSON key's words, one key after the other; where each key's words start; each key's length. */
+const KEY_WORDS = Int32Array.from(keyText.flatMap(words));
+const KEY_WORD_START = Int32Array.from(keyText.reduce<number[]>((starts, k) => [...starts, starts.at(-1)! + words(k).length], [0]));
+const KEY_LENGTH = Int32Array.from(keyText, (k) => k.length);
+const NULL_WORD = words('null')[0]!;
 /**
- * Upper bound of one row's bytes: the keys (or the ISO time), plus each number at its longest
- * (`String` of a double is at most 25 characters, e.g. `-2.2250738585072014e-308`) and a separator.
+ * Upper bound of the bytes one row writes to: the keys in whole words (or the ISO time), plus each
+ * number at its longest (`String` of a double is at most 25 characters, e.g.
+ * `-2.2250738585072014e-308`) and a separator.
  */
-const MAX_ROW_BYTES = JSON_KEYS.length + 32 + (FIELD_COUNT + 1) * 26;
+const MAX_ROW_BYTES = KEY_WORDS.length * 4 + 32 + (FIELD_COUNT + 1) * 26;
 
 /**
  * `x` (finite) as `String(x)` writes it, into `b` at `p`; returns the position after it. Whole

@@ -1,7 +1,11 @@
 import type { BucketColumns } from './bucket-columns.js';
+import * as decimal from './decimal.js';
 import { DOWNSAMPLED_COLUMNS } from './downsample.js';
 import { isPowerField, round4, SAMPLE_FIELDS } from './sample.js';
 
+// Module constants of their own: read through an import binding they cost the hot loop more under
+// tsx (the bench and tests run the sources).
+const { ONES, TENS, writeWhole } = decimal;
 const F = SAMPLE_FIELDS.length;
 const POWER = SAMPLE_FIELDS.map((f) => isPowerField(f));
 /** `"key":` of every column after `t`, preceded by `,`; indexes follow DOWNSAMPLED_COLUMNS. */
@@ -62,7 +66,6 @@ export function downsampledJsonBytes(buckets: BucketColumns, from = 0, desc = fa
 class ByteWriter {
   private buf: Uint8Array;
   private pos = 0;
-  private readonly digits = new Uint8Array(24);
 
   constructor(size: number) {
     this.buf = new Uint8Array(size);
@@ -114,12 +117,12 @@ class ByteWriter {
   }
 
   integer(v: number): void {
-    if (!Number.isSafeInteger(v)) return this.text(v);
+    if (!Number.isSafeInteger(v) || v <= -EXACT || v >= EXACT) return this.text(v);
     if (v < 0) {
       this.byte(0x2d);
       v = -v;
     }
-    this.whole(v, 0);
+    this.pos = writeWhole(this.buf, this.pos, v);
   }
 
   private text(v: number): void {
@@ -133,37 +136,28 @@ class ByteWriter {
 
   /** `k / 10_000` for an integer |k| < 1e15: digits, then the decimals without trailing zeros. */
   private tenThousandths(k: number): void {
-    if (k === 0) return this.byte(0x30);
+    const b = this.buf;
+    let p = this.pos;
     if (k < 0) {
-      this.byte(0x2d);
+      b[p++] = 0x2d; // -
       k = -k;
     }
-    const whole = Math.floor(k / 10_000);
-    let frac = k - whole * 10_000;
-    this.whole(whole, 0);
-    if (frac === 0) return;
-    let places = 4;
-    while (frac % 10 === 0) {
-      frac /= 10;
-      places--;
+    // A 32-bit division where k fits (means and readings up to ±214,748.3647).
+    const whole = k < 2147483648 ? ((k / 10_000) | 0) : Math.floor(k / 10_000);
+    const frac = k - whole * 10_000;
+    p = writeWhole(b, p, whole);
+    if (frac !== 0) {
+      // Four decimals, the trailing zeros left out: .0005, .1, .12, .123, .1234
+      b[p++] = 0x2e; // .
+      const hi = (frac / 100) | 0;
+      const lo = frac - hi * 100;
+      b[p++] = TENS[hi]!;
+      if (lo !== 0 || ONES[hi] !== 0x30) b[p++] = ONES[hi]!;
+      if (lo !== 0) {
+        b[p++] = TENS[lo]!;
+        if (lo % 10 !== 0) b[p++] = ONES[lo]!;
+      }
     }
-    this.byte(0x2e); // .
-    this.whole(frac, places);
-  }
-
-  /** A non-negative integer, left-padded with zeros to `width` digits. */
-  private whole(v: number, width: number): void {
-    const d = this.digits;
-    let n = 0;
-    do {
-      const q = Math.floor(v / 10);
-      d[n++] = 0x30 + (v - q * 10);
-      v = q;
-    } while (v > 0);
-    while (n < width) d[n++] = 0x30;
-    const buf = this.buf;
-    let p = this.pos;
-    while (n > 0) buf[p++] = d[--n]!;
     this.pos = p;
   }
 }

@@ -24,6 +24,8 @@ describe('ExportRowWriter numbers', () => {
     const values = [0, -0, 1, -1, 0.1, 0.3, 0.1 + 0.2, -0.05, 0.05, 0.5, -0.5, 99.99, 100, 123.456, 1e-7, 5e-324, 1e20, 1e21, -1e21, 2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) + 1, -(2 ** 31), 2 ** 31 + 0.25];
     values.push(999_999_999_999_999, 1e15, -999_999_999_999_999, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, -Number.MIN_VALUE, T0, -T0, T0 + 0.5);
     values.push(21_474_836.47, -21_474_836.47, 21_474_836.48, 2_147_483.65, 1.005, 2.675, 1.1, 10.1, 0.07, -0.07, 1234.5, 1234.56, -9876.54);
+    // Edges of the 32-bit paths: hundredths at ±2^31, whole numbers at ±2^31 and 10-digit ones.
+    values.push(-21_474_836.48, 21_474_836.49, -21_474_836.49, 2_147_483_647.01, -2_147_483_647.99, 2 ** 31 + 1, -(2 ** 31) - 1, 1_999_999_999, 99_999_999.99, 0.01, -0.01, 0.1, -0.1, 1e15 - 1, -1e15 + 1);
     for (let i = 0; i < 40_000; i++) {
       values.push(
         Math.round((rnd() - 0.5) * 2e6) / 100, // watts with two decimals
@@ -116,6 +118,21 @@ describe('ExportRowWriter rows against what SQLite wrote for the same table', ()
       expect(whole.chunks, format).toBe(1);
       expect(small.chunks, format).toBeGreaterThan(100);
       expect(small.text, format).toBe(whole.text);
+    }
+  });
+
+  it('takes a buffer only for rows to write: every buffer it took is handed over, none is left unused', () => {
+    // The workers lend their chunk buffers to the HTTP thread and get them back: a buffer taken
+    // and never handed over (say, at the end of every page) would be a fresh megabyte each time.
+    for (const rowCount of [0, 1, rows.length]) {
+      let taken = 0;
+      const handed: Buffer[] = [];
+      const w = new ExportRowWriter('json', (c) => handed.push(c), { chunkBytes: 1, allocate: (n) => (taken++, Buffer.allocUnsafe(n)) });
+      for (const r of rows.slice(0, rowCount)) w.row(r);
+      w.flush();
+      w.flush();
+      expect(taken, `${rowCount} rows`).toBe(handed.length);
+      expect(handed.length > 0, `${rowCount} rows`).toBe(rowCount > 0);
     }
   });
 

@@ -1,3 +1,4 @@
+import * as decimal from './decimal.js';
 import type { ExportFormat } from './export.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
@@ -10,9 +11,15 @@ import { SAMPLE_FIELDS } from './sample.js';
  * (which may keep it) and the next rows go into another from `allocate`.
  */
 export class ExportRowWriter {
-  private buf: Buffer;
-  private dv: DataView;
+  /**
+   * The buffer being written, taken only when a row comes (a writer that ends, or a flush at the
+   * end of a page, leaves no fresh buffer behind unused).
+   */
+  private buf: Buffer = NO_BUFFER;
+  private dv: DataView = new DataView(NO_BUFFER.buffer, 0, 0);
   private pos = 0;
+  /** A row starting after this position may not fit: the next one goes into a new buffer. */
+  private last = -1;
   /** JSON: a ',' goes before the next object (false only before the export's very first row). */
   private comma: boolean;
   private minute = NaN;
@@ -25,8 +32,6 @@ export class ExportRowWriter {
   ) {
     this.chunkBytes = Math.max(MAX_ROW_BYTES * 2, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES);
     this.allocate = opts.allocate ?? Buffer.allocUnsafeSlow;
-    this.buf = this.allocate(this.chunkBytes);
-    this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.comma = !(opts.firstRow ?? true);
   }
 
@@ -36,7 +41,7 @@ export class ExportRowWriter {
 
   /** Appends one row (`[t, ...SAMPLE_FIELDS]`; null or undefined is a missing reading). */
   row(values: ArrayLike<unknown>): void {
-    if (this.pos > this.chunkBytes - MAX_ROW_BYTES) this.flush();
+    if (this.pos > this.last) this.nextBuffer();
     if (this.format === 'csv') this.csvRow(values);
     else this.jsonRow(values);
   }
@@ -45,10 +50,17 @@ export class ExportRowWriter {
   flush(): void {
     if (this.pos === 0) return;
     const full = this.buf.subarray(0, this.pos);
+    this.buf = NO_BUFFER;
+    this.pos = 0;
+    this.last = -1;
+    this.emit(full);
+  }
+
+  private nextBuffer(): void {
+    this.flush();
     this.buf = this.allocate(this.chunkBytes);
     this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-    this.pos = 0;
-    this.emit(full);
+    this.last = this.chunkBytes - MAX_ROW_BYTES;
   }
 
   private csvRow(values: ArrayLike<unknown>): void {
@@ -73,14 +85,17 @@ export class ExportRowWriter {
     if (this.comma) b[p++] = COMMA;
     this.comma = true;
     for (let i = 0; i <= FIELD_COUNT; i++) {
-      // `{"t":`, then `,"solar":` and so on: the key bytes are laid out once in JSON_KEYS.
-      let k = JSON_KEY_START[i]!;
-      const end = JSON_KEY_START[i + 1]!;
-      for (; k + 4 <= end; k += 4, p += 4) dv.setUint32(p, JSON_KEY_WORDS.getUint32(k, true), true);
-      for (; k < end; k++) b[p++] = JSON_KEYS[k]!;
+      // `{"t":`, then `,"solar":` and so on, four bytes a store. The last store may run up to three
+      // bytes past the key: the value written next overwrites them (MAX_ROW_BYTES leaves room).
+      const end = KEY_WORD_START[i + 1]!;
+      for (let w = KEY_WORD_START[i]!, q = p; w < end; w++, q += 4) dv.setInt32(q, KEY_WORDS[w]!, true);
+      p += KEY_LENGTH[i]!;
       const v = values[i];
       if (typeof v === 'number' && Number.isFinite(v)) p = writeNumber(b, p, v);
-      else p = writeAscii(b, p, 'null');
+      else {
+        dv.setInt32(p, NULL_WORD, true);
+        p += 4;
+      }
     }
     b[p++] = CLOSE_BRACE;
     this.pos = p;
@@ -120,36 +135,89 @@ export class ExportRowWriter {
   }
 }
 
+const NO_BUFFER = Buffer.from(new ArrayBuffer(0));
+
 /** About 1 MiB per chunk: few messages and socket writes, little held at once. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 
+// Module constants of their own: read through an import binding, the digit table and the
+// functions cost this hot path ~6% more under tsx (the bench and tests run the sources).
+const { ONES, TENS, writeUint, writeWhole, ZERO } = decimal;
 const FIELD_COUNT = SAMPLE_FIELDS.length;
 const COMMA = 44;
 const DOT = 46;
-const ZERO = 48;
 const MINUS = 45;
 const NEWLINE = 10;
 const CLOSE_BRACE = 125;
 
 const keyText = ['t', ...SAMPLE_FIELDS].map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
-const JSON_KEYS = Buffer.from(keyText.join(''), 'latin1');
-const JSON_KEY_WORDS = new DataView(JSON_KEYS.buffer, JSON_KEYS.byteOffset, JSON_KEYS.byteLength);
-const JSON_KEY_START = Int32Array.from(keyText.reduce<number[]>((starts, k) => [...starts, starts.at(-1)! + k.length], [0]));
+/** Text as little-endian 32-bit words (what `DataView.setInt32(…, true)` stores), the last one zero-padded. */
+const words = (text: string): number[] => {
+  const bytes = Buffer.alloc(Math.ceil(text.length / 4) * 4);
+  bytes.write(text, 'latin1');
+  return Array.from({ length: bytes.length / 4 }, (_, w) => bytes.readInt32LE(w * 4));
+};
+/** Every JSON key's words, one key after the other; where each key's words start; each key's length. */
+const KEY_WORDS = Int32Array.from(keyText.flatMap(words));
+const KEY_WORD_START = Int32Array.from(keyText.reduce<number[]>((starts, k) => [...starts, starts.at(-1)! + words(k).length], [0]));
+const KEY_LENGTH = Int32Array.from(keyText, (k) => k.length);
+const NULL_WORD = words('null')[0]!;
 /**
- * Upper bound of one row's bytes: the keys (or the ISO time), plus each number at its longest
- * (`String` of a double is at most 25 characters, e.g. `-2.2250738585072014e-308`) and a separator.
+ * Upper bound of the bytes one row writes to: the keys in whole words (or the ISO time), plus each
+ * number at its longest (`String` of a double is at most 25 characters, e.g.
+ * `-2.2250738585072014e-308`) and a separator.
  */
-const MAX_ROW_BYTES = JSON_KEYS.length + 32 + (FIELD_COUNT + 1) * 26;
+const MAX_ROW_BYTES = KEY_WORDS.length * 4 + 32 + (FIELD_COUNT + 1) * 26;
 
 /**
  * `x` (finite) as `String(x)` writes it, into `b` at `p`; returns the position after it. Whole
  * numbers and numbers with at most two decimals whose two-decimal text reads back as the same
  * double are written from integers (that text is then also the shortest one, which is what
- * `String` gives); anything else goes through `String` itself.
+ * `String` gives); anything else goes through `String` itself. Kept small, with the common cases
+ * in 32-bit integer arithmetic, so the optimising compiler inlines it into the row writers.
  */
 export function writeNumber(b: Uint8Array, p: number, x: number): number {
-  if (x >= 0 ? x < 2147483647 : x > -2147483647) {
-    if ((x | 0) === x) return writeInt(b, p, x | 0);
+  if ((x | 0) === x) return writeInt(b, p, x | 0);
+  const k = Math.round(x * 100);
+  if ((k | 0) === k && k / 100 === x) return writeCents(b, p, k | 0);
+  return writeOtherNumber(b, p, x);
+}
+
+/** A 32-bit integer in decimal. */
+function writeInt(b: Uint8Array, p: number, n: number): number {
+  if (n < 0) {
+    b[p++] = MINUS;
+    n = -n;
+  }
+  return writeUint(b, p, n);
+}
+
+/** `k / 100` for a 32-bit `k` that is not a multiple of 100: `whole.f` or `whole.ff`. */
+function writeCents(b: Uint8Array, p: number, k: number): number {
+  if (k < 0) {
+    b[p++] = MINUS;
+    k = -k;
+  }
+  const whole = (k / 100) | 0;
+  const cents = k - whole * 100;
+  p = writeUint(b, p, whole);
+  b[p++] = DOT;
+  b[p++] = TENS[cents]!;
+  if (cents % 10 !== 0) b[p++] = ONES[cents]!;
+  return p;
+}
+
+/**
+ * The rarer numbers: two decimals beyond 32-bit hundredths, whole numbers beyond 32 bits (epoch
+ * milliseconds), and anything else through `String`.
+ */
+function writeOtherNumber(b: Uint8Array, p: number, x: number): number {
+  if (Number.isSafeInteger(x) && x > -1e15 && x < 1e15) {
+    if (x >= 0) return writeWhole(b, p, x);
+    b[p++] = MINUS;
+    return writeWhole(b, p, -x);
+  }
+  if (x > -2147483647 && x < 2147483647) {
     const k = Math.round(x * 100);
     if (k / 100 === x) {
       let a = k;
@@ -157,57 +225,17 @@ export function writeNumber(b: Uint8Array, p: number, x: number): number {
         b[p++] = MINUS;
         a = -a;
       }
-      // a / 100 = |x| < 2^31: the whole part is a 32-bit integer; k itself may not be.
+      // a / 100 = |x| < 2^31: the whole part is a 32-bit integer; a itself is not.
       const whole = Math.floor(a / 100);
-      const frac = a - whole * 100;
+      const cents = a - whole * 100;
       p = writeUint(b, p, whole);
       b[p++] = DOT;
-      const d1 = (frac / 10) | 0;
-      b[p++] = ZERO + d1;
-      const d2 = frac - d1 * 10;
-      if (d2 !== 0) b[p++] = ZERO + d2;
+      b[p++] = TENS[cents]!;
+      if (cents % 10 !== 0) b[p++] = ONES[cents]!;
       return p;
     }
-  } else if (Number.isSafeInteger(x) && x > -1e15 && x < 1e15) {
-    // Epoch milliseconds and other large whole numbers: two int32-sized halves.
-    let a = x;
-    if (a < 0) {
-      b[p++] = MINUS;
-      a = -a;
-    }
-    const hi = Math.floor(a / 1e6);
-    const lo = a - hi * 1e6;
-    p = writeUint(b, p, hi);
-    return writePadded(b, p, lo, 6);
   }
   return writeAscii(b, p, String(x));
-}
-
-/** A 32-bit integer in decimal. */
-function writeInt(b: Uint8Array, p: number, n: number): number {
-  if (n < 0) {
-    b[p++] = MINUS;
-    // -2^31 cannot be negated in 32 bits; writeNumber never passes it (|x| < 2^31 - 1).
-    n = -n;
-  }
-  return writeUint(b, p, n);
-}
-
-/** A non-negative integer below 2^31 in decimal. */
-function writeUint(b: Uint8Array, p: number, n: number): number {
-  const len = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : n < 1e9 ? 9 : 10;
-  return writePadded(b, p, n, len);
-}
-
-/** A non-negative integer below 2^31 as exactly `len` digits (leading zeros). */
-function writePadded(b: Uint8Array, p: number, n: number, len: number): number {
-  const end = p + len;
-  for (let i = end - 1; i >= p; i--) {
-    const q = (n / 10) | 0;
-    b[i] = ZERO + n - q * 10;
-    n = q;
-  }
-  return end;
 }
 
 function writeAscii(b: Uint8Array, p: number, s: string): number {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -72,6 +73,39 @@ describe('full exports shared out to two reader workers', () => {
     expect(JSON.parse(await text(pool.exportStream('json', undefined, cutoff)))).toEqual(samples.filter((s) => s.t >= cutoff));
     expect(await text(pool.exportStream('json', undefined, T0 + 365 * 86_400_000))).toBe('[]');
     expect(await text(pool.exportStream('csv', undefined, T0 + 365 * 86_400_000))).toBe(['time', 't', ...SAMPLE_FIELDS].join(',') + '\n');
+  }, 60_000);
+
+  it('gives each worker its next page only once it has finished the last: both write, neither waits behind the other', async () => {
+    // A page handed to a busy worker waits behind its current one while the other worker may have
+    // nothing to do (the pages are sent in order): each worker holds at most one page at a time.
+    const held = await heldExport();
+    await vi.waitFor(() => expect(pool.exportHelper()).toBe('ready'), { timeout: 30_000, interval: 50 });
+    // Page requests each worker has not finished yet (by id: the held export's late replies do not count).
+    const inHand = new Map<Worker, Set<number>>();
+    const most = new Map<Worker, number>();
+    const postMessage = Worker.prototype.postMessage;
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, msg: unknown, transfer?: Parameters<Worker['postMessage']>[1]) {
+      const req = msg as { op?: string; id?: number };
+      if (req.op === 'export-page') {
+        let ids = inHand.get(this);
+        if (!ids) {
+          inHand.set(this, (ids = new Set()));
+          // Prepended: a reply is counted before the pool sees it (and hands out the next page).
+          this.prependListener('message', (r: { id: number; done?: boolean }) => r.done && ids!.delete(r.id));
+        }
+        ids.add(req.id!);
+        most.set(this, Math.max(most.get(this) ?? 0, ids.size));
+      }
+      postMessage.call(this, msg, transfer);
+    });
+    try {
+      held.destroy();
+      expect(JSON.parse(await text(pool.exportStream('json', undefined, T0)))).toEqual(samples);
+    } finally {
+      post.mockRestore();
+    }
+    // Both workers wrote pages, one at a time each.
+    expect([...most.values()]).toEqual([1, 1]);
   }, 60_000);
 
   it('ends the helper once no export ran for a while; an abandoned export counts as ended', async () => {

@@ -47,21 +47,19 @@ export const READER_IDLE_MS = 5 * 60_000;
 interface Slot {
   worker: Worker;
   ready: boolean;
-  /** Export pages sent to it and not finished yet. */
-  pages: number;
 }
 
 /**
  * The main-thread side of the history reader workers (reader-worker.ts), each with its own
  * read-only connection. The reader (slot 0) starts on first use and answers queries and exports.
- * A full export larger than one page also starts a helper (slot 1): the two write alternate pages
- * on the machine's two cores while this thread sends them in order. The helper ends when no export
- * has run for EXPORT_HELPER_IDLE_MS, the reader when nothing has asked it anything for
- * READER_IDLE_MS. Queries come back as ready-to-send JSON text; exports as a
- * Readable that asks for pages only while the consumer keeps up; its chunks are lent: once the
- * consumer is well past one, its memory goes back to the worker (a consumer that keeps chunks must
- * copy them, as a socket or `Buffer.from` does). A worker that dies is replaced on
- * the next request; its requests in flight fail with a 500.
+ * A full export larger than one page also starts a helper (slot 1): the two share out the pages,
+ * each taking the next as soon as it has written its last, on the machine's two cores while this
+ * thread sends them in order. The helper ends when no export has run for EXPORT_HELPER_IDLE_MS,
+ * the reader when nothing has asked it anything for READER_IDLE_MS. Queries come back as
+ * ready-to-send JSON text; exports as a Readable that asks for pages only while the consumer keeps
+ * up; its chunks are lent: once the consumer is well past one, its memory goes back to the worker
+ * (a consumer that keeps chunks must copy them, as a socket or `Buffer.from` does). A worker that
+ * dies is replaced on the next request; its requests in flight fail with a 500.
  */
 export class HistoryReaderPool {
   private readonly slots: Array<Slot | null> = [null, null];
@@ -123,7 +121,7 @@ export class HistoryReaderPool {
     if (existing) return existing;
     const w = startWorker('reader-worker', import.meta.url, { file: this.file });
     w.unref();
-    const slot: Slot = { worker: w, ready: false, pages: 0 };
+    const slot: Slot = { worker: w, ready: false };
     w.on('message', (r: ReaderReply) => {
       if (r.ready) {
         slot.ready = true;
@@ -183,8 +181,9 @@ export class HistoryReaderPool {
 
   /**
    * Every sample, in pages of EXPORT_PAGE_ROWS written by the workers. A worker first answers
-   * where its page ends, so the next page goes to the other worker at once; pages are sent in
-   * order, at most PAGES_AHEAD held. Memory stays a few pages (about 1.6 MB each in JSON).
+   * where its page ends, so the next page goes to the other worker at once if it is free (else to
+   * whichever finishes first); pages are sent in order, at most PAGES_AHEAD held. Memory stays a
+   * few pages (about 1.6 MB each in JSON).
    */
   private sampleExport(format: ExportFormat, cutoff: number): Readable {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Readable's own `this` is needed below
@@ -204,6 +203,11 @@ export class HistoryReaderPool {
     const pages: Page[] = [];
     /** Where the next page starts (null while the previous page's end is not known yet). */
     let nextAfter: number | null = cutoff - 1;
+    /**
+     * The workers writing a page of this export now. Each gets one page at a time, the next as
+     * soon as it is free: a page queued behind a busy worker would leave the other one idle.
+     */
+    const writing = new Set<Slot>();
     let lastRequested = false;
     let pageNo = 0;
     let started = false;
@@ -230,13 +234,15 @@ export class HistoryReaderPool {
 
     const request = () => {
       while (!closed && nextAfter !== null && !lastRequested && pages.length < PAGES_AHEAD) {
+        const first = pageNo === 0;
+        const slot = pool.slotForPage(first, writing);
+        if (!slot) return;
+        writing.add(slot);
+        pageNo++;
         const page: Page = { id: pool.nextId++, chunks: [], done: false };
         pages.push(page);
         const after = nextAfter;
         nextAfter = null;
-        const first = pageNo++ === 0;
-        const slot = pool.slotForPage(first);
-        slot.pages++;
         pool.pageHandlers.set(page.id, {
           slot,
           on(r) {
@@ -255,6 +261,8 @@ export class HistoryReaderPool {
             if (r.done) {
               page.done = true;
               pool.forgetPage(page.id);
+              writing.delete(slot);
+              request();
             }
             pump();
           },
@@ -317,22 +325,22 @@ export class HistoryReaderPool {
   }
 
   /**
-   * The worker for the next export page: the reader for the first; afterwards the helper too
-   * (started now, used once loaded), whichever has fewer pages in hand.
+   * The worker for an export's next page, or null while its workers are all writing one: the
+   * reader for the first page; afterwards the helper too (started now, used once loaded),
+   * preferred while free so the reader stays free for queries.
    */
-  private slotForPage(first: boolean): Slot {
+  private slotForPage(first: boolean, writing: ReadonlySet<Slot>): Slot | null {
     const reader = this.ensure(0);
     if (first) return reader;
     const helper = this.ensure(1);
-    if (!helper.ready) return reader;
-    return helper.pages < reader.pages ? helper : helper.pages > reader.pages ? reader : helper;
+    if (helper.ready && !writing.has(helper)) return helper;
+    return writing.has(reader) ? null : reader;
   }
 
   private forgetPage(id: number): void {
     const h = this.pageHandlers.get(id);
     if (!h) return;
     this.pageHandlers.delete(id);
-    h.slot.pages--;
     this.readerDone();
   }
 

@@ -27,11 +27,12 @@ const EXACT = 1e15;
  * round-trip form that JavaScript prints, in plain notation (1e-4 <= |v| < 1e11). Anything else
  * (more decimals, huge values) goes through `String(v)`; NaN and the infinities are null, as in JSON
  * (a NaN min or max is a field without values: null too). Rows from index `from` on, oldest first
- * or (`desc`) newest first.
+ * or (`desc`) newest first; written into `allocate(bytes)`, a buffer of at least that many bytes
+ * (the reader worker passes one given back by the HTTP thread).
  */
-export function downsampledJsonBytes(buckets: BucketColumns, from = 0, desc = false): Uint8Array {
+export function downsampledJsonBytes(buckets: BucketColumns, from = 0, desc = false, allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes)): Uint8Array {
   const count = Math.max(0, buckets.length - from);
-  const w = new ByteWriter(64 + count * 640);
+  const w = new ByteWriter(allocate(64 + count * 640));
   const { t, n, sum, cnt, min, max } = buckets;
   w.byte(0x5b); // [
   for (let r = 0; r < count; r++) {
@@ -67,8 +68,9 @@ class ByteWriter {
   private buf: Uint8Array;
   private pos = 0;
 
-  constructor(size: number) {
-    this.buf = new Uint8Array(size);
+  /** Writes into `buf` (its old bytes are written over), growing past it when needed. */
+  constructor(buf: Uint8Array) {
+    this.buf = buf;
   }
 
   /** Makes room for `n` more bytes. */

@@ -66,7 +66,8 @@ export interface History {
    * The same query answered off this thread (history reader worker, own read-only connection) as
    * ready-to-send JSON text: heavy reads never hold up the poller or the event stream.
    */
-  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number }>;
+  /** A query's JSON, answered by the reader worker; `release()` once `body` is sent lends its memory back. */
+  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number; release: () => void }>;
   exportStream(format: ExportFormat, every?: number): Readable;
   /** The export produced off this thread (history reader worker). */
   exportOffThread(format: ExportFormat, every?: number): Readable;

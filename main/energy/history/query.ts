@@ -66,7 +66,7 @@ const encoder = new TextEncoder();
  * worker can transfer it). Downsampled rows are written straight from the partial buckets
  * (downsampledJsonBytes: byte for byte what JSON.stringify writes of the rows).
  */
-export function queryHistoryJson(src: HistorySources, q: HistoryQuery, pretty: boolean): { body: Uint8Array; widthSeconds?: number } {
+export function queryHistoryJson(src: HistorySources, q: HistoryQuery, pretty: boolean, allocate?: (bytes: number) => Uint8Array): { body: Uint8Array; widthSeconds?: number } {
   if (q.every === undefined || pretty) {
     const result = queryHistory(src, q);
     const text = pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows);
@@ -74,7 +74,7 @@ export function queryHistoryJson(src: HistorySources, q: HistoryQuery, pretty: b
   }
   const lo = Math.max(q.since ?? src.cutoff, src.cutoff);
   const { buckets, from, widthSeconds } = downsampledBuckets(src, q.every, lo, q.until ?? FAR_FUTURE, Math.min(q.limit ?? MAX_ROWS, MAX_ROWS));
-  return { body: downsampledJsonBytes(buckets, from, q.order === 'desc'), widthSeconds };
+  return { body: downsampledJsonBytes(buckets, from, q.order === 'desc', allocate), widthSeconds };
 }
 
 /** The buckets of a downsampled query; the response holds those from index `from` on (`limit`). */

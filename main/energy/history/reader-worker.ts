@@ -46,12 +46,20 @@ const chunkBuffer = (bytes: number): Buffer => {
   return b && b.byteLength >= bytes ? Buffer.from(b) : Buffer.allocUnsafeSlow(bytes);
 };
 
+/** Query answers' buffers the HTTP thread gave back once sent: the next answer is written into one. */
+const querySpare: ArrayBuffer[] = [];
+const MAX_QUERY_SPARE = 2;
+const queryBuffer = (bytes: number): Uint8Array => {
+  const i = querySpare.findIndex((b) => b.byteLength >= bytes);
+  return i >= 0 ? new Uint8Array(querySpare.splice(i, 1)[0]!) : new Uint8Array(bytes);
+};
+
 port.on('message', (msg: ReaderRequest) => {
   const reply = (r: ReaderReply) => port.postMessage(r, r.body ? [r.body.buffer as ArrayBuffer] : []);
   try {
     switch (msg.op) {
       case 'query': {
-        const { body, widthSeconds } = queryHistoryJson({ memory: noMemory, durable: store, cutoff: msg.cutoff }, msg.query, msg.pretty);
+        const { body, widthSeconds } = queryHistoryJson({ memory: noMemory, durable: store, cutoff: msg.cutoff }, msg.query, msg.pretty, queryBuffer);
         reply({ id: msg.id, ok: true, body, widthSeconds });
         return;
       }
@@ -99,6 +107,10 @@ port.on('message', (msg: ReaderRequest) => {
         // Chunks the HTTP thread has sent on: their memory is written again instead of freed.
         for (const b of msg.buffers) if (spare.length < MAX_SPARE && b.byteLength >= DEFAULT_CHUNK_BYTES) spare.push(b);
         if (msg.drop) spare.length = 0;
+        return;
+      case 'query-spare':
+        if (querySpare.length < MAX_QUERY_SPARE) querySpare.push(msg.buffer);
+        else querySpare.sort((a, b) => a.byteLength - b.byteLength).splice(0, 1, msg.buffer); // keep the larger ones
         return;
       case 'export-close':
         cursors.delete(msg.id);

@@ -113,7 +113,7 @@ for (let r = 0; r < ROUNDS; r++) {
   during.disable();
   unsubscribe();
   if (status.state !== 'done' || status.result.historyReports[0]?.imported !== ROWS) {
-    console.error('import did not bring every row', JSON.stringify(status).slice(0, 500));
+    console.error('import did not bring every row', JSON.stringify(status));
     process.exitCode = 1;
   }
   const round_: Round = {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { DurableStore } from './durable-store.js';
@@ -40,6 +42,50 @@ describe('bulk inserts and the per-minute rollup', () => {
       // A poll after the import still goes through the trigger.
       store.insert(makeSample(T0 + 9 * 60_000 + 1000));
       expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get(Math.floor((T0 + 9 * 60_000) / 60_000))).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+/**
+ * Another connection (the poller's, on another thread) holding the write lock of `file` for `ms`:
+ * resolves once it holds it, with a promise of its release.
+ */
+async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const w = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const db = new (require(workerData.sqlite))(workerData.file);
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare('INSERT INTO samples (t) VALUES (1)').run();
+    parentPort.postMessage('locked');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+    db.exec('COMMIT');
+    db.close();`,
+    { eval: true, workerData: { file, ms, sqlite } },
+  );
+  await new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
+  return { released: new Promise((resolve) => w.once('exit', () => resolve())) };
+}
+
+describe('bulk inserts beside another writer', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it('wait for the write lock a poll holds instead of failing (the import once failed half way with "database is locked")', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const store = new DurableStore(path.join(dir, 'history.db'));
+    try {
+      store.insert(makeSample(T0));
+      const lock = await holdWriteLock(store.file, 150);
+      // Synchronous, as in the import worker: SQLite's busy handler waits out the other writer.
+      expect(store.insertMany([makeSample(T0 + 1000), makeSample(T0 + 2000)])).toBe(2);
+      await lock.released;
+      expect(store.count()).toBe(4); // the other connection's row and ours
     } finally {
       store.close();
     }

@@ -133,6 +133,10 @@ export class DurableStore {
     const { bulkOn, bulkOff } = this.stmts;
     if (!bulkOn || !bulkOff) throw new Error('history opened read-only');
     this.resetCache();
+    // IMMEDIATE: the write lock is taken at BEGIN, where SQLite waits for it (busy_timeout). A
+    // deferred transaction starts as a read (lastT) and must then upgrade to a write: if another
+    // connection (the poller on the service thread) writes in between, SQLite fails that upgrade
+    // at once with SQLITE_BUSY instead of waiting, and the import failed half way.
     return this.db.transaction(() => {
       const before = this.lastT();
       bulkOn.run();
@@ -143,7 +147,7 @@ export class DurableStore {
       }
       bulkOff.run();
       return n;
-    })();
+    }).immediate();
   }
 
   /**

@@ -57,9 +57,9 @@ const floor: Array<{ wall: number; cpu: number }> = [];
 for (let r = 0; r < ROUNDS; r++) {
   const file = path.join(work, `floor-${r}.db`);
   new DurableStore(file).close();
-  const sql = `ATTACH '${path.join(src, 'history.db')}' AS old; BEGIN; INSERT INTO bulk_insert VALUES (1);
+  const sql = `ATTACH '${path.join(src, 'history.db')}' AS old; BEGIN;
     INSERT OR IGNORE INTO samples (t, solar, grid, battery, soc, home, outdoorTemp) SELECT t, pvPower, gridPower, batteryPower, batterySoc, loadPower, outdoorTemp FROM old.samples;
-    ${REBUILD_MINUTES_SQL.replace('@lo', '0').replace('@hi', String(Math.ceil(now / 60_000)))}; DELETE FROM bulk_insert; COMMIT;`;
+    ${REBUILD_MINUTES_SQL.replace('@lo', '0').replace('@hi', String(Math.ceil(now / 60_000)))}; COMMIT;`;
   const t = performance.now();
   const res = spawnSync('/usr/bin/time', ['-f', '%U %S', '/usr/bin/sqlite3', file, sql], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`sqlite3 failed: ${res.stderr}`);

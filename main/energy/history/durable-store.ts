@@ -62,6 +62,7 @@ export class DurableStore {
       insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
       upsertMinute: opts.readonly ? null : db.prepare(UPSERT_MINUTE_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
+      anyIn: db.prepare('SELECT EXISTS (SELECT 1 FROM samples WHERE t >= ? AND t < ?)').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
@@ -135,8 +136,11 @@ export class DurableStore {
    * The bulk-insert path (imports): runs `insert`, which adds rows to `samples` on this
    * connection and returns how many it added, then rebuilds the rollups of the range `span()`
    * gives (epoch ms, inclusive; rollups.ts), all in one transaction. Returns the rows added.
+   * `rows`: what `insert` copies, as `[t, ...SAMPLE_FIELDS]` in `t` order; when the 10-minute
+   * pages they fall in held no sample before and every one of them was added, the rollups are
+   * folded from them instead of read back from the table.
    */
-  bulkInsert(insert: () => number, span: () => [number, number]): number {
+  bulkInsert(insert: () => number, span: () => [number, number], rows?: readonly unknown[][]): number {
     const { rollups } = this.writer();
     this.resetCache();
     // IMMEDIATE: the write lock is taken at BEGIN, where SQLite waits for it (busy_timeout). A
@@ -146,10 +150,12 @@ export class DurableStore {
     return this.db
       .transaction(() => {
         const before = this.lastT();
+        const fresh = rows?.length ? this.stmts.anyIn.get(pageOf(rows[0]![0] as number) * PAGE_MS, (pageOf(rows[rows.length - 1]![0] as number) + 1) * PAGE_MS) === 0 : false;
         const n = insert();
         if (n === 0) return 0;
         const [lo, hi] = span();
-        rollups.rebuild(lo, hi);
+        if (fresh && n === rows!.length) rollups.fold(rows!);
+        else rollups.rebuild(lo, hi);
         // The page that was the newest is sealed now if the insert brought a newer one.
         if (before !== null && (pageOf(before) < pageOf(lo) || pageOf(before) > pageOf(hi)) && pageOf(before) < pageOf(this.lastT()!)) rollups.rebuild(before, before);
         return n;

@@ -1,25 +1,27 @@
-import { SIGEN_FIELD_OF, SIGEN_FIELDS } from '../import/sigen-history.js';
+import { SIGEN_FIELD_OF, SIGEN_FIELDS, type SigenField } from '../import/sigen-history.js';
+import { PAGE_MS, pageOf } from './block-pages.js';
 import type { DurableStore } from './durable-store.js';
-import { readJsonArrayText } from './json-array-stream.js';
+import { readJsonArray } from './json-array-stream.js';
 import { legacySample } from './legacy-import.js';
-import { POWER_FIELDS, SAMPLE_FIELDS, type HistorySample } from './sample.js';
+import { SampleStage } from './sample-stage.js';
+import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
 
 /**
- * The import's bulk path, with the rows kept in SQLite (C) instead of as JS objects:
+ * The import's bulk path: a source's rows go into the history in transactions of whole 10-minute
+ * pages (copyRows), each chunk of rows read into JS once, where it is checked and where the
+ * rollups of the pages it fills are folded from (nothing read back from the history):
  *
- * - sigen-home-bridge's `history.db` (a temporary copy) is ATTACHed, only read, and copied with
- *   `INSERT OR IGNORE INTO samples SELECT … FROM old.samples WHERE <valid>`, a range of `t` per
- *   transaction; the range query counts the rows the checks refuse. The checks are those of
- *   `fromSigenRow` (a safe-integer `t`, finite numbers or null).
+ * - sigen-home-bridge's `history.db` (a temporary copy) is ATTACHed, only read, and copied by
+ *   SQLite (`INSERT OR IGNORE INTO samples SELECT … FROM old.samples`, a range of `t` per
+ *   transaction); the JS checks are those of `fromSigenRow` (a safe-integer `t`, finite numbers or
+ *   null), and a range with a row they refuse is copied with the same checks in SQL.
  * - A JSON file is parsed a chunk at a time (JSON.parse of a batch of elements: SQLite's json_each
- *   measured 3–8x slower on the same batches) into a TEMP staging table of this connection (its
- *   own file, no lock on the history), checked row by row as before; only a file read to its end
- *   is then copied into `samples`, a range of the staging table per transaction. So a malformed
- *   legacy file is never half-imported, and a file is parsed once.
+ *   measured 3–8x slower on the same batches), checked row by row, into a stage on disk
+ *   (sample-stage.ts); only a file read to its end is then inserted, in its order, with multi-row
+ *   bound inserts. So a malformed legacy file is never half-imported, and a file is parsed once.
  *
- * Each transaction ends with `DurableStore.rollUpRange` over the times it inserted (see
- * `DurableStore.bulkInsert`). Rows per transaction adapt (`Chunker`) so each holds the write lock
- * for about `txnMs`: the service thread's own poll inserts never wait long.
+ * Rows per transaction adapt (`Chunker`) so each holds the write lock for about `txnMs`: the
+ * service thread's own poll inserts never wait long.
  */
 
 const MAX_DOUBLE = '1.7976931348623157e308';
@@ -73,10 +75,93 @@ export interface SourceCheck {
 }
 
 /**
- * sigen-home-bridge's `history.db` (already copied to `copy`) into `store`, in SQL; null when the
- * file has no table with its columns. `check` is cheap (it stops at the first row with a power
- * value). `insert` copies every readable row at or after `cutoff` (each row's checks evaluated
- * once, in the range query; a range with no bad row is copied without them) and counts what it
+ * Rows to copy into the history, read in order from a position that only `advance` moves:
+ * `read(limit)` gives up to `limit` rows from there as `[t, ...SAMPLE_FIELDS]`; `insert(rows,
+ * valid)` adds `valid` (those of `rows` that `check` accepts) to `samples` on the store's
+ * connection and returns how many were new; `advance(rows)` moves past `rows`. `check` (JS) is
+ * null when every row is valid by construction.
+ */
+interface CopySource {
+  read(limit: number): unknown[][];
+  insert(rows: unknown[][], valid: unknown[][]): number;
+  advance(rows: unknown[][]): void;
+  check: ((row: unknown[]) => boolean) | null;
+}
+
+/** What copyRows read and did. */
+interface Copied {
+  /** Rows read. */
+  covered: number;
+  /** Of those, valid rows, and valid rows with a power value. */
+  ok: number;
+  withPower: number;
+  imported: number;
+}
+
+/**
+ * Copies `src` into `store`, one transaction per chunk (Chunker). A chunk in time order ends at a
+ * 10-minute page boundary, and when the pages it fills held nothing before, the rollups are folded
+ * from its rows instead of read back from the table (DurableStore.bulkInsert). Calls `onChunk`
+ * after each transaction.
+ */
+async function copyRows(store: DurableStore, src: CopySource, chunker: Chunker, onChunk: OnChunk): Promise<Copied> {
+  const out: Copied = { covered: 0, ok: 0, withPower: 0, imported: 0 };
+  for (;;) {
+    const t0 = performance.now();
+    const limit = chunker.size;
+    const read = src.read(limit);
+    if (!read.length) return out;
+    // A full read in time order may end inside a page: that page waits for the next chunk, whole.
+    const rows = read.length === limit && increasing(read) ? wholePages(read) : read;
+    const valid = src.check ? rows.filter(src.check) : rows;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const row of valid) {
+      const t = row[0] as number;
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+      if (hasPowerValue(row)) out.withPower++;
+    }
+    const inserted = valid.length ? store.bulkInsert(() => src.insert(rows, valid), () => [lo, hi], increasing(valid) ? valid : undefined) : 0;
+    src.advance(rows);
+    chunker.took(read.length, performance.now() - t0);
+    out.covered += rows.length;
+    out.ok += valid.length;
+    out.imported += inserted;
+    await onChunk(rows.length, inserted);
+  }
+}
+
+/** Whether each row's `t` is a number larger than the one before. */
+function increasing(rows: unknown[][]): boolean {
+  let last = -Infinity;
+  for (const row of rows) {
+    const t = row[0];
+    if (typeof t !== 'number' || !(t > last)) return false;
+    last = t;
+  }
+  return true;
+}
+
+/** `rows` (increasing `t`) without those of the last 10-minute page they reach, unless that is all of them. */
+function wholePages(rows: unknown[][]): unknown[][] {
+  const edge = pageOf(rows[rows.length - 1]![0] as number) * PAGE_MS;
+  let k = rows.length;
+  while (k > 0 && (rows[k - 1]![0] as number) >= edge) k--;
+  return k > 0 ? rows.slice(0, k) : rows;
+}
+
+const POWER_AT = POWER_FIELDS.map((f) => 1 + SAMPLE_FIELDS.indexOf(f));
+const hasPowerValue = (row: unknown[]) => POWER_AT.some((i) => row[i] !== null);
+const finiteOrNullJs = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
+/** `fromSigenRow`'s rules on a row read as `[t, ...SAMPLE_FIELDS]`: a safe-integer time, finite numbers or null. */
+const validRow = (row: unknown[]) => Number.isSafeInteger(row[0]) && row.every((v, i) => i === 0 || finiteOrNullJs(v));
+
+/**
+ * sigen-home-bridge's `history.db` (already copied to `copy`) into `store`; null when the file has
+ * no table with its columns. `check` is cheap (it stops at the first row with a power value).
+ * `insert` copies every readable row at or after `cutoff` (copyRows: each row checked in JS as
+ * it is read; a chunk with a bad row is copied with the same checks in SQL) and counts what it
  * read. Throws SQLite's error on a damaged page; the caller then reads the rest row by row.
  */
 export function sigenDbSource(
@@ -97,18 +182,22 @@ export function sigenDbSource(
     const valid = `(${SAFE_T} AND ${SIGEN_FIELDS.map((f) => finiteOrNull(value(f))).join(' AND ')})`;
     const power = `(${SIGEN_POWER.map((f) => `${value(f)} IS NOT NULL`).join(' OR ')})`;
     const ours = SIGEN_FIELDS.map((f) => SIGEN_FIELD_OF[f]);
+    const sigenOf = new Map(SIGEN_FIELDS.map((f) => [SIGEN_FIELD_OF[f] as string, f]));
     const anyPower = db.prepare(`SELECT EXISTS (SELECT 1 FROM old.samples WHERE ${valid} AND ${power})`).pluck();
     const inRetention = db.prepare('SELECT count(*) FROM old.samples WHERE t > @after').pluck();
     const older = db.prepare(`SELECT count(*) FROM old.samples WHERE t <= @after AND ${valid}`).pluck();
-    // One range of the source by `t` (its primary key): where it ends, how many rows, how many
-    // readable, and their times. The LIMIT keeps the subquery apart, so `ok` is evaluated once a row.
-    const span = db
-      .prepare(`SELECT max(t), count(*), total(ok), min(t) FILTER (WHERE ok), max(t) FILTER (WHERE ok), total(ok AND ${power}) FROM (SELECT t, ${valid} AS ok, ${SIGEN_POWER.map(value).join(', ')} FROM old.samples WHERE t > @after ORDER BY t LIMIT @limit)`)
-      .raw();
-    const copyRows = (where: string) =>
+    const copyWhere = (where: string) =>
       db.prepare(`INSERT OR IGNORE INTO main.samples (t, ${ours.join(', ')}) SELECT t, ${SIGEN_FIELDS.map(value).join(', ')} FROM old.samples WHERE t > @after AND t <= @last${where} ORDER BY t`);
-    const insertAll = copyRows('');
-    const insertValid = copyRows(` AND ${valid}`);
+    const insertAll = copyWhere('');
+    const insertValid = copyWhere(` AND ${valid}`);
+    const read = db.prepare(`SELECT t, ${SAMPLE_FIELDS.map((f) => value(sigenOf.get(f) ?? '')).join(', ')} FROM old.samples WHERE t > @after ORDER BY t LIMIT @limit`).raw();
+    /** Rows from t > `after` on (its primary key: in `t` order). */
+    const rowsAfter = (after: unknown): CopySource => ({
+      read: (limit) => read.all({ after, limit }) as unknown[][],
+      insert: (rows, valid) => (valid.length === rows.length ? insertAll : insertValid).run({ after, last: rows[rows.length - 1]![0] }).changes,
+      advance: (rows) => (after = rows[rows.length - 1]![0]),
+      check: validRow,
+    });
     return {
       detach,
       readable() {
@@ -119,26 +208,9 @@ export function sigenDbSource(
       },
       async insert(cutoff, chunker, onChunk) {
         // From the cutoff on (t > cutoff - 1: a time is an integer): older rows stay behind, counted.
-        let after: unknown = cutoff - 1;
-        const out = { rows: older.get({ after }) as number, unreadable: 0, withPower: 0, inRetention: 0, imported: 0 };
-        for (;;) {
-          const t0 = performance.now();
-          const [last, covered, ok, lo, hi, withPower] = span.get({ after, limit: chunker.size }) as [unknown, number, number, number | null, number | null, number];
-          if (!covered) return out;
-          const insert = ok === covered ? insertAll : insertValid;
-          const inserted = lo === null ? 0 : store.bulkInsert(
-            () => insert.run({ after, last }).changes,
-            () => [lo, hi!],
-          );
-          chunker.took(covered, performance.now() - t0);
-          out.rows += ok;
-          out.inRetention += ok;
-          out.unreadable += covered - ok;
-          out.withPower += withPower;
-          out.imported += inserted;
-          after = last;
-          await onChunk(covered, inserted);
-        }
+        const copied = await copyRows(store, rowsAfter(cutoff - 1), chunker, onChunk);
+        const rows = (older.get({ after: cutoff - 1 }) as number) + copied.ok;
+        return { rows, unreadable: copied.covered - copied.ok, withPower: copied.withPower, inRetention: copied.ok, imported: copied.imported };
       },
     };
   } catch (err) {
@@ -147,114 +219,114 @@ export function sigenDbSource(
   }
 }
 
-const SIGEN_POWER = ['pvPower', 'gridPower', 'batteryPower', 'loadPower'];
+const SIGEN_POWER: SigenField[] = ['pvPower', 'gridPower', 'batteryPower', 'loadPower'];
 
-const STAGE_COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
+/** Rows bound per statement: one call per row cost twice the CPU. */
+const ROWS_PER_INSERT = 64;
 
 /**
- * A staging table for one JSON file on `store`'s connection (TEMP: a file of this connection's
- * own, no lock on the history). `load` fills it from the file (throws what reading or checking
- * the file throws, leaving it empty); `insert` copies it into the history; `drop` removes it.
+ * One JSON file's rows on their way into `store`: `load` reads and checks the whole file into a
+ * stage on disk (sample-stage.ts; throws what reading or checking the file throws, with nothing
+ * inserted), keeping the rows at or after `cutoff`; `insert` adds them to the history in the file's
+ * order (of two rows with the same `t`, the first stays, as when inserted one by one); `drop`
+ * removes the stage.
  */
 export function jsonStage(store: DurableStore) {
-  const db = store.db;
-  db.exec('DROP TABLE IF EXISTS temp.import_stage');
-  db.exec(`CREATE TEMP TABLE import_stage (t INTEGER NOT NULL, ${SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ')})`);
-  const put = db.prepare(`INSERT INTO temp.import_stage (${STAGE_COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`);
-  const power = POWER_FIELDS.map((f) => `${f} IS NOT NULL`).join(' OR ');
-  const counts = db.prepare(`SELECT count(*), count(*) FILTER (WHERE ${power}), count(*) FILTER (WHERE t >= @cutoff) FROM temp.import_stage`).raw();
-  // Ranges of the staging table in file order (rowid): the first of two rows with the same `t` wins, as one by one.
-  const span = db.prepare('SELECT max(rowid), count(*), count(*) FILTER (WHERE t >= @cutoff), min(t) FILTER (WHERE t >= @cutoff), max(t) FILTER (WHERE t >= @cutoff) FROM (SELECT rowid, t FROM temp.import_stage WHERE rowid > @after ORDER BY rowid LIMIT @limit)').raw();
-  const insert = db.prepare(`INSERT OR IGNORE INTO main.samples (${STAGE_COLUMNS}) SELECT ${STAGE_COLUMNS} FROM temp.import_stage WHERE rowid > @after AND rowid <= @last AND t >= @cutoff ORDER BY rowid`);
-  const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
-  const putSample = (s: HistorySample) => {
-    values[0] = s.t;
-    for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
-    put.run(values);
+  const stage = new SampleStage();
+  let from = 0;
+  /** Inserts rows `[t, ...SAMPLE_FIELDS]`, binding only the fields the file has values in (sigen-home-bridge's rows fill 6 of 10). */
+  const inserter = () => {
+    const at = [0, ...SAMPLE_FIELDS.flatMap((f, i) => (stage.present[i] ? [i + 1] : []))];
+    const sql = (n: number) => `INSERT OR IGNORE INTO main.samples (${at.map((i) => (i ? SAMPLE_FIELDS[i - 1] : 't')).join(', ')}) VALUES ${new Array(n).fill(`(${at.map(() => '?').join(', ')})`).join(', ')}`;
+    const many = store.db.prepare(sql(ROWS_PER_INSERT));
+    const one = store.db.prepare(sql(1));
+    const params: unknown[] = new Array(ROWS_PER_INSERT * at.length);
+    return (rows: unknown[][]): number => {
+      let added = 0;
+      for (let k = 0; k < rows.length; ) {
+        const n = rows.length - k >= ROWS_PER_INSERT ? ROWS_PER_INSERT : 1;
+        let j = 0;
+        for (let r = k; r < k + n; r++) {
+          const row = rows[r]!;
+          for (const i of at) params[j++] = row[i];
+        }
+        added += (n === 1 ? one.run(params.slice(0, at.length)) : many.run(params)).changes;
+        k += n;
+      }
+      return added;
+    };
   };
-  /** A sigen-home-bridge row straight into its columns (no object built); false when it is not readable (fromSigenRow's rules). */
-  const putSigenRow = db.prepare(`INSERT INTO temp.import_stage (t, ${SIGEN_FIELDS.map((f) => SIGEN_FIELD_OF[f]).join(', ')}) VALUES (${['t', ...SIGEN_FIELDS].map(() => '?').join(', ')})`);
-  const sigenValues: unknown[] = new Array(1 + SIGEN_FIELDS.length);
+  let insert: ReturnType<typeof inserter> | null = null;
+  const source: CopySource = {
+    read: (limit) => stage.read(from, limit),
+    insert: (_rows, valid) => (insert ??= inserter())(valid),
+    advance: (rows) => (from += rows.length),
+    check: null,
+  };
+  /** Readable rows (a repeated `t` counted each time), those with a power value, and those at or after the cutoff. */
+  const counts = { rows: 0, withPower: 0, inRetention: 0 };
+  const values: Array<number | null> = new Array(SAMPLE_FIELDS.length);
+  const sigenAt = SIGEN_FIELDS.map((f) => SAMPLE_FIELDS.indexOf(SIGEN_FIELD_OF[f]));
+  const sigenPower = SIGEN_FIELDS.map((f) => SIGEN_POWER.includes(f));
+  let cutoff = -Infinity;
+  const keep = (t: number, power: boolean) => {
+    counts.rows++;
+    if (power) counts.withPower++;
+    if (t < cutoff) return;
+    counts.inRetention++;
+    stage.push(t, values);
+  };
+  const putSample = (item: unknown, index: number) => {
+    const s = legacySample(item, index);
+    for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i] = s[SAMPLE_FIELDS[i]!];
+    keep(s.t, POWER_FIELDS.some((f) => s[f] !== null));
+  };
+  /** A sigen-home-bridge row straight into its fields (no object built); false when it is not readable (fromSigenRow's rules). */
   const putSigen = (o: unknown): boolean => {
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return false;
     const row = o as Record<string, unknown>;
     const t = row.t;
     if (typeof t !== 'number' || !Number.isSafeInteger(t)) return false;
-    sigenValues[0] = t;
+    values.fill(null);
+    let power = false;
     for (let k = 0; k < SIGEN_FIELDS.length; k++) {
       const v = row[SIGEN_FIELDS[k]!];
-      if (v === undefined || v === null) sigenValues[k + 1] = null;
-      else if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-      else sigenValues[k + 1] = v;
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      values[sigenAt[k]!] = v;
+      if (sigenPower[k]) power = true;
     }
-    putSigenRow.run(sigenValues);
+    keep(t, power);
     return true;
   };
 
   return {
     /**
-     * Reads `file` into the stage in one transaction of this connection's TEMP database; returns
-     * how many sigen-home-bridge rows were not readable. Legacy
-     * entries throw on the first bad one (naming it); sigen-home-bridge's bad rows are counted.
-     * Throws JsonArrayError when the file is not one JSON array.
+     * Reads `file` into the stage, keeping rows at or after `from`; returns what it found.
+     * Legacy entries throw on the first bad one (naming it); sigen-home-bridge's bad rows are
+     * counted. Throws JsonArrayError when the file is not one JSON array.
      */
-    load(file: string, format: 'legacy-json' | 'sigen-json'): { unreadable: number } {
+    load(file: string, format: 'legacy-json' | 'sigen-json', keepFrom: number): SourceCounts {
+      cutoff = keepFrom;
       let unreadable = 0;
-      db.exec('BEGIN');
-      try {
-        for (const batch of readJsonArrayText(file)) {
-          let items: unknown[] | null = null;
-          try {
-            items = JSON.parse(batch.text) as unknown[];
-          } catch {
-            // some element is not valid JSON: parsed one by one below
-          }
-          if (!items) {
-            const parsed = batch.parse();
-            if (format === 'legacy-json' && parsed.bad.length) throw new Error(`entry ${parsed.bad[0]!.index}: not valid JSON (${parsed.bad[0]!.message})`);
-            const bad = new Set(parsed.bad.map((b) => b.index));
-            parsed.items.forEach((item, k) => {
-              if (bad.has(parsed.first + k)) unreadable++;
-              else if (format === 'legacy-json') putSample(legacySample(item, parsed.first + k));
-              else if (!putSigen(item)) unreadable++;
-            });
-            continue;
-          }
-          if (format === 'legacy-json') for (let k = 0; k < items.length; k++) putSample(legacySample(items[k], batch.first + k));
-          else for (let k = 0; k < items.length; k++) if (!putSigen(items[k])) unreadable++;
+      for (const batch of readJsonArray(file)) {
+        if (format === 'legacy-json' && batch.bad.length) throw new Error(`entry ${batch.bad[0]!.index}: not valid JSON (${batch.bad[0]!.message})`);
+        const bad = batch.bad.length ? new Set(batch.bad.map((b) => b.index)) : null;
+        const { items, first } = batch;
+        for (let k = 0; k < items.length; k++) {
+          if (bad?.has(first + k)) unreadable++;
+          else if (format === 'legacy-json') putSample(items[k], first + k);
+          else if (!putSigen(items[k])) unreadable++;
         }
-        db.exec('COMMIT');
-      } catch (err) {
-        db.exec('ROLLBACK');
-        throw err;
       }
-      return { unreadable };
+      stage.flush();
+      return { ...counts, unreadable };
     },
-    /** What the stage holds (readable rows only: `load` counted the others). */
-    counts(cutoff: number): Omit<SourceCounts, 'unreadable'> {
-      const [rows, withPower, inRetention] = counts.get({ cutoff }) as number[];
-      return { rows: rows!, withPower: withPower!, inRetention: inRetention! };
-    },
-    async insert(cutoff: number, chunker: Chunker, onChunk: OnChunk): Promise<number> {
-      let after = 0;
-      let total = 0;
-      for (;;) {
-        const t0 = performance.now();
-        const [last, covered, kept, lo, hi] = span.get({ after, limit: chunker.size, cutoff }) as [number, number, number, number | null, number | null];
-        if (!covered) return total;
-        const inserted = lo === null ? 0 : store.bulkInsert(
-          () => insert.run({ after, last, cutoff }).changes,
-          () => [lo, hi!],
-        );
-        chunker.took(covered, performance.now() - t0);
-        total += inserted;
-        after = last;
-        await onChunk(kept, inserted);
-      }
+    async insert(chunker: Chunker, onChunk: OnChunk): Promise<number> {
+      return (await copyRows(store, source, chunker, onChunk)).imported;
     },
     drop() {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      db.exec('DROP TABLE IF EXISTS temp.import_stage');
+      stage.close();
     },
   };
 }

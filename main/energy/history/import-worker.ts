@@ -1,12 +1,12 @@
 /**
  * Imports history files on a thread of its own (started after the HTTP port opens, or by an import
  * from another program), with its own SQLite connection. The rows go from the file into the
- * history in SQL (import-sql.ts): no JS object per row on the way in for a database, one JSON.parse
- * per chunk for a JSON file. Inserts run in transactions of about TXN_MS each, so the poller's own
+ * history through import-sql.ts: a database copied by SQLite, a JSON file parsed a window of
+ * entries at a time. Inserts run in transactions of about TXN_MS each, so the poller's own
  * inserts never wait long for the write lock; progress is posted after each.
  *
  * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): stream-parsed and checked
- *   into a staging table first (a malformed file is never half-imported), copied into the history
+ *   into a stage on disk first (a malformed file is never half-imported), inserted into the history
  *   second, renamed `.imported` once done. A crash mid-file leaves the file in place; the next start
  *   imports it again (same `t` skipped).
  * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, read where they are and never changed;
@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { copySigenDb, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { Chunker, jsonStage, sigenDbSource, type OnChunk } from './import-sql.js';
+import { Chunker, jsonStage, sigenDbSource, type OnChunk, type SourceCounts } from './import-sql.js';
 import { JsonArrayError } from './json-array-stream.js';
 import { noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
@@ -100,14 +100,14 @@ function progress(file: string, total: number): OnChunk {
   };
 }
 
-/** A JSON history file, streamed into a staging table (checked), then copied into the history. */
+/** A JSON history file, streamed into a stage on disk (checked), then inserted into the history. */
 async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyImportReport> {
   const { file } = job;
   const stage = jsonStage(store);
   try {
-    let unreadable: number;
+    let counts: SourceCounts;
     try {
-      ({ unreadable } = stage.load(file, job.format === 'legacy-json' ? 'legacy-json' : 'sigen-json'));
+      counts = stage.load(file, job.format === 'legacy-json' ? 'legacy-json' : 'sigen-json', cutoff);
     } catch (err) {
       if (!(err instanceof JsonArrayError)) throw err;
       if (job.format === 'legacy-json') {
@@ -119,10 +119,10 @@ async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyIm
       stage.drop();
       return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')));
     }
-    const counts = stage.counts(cutoff);
+    const { unreadable } = counts;
     const refused = noPowerMessage(counts.rows, counts.withPower > 0);
     if (refused) throw new Error(refused);
-    const imported = await stage.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
+    const imported = await stage.insert(new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
     const report: LegacyImportReport = { file, status: unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
     if (unreadable) Object.assign(report, { unreadable, error: `${unreadable} entries are not readable rows` });
     return report;

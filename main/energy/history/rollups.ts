@@ -65,6 +65,17 @@ export class Rollups {
     fold.end();
   }
 
+  /**
+   * Stores the rollups of `rows` (`[t, ...SAMPLE_FIELDS]`, in `t` order), which are all the
+   * samples the pages they fall in hold: rows just inserted into pages that held none before
+   * (so nothing is read back).
+   */
+  fold(rows: readonly unknown[][]): void {
+    const fold = this.folder();
+    fold.add(rows);
+    fold.end();
+  }
+
   /** Folds rows given in `t` order page by page, storing each page once the rows leave it. */
   private folder(): { add(rows: readonly unknown[][]): void; end(): void } {
     const last = this.stmts.lastT.get() as number | null;

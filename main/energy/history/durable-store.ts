@@ -10,6 +10,8 @@ import { Rollups } from './rollups.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
+/** The WAL's size once checkpointed: about what 1,000 pages between automatic checkpoints fill. */
+const WAL_KEPT_BYTES = 4 << 20;
 const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
 const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
 
@@ -77,6 +79,18 @@ export class DurableStore {
       deletePages: db.prepare('DELETE FROM block_pages WHERE p < ?'),
     };
     this.rollups = opts.readonly ? null : new Rollups(db);
+    // After a checkpoint has folded it all back, the WAL file is cut back to this size (an import
+    // lets it grow to tens of megabytes).
+    if (!opts.readonly) db.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
+  }
+
+  /**
+   * Whether this connection's commits fold the WAL back into the database (SQLite's automatic
+   * checkpoint, every 1,000 pages). Off while an import worker writes: it checkpoints itself, and a
+   * poll's commit would otherwise copy the import's pages on the service thread.
+   */
+  autoCheckpoint(on: boolean): void {
+    this.db.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
   }
 
   private writer(): { rollups: Rollups; insertRow: Database.Statement; upsertMinute: Database.Statement } {

@@ -56,4 +56,22 @@ describe('an import while the service thread writes', () => {
     expect(polls).toBeGreaterThan(0);
     expect(history.stats().count).toBe(rows + polls);
   });
+
+  it("leaves the WAL folded back, and the polls' own commits fold it back again afterwards", async () => {
+    const rows = 60_000;
+    const file = sigenDb(rows);
+    const history = createHistory({ dataDir: tmp(), clock: systemClock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
+    histories.push(history);
+    history.start();
+    const wal = () => fs.statSync(`${history.file}-wal`).size;
+    await history.importFiles([{ file, format: 'sigen-db' }]);
+    // The rows are in the database file itself, not only in the WAL.
+    expect(fs.statSync(history.file).size).toBeGreaterThan(3 << 20);
+    // 1,500 polls, a commit each (thousands of WAL pages): checkpointed every 1,000 pages as
+    // before the import, the WAL stays near the 4 MB it is cut back to.
+    let t = T0 + 10 * 86_400_000;
+    for (let i = 0; i < 1500; i++) history.append(makeSample((t += 1000)));
+    expect(wal()).toBeLessThan(6 << 20);
+    expect(history.stats().count).toBe(rows + 1500);
+  });
 });

@@ -22,6 +22,19 @@ export class SampleStage {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-stage-'));
   private readonly fd = fs.openSync(path.join(this.dir, 'rows'), 'w+');
   private readonly buf = new Float64Array(BUFFER_RECORDS * WIDTH);
+
+  constructor() {
+    // Unlinked at once where the system allows it: nothing is left behind if the import is
+    // stopped mid-file (its worker terminated) or the process dies. (Windows keeps the name until
+    // the file is closed: close() removes it there.)
+    try {
+      fs.unlinkSync(path.join(this.dir, 'rows'));
+      fs.rmdirSync(this.dir);
+    } catch {
+      // removed by close()
+    }
+  }
+
   private buffered = 0;
   /** Records written. */
   count = 0;

@@ -150,7 +150,7 @@ figure('baseline: longest event-loop stall in the window before, no import (wors
 figure('polls during the import per poll interval (median)', med((r) => r.pollsRatio), 'ratio', { min: 0.8 });
 
 // The same rows as sigen-home-bridge's legacy history.json (a JSON array), imported by a history
-// of its own: the file is stream-parsed a MiB at a time into a staging table, then copied in.
+// of its own: the file is stream-parsed a MiB at a time into a stage file, then inserted.
 // Baseline in the same run: what reading it whole costs (readFileSync + JSON.parse).
 {
   const jsonFile = path.join(work, 'history.json');
@@ -207,7 +207,7 @@ figure('polls during the import per poll interval (median)', med((r) => r.pollsR
   }
 
   console.log(`\n# ${ROWS} rows as a ${round(size / 1e6)} MB history.json, ${ROUNDS} rounds`);
-  figure('JSON history file import, 604,800 rows (streamed parse into a staging table, then copied; median)', median(imports.map((i) => i.ms)) / 1000, 's', { max: 3 });
+  figure('JSON history file import, 604,800 rows (streamed parse into a stage file, then inserted; median)', median(imports.map((i) => i.ms)) / 1000, 's', { max: 3 });
   figure('CPU time of the process during that import, all threads (median)', median(imports.map((i) => i.cpu)) / 1000, 's');
   figure('RSS growth of the process during that import (median)', median(imports.map((i) => i.growth)) / 1e6, 'MB');
   figure('baseline: reading the same file whole (readFileSync + JSON.parse) alone (median)', median(wholes.map((w) => w.ms)) / 1000, 's');

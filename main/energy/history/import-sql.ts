@@ -270,7 +270,7 @@ export function jsonStage(store: DurableStore) {
   };
   /** Readable rows (a repeated `t` counted each time), those with a power value, and those at or after the cutoff. */
   const counts = { rows: 0, withPower: 0, inRetention: 0 };
-  const values: Array<number | null> = new Array(SAMPLE_FIELDS.length);
+  const values: Array<number | null> = SAMPLE_FIELDS.map(() => null);
   const sigenAt = SIGEN_FIELDS.map((f) => SAMPLE_FIELDS.indexOf(SIGEN_FIELD_OF[f]));
   const sigenPower = SIGEN_FIELDS.map((f) => SIGEN_POWER.includes(f));
   let cutoff = -Infinity;
@@ -292,14 +292,16 @@ export function jsonStage(store: DurableStore) {
     const row = o as Record<string, unknown>;
     const t = row.t;
     if (typeof t !== 'number' || !Number.isSafeInteger(t)) return false;
-    values.fill(null);
+    // Its fields only (the others stay null: a sigen-json file holds nothing but its rows).
     let power = false;
     for (let k = 0; k < SIGEN_FIELDS.length; k++) {
       const v = row[SIGEN_FIELDS[k]!];
-      if (v === undefined || v === null) continue;
-      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-      values[sigenAt[k]!] = v;
-      if (sigenPower[k]) power = true;
+      if (v === undefined || v === null) values[sigenAt[k]!] = null;
+      else if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      else {
+        values[sigenAt[k]!] = v;
+        if (sigenPower[k]) power = true;
+      }
     }
     keep(t, power);
     return true;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromSigenRow } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
 import { makeSample, T0 } from './fixtures.js';
-import { Chunker, jsonStage, sigenDbSource } from './import-sql.js';
+import { Chunker, legacyJsonStage, sigenDbSource, sigenJsonRows } from './import-sql.js';
 import { legacySample } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
 
@@ -182,7 +182,7 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
   });
 });
 
-describe('a JSON file, staged then copied', () => {
+describe('JSON files: sigen-home-bridge\'s read on a thread of its own while inserted, our own staged first', () => {
   function jsonFile(items: unknown[] | string): string {
     const file = path.join(tmp(), 'history.json');
     fs.writeFileSync(file, typeof items === 'string' ? items : JSON.stringify(items));
@@ -204,17 +204,22 @@ describe('a JSON file, staged then copied', () => {
 
     const store = openStore();
     for (const s of existing) store.insert(s);
-    const stage = jsonStage(store);
-    const counts = stage.load(file, 'sigen-json', cutoff);
+    const rows = sigenJsonRows(store, file, cutoff);
+    let covered = 0;
+    let imported: number;
+    let counts;
+    try {
+      expect((await rows.start()).withPower).toBeGreaterThan(0);
+      ({ imported, counts } = await rows.insert(chunker(), async (c) => {
+        covered += c;
+      }));
+    } finally {
+      rows.close();
+    }
     expect(counts.unreadable).toBe(6);
     expect(counts.rows).toBe(readable.length);
     expect(counts.withPower).toBe(readable.filter((s) => s.solar !== null || s.grid !== null || s.battery !== null || s.home !== null).length);
     expect(counts.inRetention).toBe(readable.filter((s) => s.t >= cutoff).length);
-    let covered = 0;
-    const imported = await stage.insert(chunker(), async (c) => {
-      covered += c;
-    });
-    stage.drop();
     expect(covered).toBe(counts.inRetention);
     expect(imported).toBe(reference.imported);
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
@@ -236,8 +241,8 @@ describe('a JSON file, staged then copied', () => {
     const samples = items.map((o, i) => legacySample(JSON.parse(JSON.stringify(o)), i));
     const reference = referenceStore([], samples, 0);
     const store = openStore();
-    const stage = jsonStage(store);
-    expect(stage.load(file, 'legacy-json', 0)).toEqual({ rows: 1801, withPower: 1801, inRetention: 1801, unreadable: 0 });
+    const stage = legacyJsonStage(store);
+    expect(stage.load(file, 0)).toEqual({ rows: 1801, withPower: 1801, inRetention: 1801, unreadable: 0, bytes: fs.statSync(file).size - 1 });
     expect(await stage.insert(chunker(), noProgress)).toBe(1800);
     stage.drop();
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
@@ -254,8 +259,8 @@ describe('a JSON file, staged then copied', () => {
     const store = openStore();
     for (const s of existing) store.insert(s);
     const before = { samples: samplesOf(store), minutes: minutesOf(store) };
-    const stage = jsonStage(store);
-    expect(() => stage.load(file, 'legacy-json', 0)).toThrow(`entry ${items.length - 1}: solar must be a number or null`);
+    const stage = legacyJsonStage(store);
+    expect(() => stage.load(file, 0)).toThrow(`entry ${items.length - 1}: solar must be a number or null`);
     stage.drop();
     expect(samplesOf(store)).toEqual(before.samples);
     expect(minutesOf(store)).toEqual(before.minutes);

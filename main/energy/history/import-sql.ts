@@ -1,9 +1,13 @@
-import { SIGEN_FIELD_OF, SIGEN_FIELDS, type SigenField } from '../import/sigen-history.js';
+import fs from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
+import { startWorker } from '../../core/worker.js';
+import type { Db } from '../../core/sqlite.js';
+import { SIGEN_FIELD_OF, SIGEN_FIELDS, SIGEN_POWER_FIELDS } from '../import/sigen-history.js';
 import { PAGE_MS, pageOf } from './block-pages.js';
 import type { DurableStore } from './durable-store.js';
-import { readJsonArray } from './json-array-stream.js';
-import { legacySample } from './legacy-import.js';
-import { SampleStage } from './sample-stage.js';
+import { readJsonRows, type JsonRowCounts } from './json-rows.js';
+import { decodeRecords, SampleStage } from './sample-stage.js';
+import type { SigenJsonMessage } from './sigen-json-worker.js';
 import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
 
 /**
@@ -15,10 +19,13 @@ import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
  *   SQLite (`INSERT OR IGNORE INTO samples SELECT … FROM old.samples`, a range of `t` per
  *   transaction); the JS checks are those of `fromSigenRow` (a safe-integer `t`, finite numbers or
  *   null), and a range with a row they refuse is copied with the same checks in SQL.
- * - A JSON file is parsed a chunk at a time (JSON.parse of a batch of elements: SQLite's json_each
- *   measured 3–8x slower on the same batches), checked row by row, into a stage on disk
- *   (sample-stage.ts); only a file read to its end is then inserted, in its order, with multi-row
- *   bound inserts. So a malformed legacy file is never half-imported, and a file is parsed once.
+ * - A JSON file is parsed a window of entries at a time (json-rows.ts; SQLite's json_each measured
+ *   3–8x slower on the same batches) and checked row by row; its rows are inserted in the file's
+ *   order with multi-row bound inserts. Our own legacy file goes to a stage on disk first
+ *   (sample-stage.ts), and only a file read to its end is inserted: a malformed legacy file is
+ *   never half-imported. sigen-home-bridge's history.json, which is imported as far as it can be
+ *   read anyway (a damaged one is salvaged), is read on a thread of its own while its first rows
+ *   are already inserted (sigen-json-worker.ts).
  *
  * Rows per transaction adapt (`Chunker`) so each holds the write lock for about `txnMs`: the
  * service thread's own poll inserts never wait long.
@@ -82,7 +89,7 @@ export interface SourceCheck {
  * null when every row is valid by construction.
  */
 interface CopySource {
-  read(limit: number): unknown[][];
+  read(limit: number): unknown[][] | Promise<unknown[][]>;
   insert(rows: unknown[][], valid: unknown[][]): number;
   advance(rows: unknown[][]): void;
   check: ((row: unknown[]) => boolean) | null;
@@ -108,7 +115,7 @@ async function copyRows(store: DurableStore, src: CopySource, chunker: Chunker, 
   const out: Copied = { covered: 0, ok: 0, withPower: 0, imported: 0 };
   for (;;) {
     const limit = chunker.size;
-    const read = src.read(limit);
+    const read = await src.read(limit);
     if (!read.length) return out;
     // A full read in time order may end inside a page: that page waits for the next chunk, whole.
     const rows = read.length === limit && increasing(read) ? wholePages(read) : read;
@@ -175,13 +182,13 @@ export function sigenDbSource(
   const detach = () => db.exec('DETACH DATABASE old');
   try {
     const columns = new Set(db.prepare("SELECT name FROM pragma_table_info('samples', 'old')").pluck().all() as string[]);
-    if (!columns.has('t') || !SIGEN_POWER.some((f) => columns.has(f))) {
+    if (!columns.has('t') || !SIGEN_POWER_FIELDS.some((f) => columns.has(f))) {
       detach();
       return null;
     }
     const value = (f: string) => (columns.has(f) ? f : 'NULL');
     const valid = `(${SAFE_T} AND ${SIGEN_FIELDS.map((f) => finiteOrNull(value(f))).join(' AND ')})`;
-    const power = `(${SIGEN_POWER.map((f) => `${value(f)} IS NOT NULL`).join(' OR ')})`;
+    const power = `(${SIGEN_POWER_FIELDS.map((f) => `${value(f)} IS NOT NULL`).join(' OR ')})`;
     const ours = SIGEN_FIELDS.map((f) => SIGEN_FIELD_OF[f]);
     const sigenOf = new Map(SIGEN_FIELDS.map((f) => [SIGEN_FIELD_OF[f] as string, f]));
     const anyPower = db.prepare(`SELECT EXISTS (SELECT 1 FROM old.samples WHERE ${valid} AND ${power})`).pluck();
@@ -220,7 +227,6 @@ export function sigenDbSource(
   }
 }
 
-const SIGEN_POWER: SigenField[] = ['pvPower', 'gridPower', 'batteryPower', 'loadPower'];
 
 /**
  * Rows bound per statement: one call per row cost twice the CPU. The values are passed as
@@ -230,104 +236,54 @@ const SIGEN_POWER: SigenField[] = ['pvPower', 'gridPower', 'batteryPower', 'load
 const ROWS_PER_INSERT = 256;
 
 /**
- * One JSON file's rows on their way into `store`: `load` reads and checks the whole file into a
- * stage on disk (sample-stage.ts; throws what reading or checking the file throws, with nothing
- * inserted), keeping the rows at or after `cutoff`; `insert` adds them to the history in the file's
- * order (of two rows with the same `t`, the first stays, as when inserted one by one); `drop`
- * removes the stage.
+ * Inserts rows `[t, ...SAMPLE_FIELDS]` into `samples`, binding `t` and the fields `fields` marks
+ * (the others are left null: sigen-home-bridge's rows fill 6 of 10); returns how many were new.
  */
-export function jsonStage(store: DurableStore) {
+function rowInserter(db: Db, fields: readonly boolean[]): (rows: unknown[][]) => number {
+  const at = [0, ...SAMPLE_FIELDS.flatMap((_, i) => (fields[i] ? [i + 1] : []))];
+  const sql = (n: number) => `INSERT OR IGNORE INTO main.samples (${at.map((i) => (i ? SAMPLE_FIELDS[i - 1] : 't')).join(', ')}) VALUES ${new Array(n).fill(`(${at.map(() => '?').join(', ')})`).join(', ')}`;
+  const many = db.prepare(sql(ROWS_PER_INSERT));
+  const one = db.prepare(sql(1));
+  const params: unknown[] = new Array(ROWS_PER_INSERT * at.length);
+  return (rows) => {
+    let added = 0;
+    for (let k = 0; k < rows.length; ) {
+      const n = rows.length - k >= ROWS_PER_INSERT ? ROWS_PER_INSERT : 1;
+      let j = 0;
+      for (let r = k; r < k + n; r++) {
+        const row = rows[r]!;
+        for (const i of at) params[j++] = row[i];
+      }
+      added += (n === 1 ? one.run(...params.slice(0, at.length)) : many.run(...params)).changes;
+      k += n;
+    }
+    return added;
+  };
+}
+
+/**
+ * Our own legacy JSON file's rows on their way into `store`: `load` reads and checks the whole file
+ * into a stage on disk (sample-stage.ts; throws what reading or checking the file throws, with
+ * nothing inserted), keeping the rows at or after `cutoff`; `insert` adds them to the history in
+ * the file's order (of two rows with the same `t`, the first stays, as when inserted one by one);
+ * `drop` removes the stage.
+ */
+export function legacyJsonStage(store: DurableStore) {
   const stage = new SampleStage();
   let from = 0;
-  /** Inserts rows `[t, ...SAMPLE_FIELDS]`, binding only the fields the file has values in (sigen-home-bridge's rows fill 6 of 10). */
-  const inserter = () => {
-    const at = [0, ...SAMPLE_FIELDS.flatMap((f, i) => (stage.present[i] ? [i + 1] : []))];
-    const sql = (n: number) => `INSERT OR IGNORE INTO main.samples (${at.map((i) => (i ? SAMPLE_FIELDS[i - 1] : 't')).join(', ')}) VALUES ${new Array(n).fill(`(${at.map(() => '?').join(', ')})`).join(', ')}`;
-    const many = store.db.prepare(sql(ROWS_PER_INSERT));
-    const one = store.db.prepare(sql(1));
-    const params: unknown[] = new Array(ROWS_PER_INSERT * at.length);
-    return (rows: unknown[][]): number => {
-      let added = 0;
-      for (let k = 0; k < rows.length; ) {
-        const n = rows.length - k >= ROWS_PER_INSERT ? ROWS_PER_INSERT : 1;
-        let j = 0;
-        for (let r = k; r < k + n; r++) {
-          const row = rows[r]!;
-          for (const i of at) params[j++] = row[i];
-        }
-        added += (n === 1 ? one.run(...params.slice(0, at.length)) : many.run(...params)).changes;
-        k += n;
-      }
-      return added;
-    };
-  };
-  let insert: ReturnType<typeof inserter> | null = null;
+  let insert: ReturnType<typeof rowInserter> | null = null;
   const source: CopySource = {
     read: (limit) => stage.read(from, limit),
-    insert: (_rows, valid) => (insert ??= inserter())(valid),
+    insert: (_rows, valid) => (insert ??= rowInserter(store.db, stage.present))(valid),
     advance: (rows) => (from += rows.length),
     check: null,
   };
-  /** Readable rows (a repeated `t` counted each time), those with a power value, and those at or after the cutoff. */
-  const counts = { rows: 0, withPower: 0, inRetention: 0 };
-  const values: Array<number | null> = SAMPLE_FIELDS.map(() => null);
-  const sigenAt = SIGEN_FIELDS.map((f) => SAMPLE_FIELDS.indexOf(SIGEN_FIELD_OF[f]));
-  const sigenPower = SIGEN_FIELDS.map((f) => SIGEN_POWER.includes(f));
-  let cutoff = -Infinity;
-  const keep = (t: number, power: boolean) => {
-    counts.rows++;
-    if (power) counts.withPower++;
-    if (t < cutoff) return;
-    counts.inRetention++;
-    stage.push(t, values);
-  };
-  const putSample = (item: unknown, index: number) => {
-    const s = legacySample(item, index);
-    for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i] = s[SAMPLE_FIELDS[i]!];
-    keep(s.t, POWER_FIELDS.some((f) => s[f] !== null));
-  };
-  /** A sigen-home-bridge row straight into its fields (no object built); false when it is not readable (fromSigenRow's rules). */
-  const putSigen = (o: unknown): boolean => {
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) return false;
-    const row = o as Record<string, unknown>;
-    const t = row.t;
-    if (typeof t !== 'number' || !Number.isSafeInteger(t)) return false;
-    // Its fields only (the others stay null: a sigen-json file holds nothing but its rows).
-    let power = false;
-    for (let k = 0; k < SIGEN_FIELDS.length; k++) {
-      const v = row[SIGEN_FIELDS[k]!];
-      if (v === undefined || v === null) values[sigenAt[k]!] = null;
-      else if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-      else {
-        values[sigenAt[k]!] = v;
-        if (sigenPower[k]) power = true;
-      }
-    }
-    keep(t, power);
-    return true;
-  };
-
   return {
-    /**
-     * Reads `file` into the stage, keeping rows at or after `from`; returns what it found.
-     * Legacy entries throw on the first bad one (naming it); sigen-home-bridge's bad rows are
-     * counted. Throws JsonArrayError when the file is not one JSON array.
-     */
-    load(file: string, format: 'legacy-json' | 'sigen-json', keepFrom: number): SourceCounts {
-      cutoff = keepFrom;
-      let unreadable = 0;
-      for (const batch of readJsonArray(file)) {
-        if (format === 'legacy-json' && batch.bad.length) throw new Error(`entry ${batch.bad[0]!.index}: not valid JSON (${batch.bad[0]!.message})`);
-        const bad = batch.bad.length ? new Set(batch.bad.map((b) => b.index)) : null;
-        const { items, first } = batch;
-        for (let k = 0; k < items.length; k++) {
-          if (bad?.has(first + k)) unreadable++;
-          else if (format === 'legacy-json') putSample(items[k], first + k);
-          else if (!putSigen(items[k])) unreadable++;
-        }
-      }
+    /** Reads `file` into the stage, keeping rows at or after `cutoff`; returns what it found. */
+    load(file: string, cutoff: number): JsonRowCounts {
+      const counts = readJsonRows(file, 'legacy-json', cutoff, stage);
       stage.flush();
-      return { ...counts, unreadable };
+      return counts;
     },
     async insert(chunker: Chunker, onChunk: OnChunk): Promise<number> {
       return (await copyRows(store, source, chunker, onChunk)).imported;
@@ -335,5 +291,97 @@ export function jsonStage(store: DurableStore) {
     drop() {
       stage.close();
     },
+  };
+}
+
+/** sigen-home-bridge's history.json could not be read as one JSON array past `imported` rows (read it whole to salvage the rest). */
+export class JsonDamagedError extends Error {}
+
+/**
+ * sigen-home-bridge's history.json into `store`, read on a thread of its own (sigen-json-worker.ts)
+ * while its rows are inserted, in the file's order, from `cutoff` on. `start()` resolves once a
+ * row with a power value has been read (nothing is inserted before: a file without one is
+ * refused untouched) or the file has been read to its end, with the counts so far; `insert` adds
+ * the rows and returns what the file held. Both reject with JsonDamagedError when the file turns
+ * out not to be one JSON array, with the error of reading it otherwise. `close` ends the reader.
+ */
+export function sigenJsonRows(store: DurableStore, file: string, cutoff: number) {
+  const ahead = new Int32Array(new SharedArrayBuffer(4));
+  const returned = new MessageChannel();
+  const reader = startWorker('sigen-json-worker', import.meta.url, { file, cutoff, ahead: ahead.buffer, returned: returned.port2 }, { maxYoungGenerationSizeMb: 16 }, [returned.port2]);
+  const chunks: Array<{ data: Float64Array<ArrayBuffer>; count: number }> = [];
+  let counts: JsonRowCounts = { rows: 0, withPower: 0, inRetention: 0, unreadable: 0, bytes: 0 };
+  let ended = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const heard = () => new Promise<void>((resolve) => (wake = resolve));
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  reader.on('message', (m: SigenJsonMessage) => {
+    if (m.type === 'rows') {
+      chunks.push({ data: m.data, count: m.count });
+      counts = m.counts;
+    } else if (m.type === 'end') {
+      counts = m.counts;
+      ended = true;
+    } else failure = m.type === 'damaged' ? new JsonDamagedError(m.message) : new Error(m.message);
+    notify();
+  });
+  reader.on('error', (err) => {
+    failure ??= err;
+    notify();
+  });
+  reader.on('exit', () => {
+    if (!ended) failure ??= new Error('the history file reader stopped');
+    notify();
+  });
+  /** Rows taken from the chunks, not yet inserted. */
+  let pending: unknown[][] = [];
+  const source: CopySource = {
+    async read(limit) {
+      while (pending.length < limit) {
+        if (failure) throw failure;
+        const chunk = chunks.shift();
+        if (chunk) {
+          decodeRecords(chunk.data, chunk.count, pending);
+          // Its buffer goes back to be filled again, and one more chunk may be read ahead.
+          returned.port1.postMessage(chunk.data, [chunk.data.buffer]);
+          Atomics.sub(ahead, 0, 1);
+          Atomics.notify(ahead, 0);
+        } else if (ended) break;
+        else await heard();
+      }
+      return pending.length <= limit ? pending : pending.slice(0, limit);
+    },
+    insert: (() => {
+      const sigenFields = SAMPLE_FIELDS.map((f) => SIGEN_FIELDS.some((s) => SIGEN_FIELD_OF[s] === f));
+      let insert: ReturnType<typeof rowInserter> | null = null;
+      return (_rows: unknown[][], valid: unknown[][]) => (insert ??= rowInserter(store.db, sigenFields))(valid);
+    })(),
+    advance: (rows) => {
+      pending = pending.length === rows.length ? [] : pending.slice(rows.length);
+    },
+    check: null,
+  };
+  return {
+    /** The counts so far; `bytes` of the file's size read. */
+    counts: () => counts,
+    async start(): Promise<JsonRowCounts> {
+      while (!failure && !ended && counts.withPower === 0) await heard();
+      if (failure) throw failure;
+      return counts;
+    },
+    async insert(chunker: Chunker, onChunk: OnChunk): Promise<{ imported: number; counts: JsonRowCounts }> {
+      const { imported } = await copyRows(store, source, chunker, onChunk);
+      return { imported, counts };
+    },
+    close() {
+      void reader.terminate();
+      returned.port1.close();
+    },
+    /** The file's size, for an estimate of the rows to come. */
+    size: () => fs.statSync(file).size,
   };
 }

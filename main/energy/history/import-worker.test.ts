@@ -34,6 +34,63 @@ function sigenDb(rows: number): string {
   return file;
 }
 
+/** sigen-home-bridge's history.json with `rows` rows, one a second from T0. */
+function sigenJson(rows: number): string {
+  const file = path.join(tmp(), 'history.json');
+  const items = Array.from({ length: rows }, (_, i) => ({ t: T0 + i * 1000, pvPower: i % 5000, gridPower: -(i % 700), batteryPower: 300, batterySoc: 50.5, loadPower: 800, outdoorTemp: 11.5 }));
+  fs.writeFileSync(file, JSON.stringify(items));
+  return file;
+}
+
+const openHistory = () => {
+  const history = createHistory({ dataDir: tmp(), clock: systemClock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
+  histories.push(history);
+  history.start();
+  return history;
+};
+const minuteCount = (history: History) => {
+  const db = new Database(history.file, { readonly: true });
+  try {
+    return db.prepare('SELECT sum(n) FROM minutes').pluck().get();
+  } finally {
+    db.close();
+  }
+};
+
+describe("sigen-home-bridge's history.json, read on a thread of its own while its rows go in", () => {
+  it('brings every row once, however far the reading runs ahead of the inserts', async () => {
+    // 100,000 rows: a dozen chunks of 8,192, more than the reader may hold ready at once.
+    const file = sigenJson(100_000);
+    const history = openHistory();
+    const [report] = await history.importFiles([{ file, format: 'sigen-json' }]);
+    expect(report).toEqual({ file, status: 'imported', imported: 100_000, skipped: 0 });
+    expect(history.stats().count).toBe(100_000);
+    expect(minuteCount(history)).toBe(100_000);
+  });
+
+  it('a file whose first power value comes after many chunks of rows without one: every row', async () => {
+    const file = sigenJson(90_000);
+    const items = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<Record<string, unknown>>;
+    for (const row of items.slice(0, 80_000)) Object.assign(row, { pvPower: null, gridPower: null, batteryPower: null, loadPower: null });
+    fs.writeFileSync(file, JSON.stringify(items));
+    const history = openHistory();
+    const [report] = await history.importFiles([{ file, format: 'sigen-json' }]);
+    expect(report).toEqual({ file, status: 'imported', imported: 90_000, skipped: 0 });
+  });
+
+  it('a file cut short after rows already went in: the whole rows before the cut, each once, reported partial', async () => {
+    const file = sigenJson(50_000);
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.slice(0, text.length - 1000));
+    const whole = (JSON.parse(`${text.slice(0, text.lastIndexOf('}', text.length - 1000) + 1)}]`) as unknown[]).length;
+    const history = openHistory();
+    const [report] = await history.importFiles([{ file, format: 'sigen-json' }]);
+    expect(report).toMatchObject({ file, status: 'partial', imported: whole, skipped: 0, unreadable: 1 });
+    expect(history.stats().count).toBe(whole);
+    expect(minuteCount(history)).toBe(whole);
+  });
+});
+
 describe('an import while the service thread writes', () => {
   it('brings every row, and every poll that came in meanwhile is stored', async () => {
     const rows = 60_000;

@@ -25,7 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { copySigenDb, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { Chunker, jsonStage, sigenDbSource, type OnChunk, type SourceCounts } from './import-sql.js';
+import { Chunker, JsonDamagedError, legacyJsonStage, sigenDbSource, sigenJsonRows, type OnChunk } from './import-sql.js';
+import type { JsonRowCounts } from './json-rows.js';
 import { JsonArrayError } from './json-array-stream.js';
 import { noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
@@ -97,44 +98,69 @@ class Inserter {
   }
 }
 
-/** Progress after each SQL transaction: `covered` rows of the source, `total` expected. */
-function progress(file: string, total: number): OnChunk {
+/** Progress after each transaction: `covered` rows of the source, `total()` expected. */
+function progress(file: string, total: () => number): OnChunk {
   let done = 0;
   return async (covered, inserted) => {
     done += covered;
-    send({ type: 'progress', file, done, total: Math.max(total, done), inserted });
+    send({ type: 'progress', file, done, total: Math.max(total(), done), inserted });
     await pause();
   };
 }
 
-/** A JSON history file, streamed into a stage on disk (checked), then inserted into the history. */
-async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyImportReport> {
-  const { file } = job;
-  const stage = jsonStage(store);
+/** Our own legacy JSON file, streamed into a stage on disk (checked), then inserted into the history. */
+async function importLegacyJson(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const stage = legacyJsonStage(store);
   try {
-    let counts: SourceCounts;
+    let counts: JsonRowCounts;
     try {
-      counts = stage.load(file, job.format === 'legacy-json' ? 'legacy-json' : 'sigen-json', cutoff);
+      counts = stage.load(file, cutoff);
     } catch (err) {
       if (!(err instanceof JsonArrayError)) throw err;
-      if (job.format === 'legacy-json') {
-        // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
-        if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
-        throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
-      }
-      // sigen-home-bridge's file with its structure damaged: read whole, salvaging both sides.
-      stage.drop();
-      return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')));
+      // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
+      if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
+      throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
     }
-    const { unreadable } = counts;
     const refused = noPowerMessage(counts.rows, counts.withPower > 0);
     if (refused) throw new Error(refused);
-    const imported = await stage.insert(new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
-    const report: LegacyImportReport = { file, status: unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
-    if (unreadable) Object.assign(report, { unreadable, error: `${unreadable} entries are not readable rows` });
-    return report;
+    const imported = await stage.insert(new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, () => counts.inRetention));
+    return { file, status: 'imported', imported, skipped: counts.rows - imported };
   } finally {
     stage.drop();
+  }
+}
+
+/**
+ * sigen-home-bridge's history.json, read on a thread of its own while its rows are inserted
+ * (sigenJsonRows). A file whose structure is damaged is read whole instead, salvaging the rows on
+ * both sides of the damage (those already in are skipped).
+ */
+async function importSigenJson(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const rows = sigenJsonRows(store, file, cutoff);
+  let imported = 0;
+  try {
+    const first = await rows.start();
+    const refused = noPowerMessage(first.rows, first.withPower > 0);
+    if (refused) throw new RefusedError(refused);
+    // Rows still to come, estimated from the part of the file read so far.
+    const size = rows.size();
+    const total = () => {
+      const c = rows.counts();
+      return c.bytes ? Math.round((c.inRetention * size) / c.bytes) : c.inRetention;
+    };
+    const report = progress(file, total);
+    const { counts } = await rows.insert(new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), (covered, inserted) => {
+      imported += inserted;
+      return report(covered, inserted);
+    });
+    const result: LegacyImportReport = { file, status: counts.unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
+    if (counts.unreadable) Object.assign(result, { unreadable: counts.unreadable, error: `${counts.unreadable} entries are not readable rows` });
+    return result;
+  } catch (err) {
+    if (!(err instanceof JsonDamagedError)) throw err;
+    return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')), imported);
+  } finally {
+    rows.close();
   }
 }
 
@@ -158,7 +184,7 @@ async function importSigenDb(store: DurableStore, file: string): Promise<LegacyI
     try {
       const check = source.check(cutoff);
       if (!check.anyPower) throw new RefusedError(noPowerMessage(source.readable(), false)!);
-      const report = progress(file, check.inRetention);
+      const report = progress(file, () => check.inRetention);
       const counts = await source.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), (covered, inserted) => {
         imported += inserted;
         return report(covered, inserted);
@@ -207,12 +233,16 @@ async function importSigenDbRows(store: DurableStore, file: string, already: num
   return report;
 }
 
-/** Samples already read whole (a sigen-home-bridge JSON file whose structure is damaged). */
-async function importRead(store: DurableStore, file: string, got: SourceRead): Promise<LegacyImportReport> {
+/**
+ * Samples already read whole (a sigen-home-bridge JSON file whose structure is damaged).
+ * `already`: rows inserted from the same file before the damage was met.
+ */
+async function importRead(store: DurableStore, file: string, got: SourceRead, already: number): Promise<LegacyImportReport> {
   const refused = noPowerError(got.samples);
   if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
   const kept = got.samples.filter((s) => s.t >= cutoff);
   const inserter = new Inserter(store, file, kept.length);
+  inserter.imported = already;
   await inserter.add(kept);
   const report: LegacyImportReport = { file, status: got.damage ? 'partial' : 'imported', imported: inserter.imported, skipped: got.samples.length - inserter.imported };
   if (got.damage) Object.assign(report, { unreadable: got.unreadable, error: got.damage });
@@ -228,7 +258,7 @@ try {
     seen.add(job.file);
     const { file } = job;
     try {
-      const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : await importJson(store, job);
+      const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : job.format === 'sigen-json' ? await importSigenJson(store, file) : await importLegacyJson(store, file);
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);
       send({ type: 'report', report });
     } catch (err) {

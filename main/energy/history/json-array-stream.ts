@@ -28,6 +28,8 @@ export interface JsonArrayOptions {
 export interface JsonArrayBatch {
   first: number;
   items: unknown[];
+  /** Bytes of the file read through this batch's last element (progress). */
+  end: number;
   /** Indexes (file-wide) of elements that failed to parse; their slot in `items` holds `undefined`. */
   bad: Array<{ index: number; message: string }>;
 }
@@ -64,7 +66,7 @@ export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Gener
   const rest: ScanFrom = { offset: 0, index: 0 };
   if (!opts.scanOnly) yield* readWindows(file, opts, rest);
   if (rest.offset < 0) return;
-  for (const span of scanJsonArray(file, opts, rest)) yield parseBatch(span.buf, span.starts, span.ends, span.first);
+  for (const span of scanJsonArray(file, opts, rest)) yield { ...parseBatch(span.buf, span.starts, span.ends, span.first), end: span.end };
 }
 
 /** Where the scanner starts: a file offset just after '[' or a comma (0: the start of the file), and the elements before it. */
@@ -151,7 +153,7 @@ function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Gen
         return;
       }
       if (!items.length) return;
-      yield { first: rest.index, items, bad: [] };
+      yield { first: rest.index, items, bad: [], end: base + end };
       rest.index += items.length;
       at = next;
       if (at === buf.length && eof) {
@@ -171,6 +173,8 @@ interface ElementSpans {
   starts: number[];
   ends: number[];
   first: number;
+  /** File offset of the end of the last element. */
+  end: number;
 }
 
 function* scanJsonArray(file: string, opts: JsonArrayOptions, from: ScanFrom): Generator<ElementSpans> {
@@ -260,7 +264,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions, from: ScanFrom): G
         scalar = false;
         state = close(buf.length);
       }
-      if (starts.length) yield { buf, starts, ends, first: index - starts.length };
+      if (starts.length) yield { buf, starts, ends, first: index - starts.length, end: offset + ends[ends.length - 1]! };
       if (state === 'in') {
         carry = Buffer.from(buf.subarray(start));
         if (carry.length > maxElement) throw new JsonArrayError(`entry ${index} is larger than ${maxElement} bytes`, index);
@@ -278,7 +282,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions, from: ScanFrom): G
 }
 
 /** The elements [starts[k], ends[k]) of `buf` parsed in one JSON.parse; one by one only if that fails. */
-function parseBatch(buf: Buffer, starts: number[], ends: number[], first: number): JsonArrayBatch {
+function parseBatch(buf: Buffer, starts: number[], ends: number[], first: number): Omit<JsonArrayBatch, 'end'> {
   const from = starts[0]!;
   const to = ends[ends.length - 1]!;
   try {

@@ -1,27 +1,61 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { RowSink } from './json-rows.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
 /**
- * Rows checked and kept on disk between reading a file and inserting it: a temporary file of
- * fixed-size records, `[t, ...SAMPLE_FIELDS]` as doubles (NaN for null: a checked value is always
- * finite), appended in the file's order and read back in it. So a JSON file is parsed once, nothing
- * reaches the history before all of it has been read and checked, and memory stays one buffer.
- * (A TEMP table of SQLite did the same at three times the CPU: one bound insert per row into it,
- * then reading it back.)
+ * Rows as fixed-size records, `[t, ...SAMPLE_FIELDS]` as doubles (NaN for null: a checked value
+ * is always finite): how the rows of a JSON file travel between reading it and inserting them,
+ * through a temporary file (SampleStage) or in chunks from another thread (sigen-json-worker.ts),
+ * with no object per row.
  */
 
 /** Doubles per record. */
-const WIDTH = 1 + SAMPLE_FIELDS.length;
-const RECORD_BYTES = WIDTH * 8;
+export const RECORD_WIDTH = 1 + SAMPLE_FIELDS.length;
+const RECORD_BYTES = RECORD_WIDTH * 8;
+
+/** Writes record `k` of `buf`: `t`, then `values[i]` for each field (null or a finite number). */
+export function encodeRecord(buf: Float64Array, k: number, t: number, values: ArrayLike<number | null>): void {
+  const o = k * RECORD_WIDTH;
+  buf[o] = t;
+  for (let i = 0; i < SAMPLE_FIELDS.length; i++) {
+    const v = values[i];
+    buf[o + 1 + i] = v === null || v === undefined ? NaN : v;
+  }
+}
+
+/** Records 0 .. count - 1 of `buf`, appended to `rows` as `[t, ...SAMPLE_FIELDS]` (null where NaN). */
+export function decodeRecords(buf: Float64Array, count: number, rows: unknown[][]): void {
+  for (let r = 0; r < count; r++) {
+    const row: unknown[] = new Array(RECORD_WIDTH);
+    for (let i = 0; i < RECORD_WIDTH; i++) {
+      const v = buf[r * RECORD_WIDTH + i]!;
+      row[i] = v === v ? v : null;
+    }
+    rows.push(row);
+  }
+}
+
 /** Records per write and per read. */
 const BUFFER_RECORDS = 8192;
 
-export class SampleStage {
+/**
+ * The rows of a file kept on disk between reading it whole and inserting it: appended in the file's
+ * order and read back in it. So a legacy JSON file is parsed once, nothing reaches the history
+ * before all of it has been read and checked, and memory stays one buffer. (A TEMP table of
+ * SQLite did the same at three times the CPU: one bound insert per row into it, then reading it back.)
+ */
+export class SampleStage implements RowSink {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-stage-'));
   private readonly fd = fs.openSync(path.join(this.dir, 'rows'), 'w+');
-  private readonly buf = new Float64Array(BUFFER_RECORDS * WIDTH);
+  private readonly buf = new Float64Array(BUFFER_RECORDS * RECORD_WIDTH);
+  private buffered = 0;
+  private closed = false;
+  /** Records written. */
+  count = 0;
+  /** Per field (SAMPLE_FIELDS order): whether any record holds a value in it. */
+  readonly present: boolean[] = SAMPLE_FIELDS.map(() => false);
 
   constructor() {
     // Unlinked at once where the system allows it: nothing is left behind if the import is
@@ -35,29 +69,14 @@ export class SampleStage {
     }
   }
 
-  private buffered = 0;
-  /** Records written. */
-  count = 0;
-  /** Per field (SAMPLE_FIELDS order): whether any record holds a value in it. */
-  readonly present: boolean[] = SAMPLE_FIELDS.map(() => false);
-
-  /** Appends a record: `t`, then `values[i]` for each field (null or a finite number). */
   push(t: number, values: ArrayLike<number | null>): void {
-    const o = this.buffered * WIDTH;
-    this.buf[o] = t;
-    for (let i = 0; i < SAMPLE_FIELDS.length; i++) {
-      const v = values[i];
-      if (v === null || v === undefined) this.buf[o + 1 + i] = NaN;
-      else {
-        this.buf[o + 1 + i] = v;
-        this.present[i] = true;
-      }
-    }
+    encodeRecord(this.buf, this.buffered, t, values);
+    for (let i = 0; i < SAMPLE_FIELDS.length; i++) if (values[i] !== null && values[i] !== undefined) this.present[i] = true;
     this.count++;
     if (++this.buffered === BUFFER_RECORDS) this.flush();
   }
 
-  /** Writes out what is buffered (call once the last record is pushed). */
+  /** Writes out what is buffered (call once the last record is pushed, before reading). */
   flush(): void {
     if (!this.buffered) return;
     const bytes = Buffer.from(this.buf.buffer, 0, this.buffered * RECORD_BYTES);
@@ -68,7 +87,7 @@ export class SampleStage {
   /** Up to `limit` records from record `from` on, as rows `[t, ...SAMPLE_FIELDS]` (null where NaN). */
   read(from: number, limit: number): unknown[][] {
     const n = Math.max(0, Math.min(limit, this.count - from));
-    const rows: unknown[][] = new Array(n);
+    const rows: unknown[][] = [];
     for (let k = 0; k < n; ) {
       const part = Math.min(BUFFER_RECORDS, n - k);
       const bytes = Buffer.from(this.buf.buffer, 0, part * RECORD_BYTES);
@@ -77,20 +96,11 @@ export class SampleStage {
         if (got === 0) throw new Error('the import stage file ended early');
         done += got;
       }
-      for (let r = 0; r < part; r++) {
-        const row: unknown[] = new Array(WIDTH);
-        for (let i = 0; i < WIDTH; i++) {
-          const v = this.buf[r * WIDTH + i]!;
-          row[i] = v === v ? v : null;
-        }
-        rows[k + r] = row;
-      }
+      decodeRecords(this.buf, part, rows);
       k += part;
     }
     return rows;
   }
-
-  private closed = false;
 
   /** Removes the file (once; later calls do nothing). */
   close(): void {

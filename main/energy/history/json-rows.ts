@@ -1,6 +1,6 @@
 import { SIGEN_FIELD_OF, SIGEN_FIELDS, SIGEN_POWER_FIELDS } from '../import/sigen-history.js';
 import { readJsonArray } from './json-array-stream.js';
-import { legacySample } from './legacy-import.js';
+import { legacyValues } from './legacy-import.js';
 import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
 
 /** What reading a JSON history file found. */
@@ -40,10 +40,12 @@ export function readJsonRows(file: string, format: 'legacy-json' | 'sigen-json',
     counts.inRetention++;
     sink.push(t, values);
   };
+  const powerAt = SAMPLE_FIELDS.map((f) => (POWER_FIELDS as readonly string[]).includes(f));
   const putSample = (item: unknown, index: number) => {
-    const s = legacySample(item, index);
-    for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i] = s[SAMPLE_FIELDS[i]!];
-    keep(s.t, POWER_FIELDS.some((f) => s[f] !== null));
+    const t = legacyValues(item, index, values);
+    let power = false;
+    for (let i = 0; i < values.length; i++) if (powerAt[i] && values[i] !== null) power = true;
+    keep(t, power);
   };
   const sigenAt = SIGEN_FIELDS.map((f) => SAMPLE_FIELDS.indexOf(SIGEN_FIELD_OF[f]));
   const sigenPower = SIGEN_FIELDS.map((f) => SIGEN_POWER_FIELDS.includes(f));

@@ -1,9 +1,9 @@
 /**
  * Imports history files on a thread of its own (started after the HTTP port opens, or by an import
  * from another program), with its own SQLite connection. The rows go from the file into the
- * history through import-sql.ts: a database copied by SQLite, a JSON file parsed a window of
- * entries at a time. Inserts run in transactions of about TXN_MS each, so the poller's own
- * inserts never wait long for the write lock; progress is posted after each.
+ * history through import-copy.ts: a database copied by SQLite (import-sql.ts), a JSON file parsed
+ * a window of entries at a time (import-json.ts). Inserts run in transactions of about TXN_MS each,
+ * so the poller's own inserts never wait long for the write lock; progress is posted after each.
  *
  * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): stream-parsed and checked
  *   into a stage on disk first (a malformed file is never half-imported), inserted into the history
@@ -25,7 +25,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { copySigenDb, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { Chunker, JsonDamagedError, legacyJsonStage, sigenDbSource, sigenJsonRows, type OnChunk } from './import-sql.js';
+import { Chunker, type OnChunk } from './import-copy.js';
+import { JsonDamagedError, legacyJsonStage, sigenJsonRows } from './import-json.js';
+import { sigenDbSource } from './import-sql.js';
 import type { JsonRowCounts } from './json-rows.js';
 import { JsonArrayError } from './json-array-stream.js';
 import { noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';

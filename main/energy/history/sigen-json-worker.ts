@@ -1,6 +1,6 @@
 /**
  * Reads sigen-home-bridge's history.json on a thread of its own while the import worker inserts
- * the rows it has already read (import-sql.ts `sigenJsonRows`): parsing a week of rows costs about
+ * the rows it has already read (import-json.ts `sigenJsonRows`): parsing a week of rows costs about
  * 0.7 s of CPU and inserting them twice that, and one after the other they took over 3 s. The rows
  * go over as chunks of records (sample-stage.ts), the parse at most MAX_AHEAD chunks ahead of the
  * inserts (a few MB, once a row with a power value has been read), waiting on a shared counter

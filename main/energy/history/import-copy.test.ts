@@ -6,14 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromSigenRow } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
 import { makeSample, T0 } from './fixtures.js';
-import { Chunker, legacyJsonStage, sigenDbSource, sigenJsonRows } from './import-sql.js';
+import { Chunker } from './import-copy.js';
+import { legacyJsonStage, sigenJsonRows } from './import-json.js';
+import { sigenDbSource } from './import-sql.js';
 import { legacySample } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
 
 /**
- * The import's SQL path against the per-row path it replaces: the same rows must end up in
- * `samples`, the same per-minute rollup as the insert trigger builds sample by sample, the same
- * rows refused and counted, and a file that fails leaves the history as it was.
+ * The import's bulk path (copyRows) from each source against inserting the rows one by one: the
+ * same rows must end up in `samples`, the same rollups (minutes and 10 s pages) as polls build
+ * sample by sample, the same rows refused and counted, and a file that fails leaves the history as
+ * it was.
  */
 const dirs: string[] = [];
 const stores: DurableStore[] = [];
@@ -22,7 +25,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'import-sql-'));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'import-copy-'));
   dirs.push(d);
   return d;
 };

@@ -12,7 +12,8 @@
  * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, read where they are and never changed;
  *   a damaged file gives what can be read and the report says `partial` with what could not
  *   (a damaged database is read row by row, the old way; a JSON file whose structure is damaged
- *   is read whole, to salvage the rows on both sides of the damage).
+ *   is read whole, to salvage the rows on both sides of the damage). Its JSON file is parsed on a
+ *   thread of its own (sigen-json-worker.ts) while the rows already read go in.
  *
  * JSON files are never held whole: they are read 1 MiB at a time, and an element over 64 KiB
  * fails the file (see json-array-stream.ts).

@@ -87,26 +87,27 @@ function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Gen
   const window = opts.maxElementBytes ?? 64 * 1024;
   const fd = fs.openSync(file, 'r');
   try {
-    let buf = Buffer.alloc(0); // the file from `base` on, as read so far
+    // One buffer for the whole file: what is left of the last read moves to its front before the
+    // next, rather than two new buffers (the read and a concat) per MiB of the file.
+    const store = Buffer.allocUnsafe(2 * Math.max(chunkBytes, window + 4));
+    let buf = store.subarray(0, 0); // the file from `base` on, as read so far
     let base = 0;
     let eof = false;
     /** Makes `buf` hold `bytes` from `at` on (or the rest of the file), dropping what is before `at`; returns where `at` is now. */
     const fill = (at: number, bytes: number): number => {
       if (eof || buf.length - at >= bytes) return at;
-      const parts = [buf.subarray(at)];
-      let held = parts[0]!.length;
+      store.copyWithin(0, at, buf.length);
+      let held = buf.length - at;
+      base += at;
       while (held < bytes) {
-        const part = Buffer.allocUnsafe(Math.max(chunkBytes, bytes - held));
-        const n = fs.readSync(fd, part, 0, part.length, base + at + held);
+        const n = fs.readSync(fd, store, held, Math.min(store.length - held, Math.max(chunkBytes, bytes - held)), base + held);
         if (n === 0) {
           eof = true;
           break;
         }
-        parts.push(part.subarray(0, n));
         held += n;
       }
-      base += at;
-      buf = Buffer.concat(parts);
+      buf = store.subarray(0, held);
       return 0;
     };
     /** The first byte at or after `at` that is not whitespace (`buf.length` at the end of the file). */

@@ -168,6 +168,20 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
+  it('replaces rollup rows left in pages that hold no samples (an older build), rather than failing on them', async () => {
+    const rows = [];
+    for (let t = T0; t < T0 + 1_800_000; t += 1000) rows.push(sigenRow(t));
+    const file = sigenDb(rows);
+    const store = openStore();
+    store.db.prepare('INSERT INTO minutes (m, n) VALUES (?, 99)').run(T0 / 60_000 + 3);
+    const source = sigenDbSource(store, file)!;
+    expect((await source.insert(0, new Chunker(8, 5000, 5000), noProgress)).imported).toBe(1800);
+    source.detach();
+    const reference = referenceStore([], rows.map((r) => fromSigenRow(r)!), 0);
+    expectSameMinutes(minutesOf(store), minutesOf(reference.store));
+    expectSamePages(pagesOf(store), pagesOf(reference.store));
+  });
+
   it('sees a file without a power value, and a table that is not its own', () => {
     const noPower = sigenDb([{ t: T0, batterySoc: 50 }, { t: T0 + 1000, outdoorTemp: 4 }]);
     const store = openStore();

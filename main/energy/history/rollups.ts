@@ -52,8 +52,7 @@ export class Rollups {
     const pLo = pageOf(Math.max(loT, Number.MIN_SAFE_INTEGER));
     const pHi = pageOf(Math.min(hiT, Number.MAX_SAFE_INTEGER));
     const { stmts } = this;
-    stmts.deleteMinutes.run(pLo * MINUTES_PER_PAGE, (pHi + 1) * MINUTES_PER_PAGE);
-    stmts.deletePages.run(pLo, pHi);
+    this.clear(pLo, pHi);
     const to = (pHi + 1) * PAGE_MS;
     const fold = this.folder();
     for (let from = pLo * PAGE_MS; ; ) {
@@ -71,9 +70,18 @@ export class Rollups {
    * (so nothing is read back).
    */
   fold(rows: readonly unknown[][]): void {
+    if (!rows.length) return;
+    // Those pages should have no rollup rows; any left from an older build are replaced, not kept.
+    this.clear(pageOf(rows[0]![0] as number), pageOf(rows[rows.length - 1]![0] as number));
     const fold = this.folder();
     fold.add(rows);
     fold.end();
+  }
+
+  /** Deletes the minutes and pages of pages pLo..pHi. */
+  private clear(pLo: number, pHi: number): void {
+    this.stmts.deleteMinutes.run(pLo * MINUTES_PER_PAGE, (pHi + 1) * MINUTES_PER_PAGE);
+    this.stmts.deletePages.run(pLo, pHi);
   }
 
   /** Folds rows given in `t` order page by page, storing each page once the rows leave it. */

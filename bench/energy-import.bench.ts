@@ -9,8 +9,8 @@
  * while the import ran against how many the interval asks for. Same-run baseline: `sqlite3` copying
  * the same rows into an empty history in one transaction (ATTACH, INSERT … SELECT, the minute
  * rollup by one GROUP BY): the floor for the import's SQL, without its small transactions.
- * Then the same rows as sigen-home-bridge's legacy history.json, imported by a history of its own,
- * against reading that file whole (readFileSync + JSON.parse).
+ * Then the same rows as sigen-home-bridge's legacy history.json and as our own legacy JSON file,
+ * each imported by a history of its own, against reading the file whole (readFileSync + JSON.parse).
  * Run: `node --import tsx bench/energy-import.bench.ts` (or `npm run bench energy-import`).
  */
 import { spawnSync } from 'node:child_process';
@@ -57,9 +57,9 @@ const floor: Array<{ wall: number; cpu: number }> = [];
 for (let r = 0; r < ROUNDS; r++) {
   const file = path.join(work, `floor-${r}.db`);
   new DurableStore(file).close();
-  const sql = `ATTACH '${path.join(src, 'history.db')}' AS old; BEGIN; INSERT INTO bulk_insert VALUES (1);
+  const sql = `ATTACH '${path.join(src, 'history.db')}' AS old; BEGIN;
     INSERT OR IGNORE INTO samples (t, solar, grid, battery, soc, home, outdoorTemp) SELECT t, pvPower, gridPower, batteryPower, batterySoc, loadPower, outdoorTemp FROM old.samples;
-    ${REBUILD_MINUTES_SQL.replace('@lo', '0').replace('@hi', String(Math.ceil(now / 60_000)))}; DELETE FROM bulk_insert; COMMIT;`;
+    ${REBUILD_MINUTES_SQL.replace('@lo', '0').replace('@hi', String(Math.ceil(now / 60_000)))}; COMMIT;`;
   const t = performance.now();
   const res = spawnSync('/usr/bin/time', ['-f', '%U %S', '/usr/bin/sqlite3', file, sql], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`sqlite3 failed: ${res.stderr}`);
@@ -113,7 +113,7 @@ for (let r = 0; r < ROUNDS; r++) {
   during.disable();
   unsubscribe();
   if (status.state !== 'done' || status.result.historyReports[0]?.imported !== ROWS) {
-    console.error('import did not bring every row', JSON.stringify(status).slice(0, 500));
+    console.error('import did not bring every row', JSON.stringify(status));
     process.exitCode = 1;
   }
   const round_: Round = {
@@ -149,47 +149,61 @@ figure('longest event-loop stall during the import (worst round)', Math.max(...r
 figure('baseline: longest event-loop stall in the window before, no import (worst round)', Math.max(...rounds.map((r) => r.baseMax)), 'ms');
 figure('polls during the import per poll interval (median)', med((r) => r.pollsRatio), 'ratio', { min: 0.8 });
 
-// The same rows as sigen-home-bridge's legacy history.json (a JSON array), imported by a history
-// of its own: the file is stream-parsed a MiB at a time into a staging table, then copied in.
-// Baseline in the same run: what reading it whole costs (readFileSync + JSON.parse).
+// The same rows as JSON arrays, imported by a history of its own: sigen-home-bridge's
+// history.json (parsed on a thread of its own while its rows go in), then our own legacy format
+// (checked whole into a stage file first, then inserted). Baseline in the same run: what reading
+// the file whole costs (readFileSync + JSON.parse).
 {
-  const jsonFile = path.join(work, 'history.json');
-  const srcDb = new Database(path.join(src, 'history.db'), { readonly: true });
-  const fd = fs.openSync(jsonFile, 'w');
-  fs.writeSync(fd, '[');
-  let first = true;
-  for (const row of srcDb.prepare('SELECT * FROM samples ORDER BY t').iterate()) {
-    fs.writeSync(fd, (first ? '' : ',') + JSON.stringify(row));
-    first = false;
-  }
-  fs.writeSync(fd, ']');
-  fs.closeSync(fd);
-  srcDb.close();
-  const size = fs.statSync(jsonFile).size;
-
-  const imports: Array<{ ms: number; cpu: number; growth: number }> = [];
-  const wholes: Array<{ ms: number; cpu: number; heap: number }> = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const history = createHistory({ dataDir: path.join(work, `json-import-${r}`), clock: systemClock, logger: silentLogger, retentionMs: () => 30 * 86_400_000 });
-    history.start();
-    (globalThis as { gc?: () => void }).gc?.();
-    const rss1 = process.memoryUsage().rss;
-    let peak1 = rss1;
-    const sampler1 = setInterval(() => (peak1 = Math.max(peak1, process.memoryUsage().rss)), 20);
-    const cpu0 = process.cpuUsage();
-    const t1 = performance.now();
-    const [report] = await history.importFiles([{ file: jsonFile, format: 'sigen-json' }]);
-    const importMs = performance.now() - t1;
-    const used = process.cpuUsage(cpu0);
-    clearInterval(sampler1);
-    history.stop();
-    if (report?.imported !== ROWS) {
-      console.error('JSON import did not bring every row', JSON.stringify(report));
-      process.exitCode = 1;
+  const writeJson = (file: string, row: (r: Record<string, number | null>) => object) => {
+    const srcDb = new Database(path.join(src, 'history.db'), { readonly: true });
+    const fd = fs.openSync(file, 'w');
+    fs.writeSync(fd, '[');
+    let first = true;
+    for (const r of srcDb.prepare('SELECT * FROM samples ORDER BY t').iterate() as Iterable<Record<string, number | null>>) {
+      fs.writeSync(fd, (first ? '' : ',') + JSON.stringify(row(r)));
+      first = false;
     }
-    imports.push({ ms: importMs, cpu: (used.user + used.system) / 1000, growth: peak1 - rss1 });
-    console.log(`JSON round ${r + 1}: ${round(importMs)} ms, CPU ${round(imports.at(-1)!.cpu)} ms`);
-  }
+    fs.writeSync(fd, ']');
+    fs.closeSync(fd);
+    srcDb.close();
+  };
+  const sigenFile = path.join(work, 'history.json');
+  writeJson(sigenFile, (r) => r);
+  const ourFile = path.join(work, 'our-history.json');
+  writeJson(ourFile, (r) => ({ t: r.t, solar: r.pvPower, home: r.loadPower, grid: r.gridPower, battery: r.batteryPower, soc: r.batterySoc, outdoorTemp: r.outdoorTemp }));
+
+  const importRounds = async (format: 'sigen-json' | 'legacy-json', source: string) => {
+    const imports: Array<{ ms: number; cpu: number; growth: number }> = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Our own file is renamed `.imported` once imported: each round reads a copy.
+      const file = format === 'legacy-json' ? path.join(work, `legacy-${r}.json`) : source;
+      if (file !== source) fs.copyFileSync(source, file);
+      const history = createHistory({ dataDir: path.join(work, `${format}-import-${r}`), clock: systemClock, logger: silentLogger, retentionMs: () => 30 * 86_400_000 });
+      history.start();
+      (globalThis as { gc?: () => void }).gc?.();
+      const rss1 = process.memoryUsage().rss;
+      let peak1 = rss1;
+      const sampler1 = setInterval(() => (peak1 = Math.max(peak1, process.memoryUsage().rss)), 20);
+      const cpu0 = process.cpuUsage();
+      const t1 = performance.now();
+      const [report] = await history.importFiles([{ file, format }]);
+      const importMs = performance.now() - t1;
+      const used = process.cpuUsage(cpu0);
+      clearInterval(sampler1);
+      history.stop();
+      if (report?.imported !== ROWS) {
+        console.error(`${format} import did not bring every row`, JSON.stringify(report));
+        process.exitCode = 1;
+      }
+      imports.push({ ms: importMs, cpu: (used.user + used.system) / 1000, growth: peak1 - rss1 });
+      console.log(`${format} round ${r + 1}: ${round(importMs)} ms, CPU ${round(imports.at(-1)!.cpu)} ms`);
+    }
+    return imports;
+  };
+  const sigenImports = await importRounds('sigen-json', sigenFile);
+  const ourImports = await importRounds('legacy-json', ourFile);
+
+  const wholes: Array<{ ms: number; cpu: number; heap: number }> = [];
   // After every import round (the parsed array would stay in the RSS the imports are measured by).
   for (let r = 0; r < ROUNDS; r++) {
     // What the whole parse holds: the heap in use while its result is alive (the text counted too).
@@ -197,20 +211,22 @@ figure('polls during the import per poll interval (median)', med((r) => r.pollsR
     const heap0 = process.memoryUsage().heapUsed;
     const c = process.cpuUsage();
     const t = performance.now();
-    const text = fs.readFileSync(jsonFile, 'utf8');
+    const text = fs.readFileSync(sigenFile, 'utf8');
     const parsed = JSON.parse(text) as unknown[];
     const wholeMs = performance.now() - t;
     const cw = process.cpuUsage(c);
     wholes.push({ ms: wholeMs, cpu: (cw.user + cw.system) / 1000, heap: process.memoryUsage().heapUsed - heap0 });
     if (parsed.length !== ROWS) throw new Error('the JSON file does not hold every row');
-
   }
 
-  console.log(`\n# ${ROWS} rows as a ${round(size / 1e6)} MB history.json, ${ROUNDS} rounds`);
-  figure('JSON history file import, 604,800 rows (streamed parse into a staging table, then copied; median)', median(imports.map((i) => i.ms)) / 1000, 's', { max: 3 });
-  figure('CPU time of the process during that import, all threads (median)', median(imports.map((i) => i.cpu)) / 1000, 's');
-  figure('RSS growth of the process during that import (median)', median(imports.map((i) => i.growth)) / 1e6, 'MB');
-  figure('baseline: reading the same file whole (readFileSync + JSON.parse) alone (median)', median(wholes.map((w) => w.ms)) / 1000, 's');
+  console.log(`\n# ${ROWS} rows as a ${round(fs.statSync(sigenFile).size / 1e6)} MB history.json, ${ROUNDS} rounds`);
+  figure("sigen-home-bridge's history.json, 604,800 rows (parsed on a thread of its own while inserted; median)", median(sigenImports.map((i) => i.ms)) / 1000, 's', { max: 3 });
+  figure('CPU time of the process during that import, all threads (median)', median(sigenImports.map((i) => i.cpu)) / 1000, 's');
+  figure('RSS growth of the process during that import (median)', median(sigenImports.map((i) => i.growth)) / 1e6, 'MB');
+  figure('our own legacy history.json, the same rows (checked whole into a stage file, then inserted; median)', median(ourImports.map((i) => i.ms)) / 1000, 's', { max: 3 });
+  figure('CPU time of the process during that import, all threads (median)', median(ourImports.map((i) => i.cpu)) / 1000, 's');
+  figure('RSS growth of the process during that import (median)', median(ourImports.map((i) => i.growth)) / 1e6, 'MB');
+  figure('baseline: reading the sigen-home-bridge file whole (readFileSync + JSON.parse) alone (median)', median(wholes.map((w) => w.ms)) / 1000, 's');
   figure('baseline: CPU time of reading it whole (median)', median(wholes.map((w) => w.cpu)) / 1000, 's');
   figure('baseline: heap held by the text and its parsed rows when read whole (median)', median(wholes.map((w) => w.heap)) / 1e6, 'MB');
 }

@@ -1,4 +1,3 @@
-import type { Db } from '../../core/sqlite.js';
 import type { BucketColumns } from './bucket-columns.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
@@ -6,7 +5,8 @@ import { SAMPLE_FIELDS } from './sample.js';
  * The 10 s rollup on disk (`block_pages`, see durable-schema.ts): one row per *sealed* 10-minute
  * page (every page before the newest sample's), its 60 blocks' partial aggregates as one blob of
  * doubles. A 7-day `every=1` query folds 1,008 blobs (20 MB read from the page cache) instead of
- * 604,800 raw rows, with nothing held in memory between queries.
+ * 604,800 raw rows, with nothing held in memory between queries. The writers keep them through
+ * rollups.ts.
  */
 
 const F = SAMPLE_FIELDS.length;
@@ -17,7 +17,7 @@ export const BLOCK_MS = 10_000;
 export const PAGE_BLOCKS = 60;
 export const PAGE_MS = BLOCK_MS * PAGE_BLOCKS;
 /** Doubles per block: the sample count, then (sum, non-null count, min, max) per field; min and max NaN where none. */
-const PER_BLOCK = 1 + 4 * F;
+export const PER_BLOCK = 1 + 4 * F;
 /** Bytes of one page's blob (19,680). */
 export const PAGE_BYTES = PAGE_BLOCKS * PER_BLOCK * 8;
 
@@ -50,34 +50,6 @@ export function addToPage(a: Float64Array, p: number, row: readonly unknown[]): 
     if (c === 0 || v < a[o + 2]!) a[o + 2] = v;
     if (c === 0 || v > a[o + 3]!) a[o + 3] = v;
   }
-}
-
-/** Adds another page's totals (same page) into `into`. */
-function mergePage(into: Float64Array, from: Float64Array): void {
-  for (let k = 0; k < PAGE_BLOCKS * PER_BLOCK; k += PER_BLOCK) {
-    into[k]! += from[k]!;
-    for (let i = 0; i < F; i++) {
-      const o = k + 1 + 4 * i;
-      if (from[o + 1] === 0) continue;
-      into[o]! += from[o]!;
-      into[o + 1]! += from[o + 1]!;
-      if (!(into[o + 2]! <= from[o + 2]!)) into[o + 2] = from[o + 2]!;
-      if (!(into[o + 3]! >= from[o + 3]!)) into[o + 3] = from[o + 3]!;
-    }
-  }
-}
-
-const blobOf = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
-/** Aggregates samples (`[t, ...SAMPLE_FIELDS]` rows, all inside page `p`) into the page's blob; null when there are none. */
-export function pageBlob(p: number, rows: Iterable<unknown[]>): Buffer | null {
-  const a = emptyPage();
-  let any = false;
-  for (const row of rows) {
-    any = true;
-    addToPage(a, p, row);
-  }
-  return any ? blobOf(a) : null;
 }
 
 /** A page's blob as doubles (copied when SQLite's buffer is not 8-byte aligned). */
@@ -116,50 +88,4 @@ export function foldPage(out: BucketColumns, p: number, blob: Buffer, bFrom: num
       if (!(out.max[o + i]! >= hi)) out.max[o + i] = hi;
     }
   }
-}
-
-/**
- * Rebuilds the stored pages of lo <= t <= hi from their samples, sealed pages only (those before
- * the newest sample's page); a page left without samples loses its row. Runs in the caller's
- * transaction when there is one. Writers reach it through DurableStore (rollUpAfterInsert, rollUpRange, prune).
- */
-export function rollUpPages(db: Db, lo: number, hi: number): void {
-  const last = db.prepare('SELECT max(t) FROM samples').pluck().get() as number | null;
-  const first = db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck();
-  const pHi = Math.min(pageOf(Math.min(hi, Number.MAX_SAFE_INTEGER)), last === null ? Number.MAX_SAFE_INTEGER : pageOf(last) - 1);
-  const pLo = pageOf(Math.max(lo, Number.MIN_SAFE_INTEGER));
-  if (pHi < pLo) return;
-  db.prepare('DELETE FROM block_pages WHERE p >= ? AND p <= ?').run(pLo, pHi);
-  const span = db.prepare(`SELECT t, ${SAMPLE_FIELDS.join(', ')} FROM samples WHERE t >= ? AND t < ? ORDER BY t`).raw();
-  const put = db.prepare('INSERT INTO block_pages (p, blocks) VALUES (?, ?)');
-  // Page by page, jumping over stretches without samples.
-  for (let t = first.get(pLo * PAGE_MS) as number | null; t !== null && pageOf(t) <= pHi; t = first.get((pageOf(t) + 1) * PAGE_MS) as number | null) {
-    const p = pageOf(t);
-    const blob = pageBlob(p, span.iterate(p * PAGE_MS, (p + 1) * PAGE_MS) as Iterable<unknown[]>);
-    if (blob) put.run(p, blob);
-  }
-}
-
-/**
- * Stores the pages of samples just inserted, given as their per-page totals (`added`, built with
- * addToPage from the inserted rows only), `lastBefore` being the newest `t` stored before them.
- * A page sealed before (older than lastBefore's) adds them to its stored totals; a page with no
- * samples before takes them as they are; the page that was the newest is rebuilt from its samples
- * once it is sealed. Pages still not sealed are left for later. No raw sample is read again but
- * the one page that was the newest.
- */
-export function rollUpAdded(db: Db, added: ReadonlyMap<number, Float64Array>, lastBefore: number | null): void {
-  const last = db.prepare('SELECT max(t) FROM samples').pluck().get() as number | null;
-  if (last === null) return;
-  const sealedBelow = pageOf(last);
-  const wasNewest = lastBefore === null ? null : pageOf(lastBefore);
-  const get = db.prepare('SELECT blocks FROM block_pages WHERE p = ?').pluck();
-  const put = db.prepare('INSERT OR REPLACE INTO block_pages (p, blocks) VALUES (?, ?)');
-  for (const [p, a] of added) {
-    if (p >= sealedBelow || p === wasNewest) continue;
-    const stored = wasNewest !== null && p < wasNewest ? (get.get(p) as Buffer | undefined) : undefined;
-    if (stored) mergePage(a, doubles(stored));
-    put.run(p, blobOf(a));
-  }
-  if (lastBefore !== null && wasNewest! < sealedBelow) rollUpPages(db, lastBefore, lastBefore);
 }

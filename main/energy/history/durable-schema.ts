@@ -1,17 +1,17 @@
 import type { Migration } from '../../core/sqlite.js';
-import { rollUpPages } from './block-pages.js';
+import { MINUTE_COLUMNS, Rollups } from './rollups.js';
 import { isPowerField, SAMPLE_FIELDS } from './sample.js';
 
 /**
  * `samples`: one row per poll, keyed by `t` (INTEGER PRIMARY KEY, so the table is the time index).
- * `minutes`: a per-minute rollup (count, per-field sum and non-null count, min/max of power fields)
- * kept by an insert trigger, so downsampling by whole minutes reads 1/60 of the rows at 1 Hz.
- * Retention pruning deletes old rows from both and rebuilds the minute it cuts through.
- * A bulk insert (an import) skips the trigger: inside its own transaction it puts a row in
- * `bulk_insert`, which no other connection ever sees, and rebuilds the minutes it touched once, by
- * one GROUP BY (REBUILD_MINUTES_SQL), instead of once per sample.
- * `block_pages`: the 10 s rollup, one blob per sealed 10-minute page (block-pages.ts), kept by
- * DurableStore (rollUpAfterInsert for the poll's insert, rollUpRange for bulk inserts) and by the prune.
+ * `minutes`: a per-minute rollup (count, per-field sum and non-null count, min/max of power fields),
+ * so downsampling by whole minutes reads 1/60 of the rows at 1 Hz.
+ * `block_pages`: the 10 s rollup, one blob per sealed 10-minute page (block-pages.ts).
+ * Both rollups are kept by DurableStore in the transaction that changes the samples: a poll's
+ * insert adds itself to its minute (UPSERT_MINUTE_SQL); bulk inserts and the prune rebuild the
+ * 10-minute pages they touched from the stored rows (rollups.ts). Up to migration 3 an insert
+ * trigger kept the minutes; it ran for every row of a bulk insert too (0.5 s of CPU a week of
+ * rows even when told to do nothing), so migration 4 drops it.
  */
 const sampleColumns = SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ');
 
@@ -21,7 +21,7 @@ const rollupColumns = SAMPLE_FIELDS.flatMap((f) => [
   ...(isPowerField(f) ? [`${f}_lo REAL`, `${f}_hi REAL`] : []),
 ]).join(', ');
 
-const rollupNames = ['m', 'n', ...SAMPLE_FIELDS.flatMap((f) => [`${f}_s`, `${f}_c`, ...(isPowerField(f) ? [`${f}_lo`, `${f}_hi`] : [])])];
+const rollupNames = MINUTE_COLUMNS;
 
 const rollupValues = (src: string) =>
   [
@@ -45,7 +45,17 @@ const rollupUpdate = [
   ]),
 ].join(', ');
 
-/** Rebuilds the rollup rows of minutes `@lo..@hi` from the samples they hold (used after a prune). */
+/**
+ * A poll's sample `?` (just inserted) added to its minute's rollup row, as the trigger of
+ * migrations 1–3 did (its values as stored, after the columns' REAL affinity).
+ */
+export const UPSERT_MINUTE_SQL = `INSERT INTO minutes (${rollupNames.join(', ')}) SELECT ${rollupValues('samples')} FROM samples WHERE t = ?
+  ON CONFLICT(m) DO UPDATE SET ${rollupUpdate}`;
+
+/**
+ * The rollup rows of minutes `@lo..@hi` from the samples they hold, as one GROUP BY: the SQL
+ * statement of what rollups.ts builds (tests compare against it; the import bench's sqlite3 baseline runs it).
+ */
 export const REBUILD_MINUTES_SQL = `INSERT INTO minutes (${rollupNames.join(', ')})
   SELECT t / 60000, count(*), ${SAMPLE_FIELDS.flatMap((f) => [`total(${f})`, `count(${f})`, ...(isPowerField(f) ? [`min(${f})`, `max(${f})`] : [])]).join(', ')}
   FROM samples WHERE t >= @lo * 60000 AND t < (@hi + 1) * 60000 GROUP BY t / 60000`;
@@ -80,7 +90,15 @@ export const historyMigrations: Migration[] = [
     name: 'sealed 10-minute pages of 10 s blocks (block-pages.ts), built for the samples already stored',
     up(db) {
       db.exec('CREATE TABLE block_pages (p INTEGER PRIMARY KEY, blocks BLOB NOT NULL)');
-      rollUpPages(db, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      new Rollups(db).rebuild(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    },
+  },
+  {
+    version: 4,
+    name: 'the minute rollup kept by the writers, not by a trigger that ran for every row of a bulk insert',
+    up(db) {
+      db.exec('DROP TRIGGER samples_rollup');
+      db.exec('DROP TABLE bulk_insert');
     },
   },
 ];

@@ -1,10 +1,14 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REBUILD_MINUTES_SQL } from './durable-schema.js';
+import { openDatabase } from '../../core/sqlite.js';
+import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { DurableStore } from './durable-store.js';
 import { makeSample, T0 } from './fixtures.js';
+import { SAMPLE_FIELDS } from './sample.js';
 
 describe('bulk inserts and the per-minute rollup', () => {
   let dir: string | undefined;
@@ -17,14 +21,13 @@ describe('bulk inserts and the per-minute rollup', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
     const store = new DurableStore(path.join(dir, 'history.db'));
     try {
-      // Polls one by one (the trigger), then an import over the same minutes with repeats and gaps.
+      // Polls one by one (each adds itself to its minute), then an import over the same minutes with repeats and gaps.
       for (let t = T0 + 30_000; t < T0 + 5 * 60_000; t += 7_000) store.insert(makeSample(t));
       const bulk = [];
       for (let t = T0; t < T0 + 9 * 60_000; t += 3_000) bulk.push(makeSample(t));
       bulk.push(makeSample(T0 + 30_000)); // already stored: skipped, not counted twice
       const inserted = store.insertMany(bulk);
       expect(inserted).toBe(store.count() - 39);
-      expect(store.db.prepare('SELECT count(*) FROM bulk_insert').pluck().get()).toBe(0);
       const rollup = () => store.db.prepare('SELECT * FROM minutes ORDER BY m').all() as Array<Record<string, number | null>>;
       const kept = rollup();
       store.db.exec('DELETE FROM minutes');
@@ -37,9 +40,80 @@ describe('bulk inserts and the per-minute rollup', () => {
           else expect(row[k], `${k} of minute ${row.m}`).toBe(v);
         }
       });
-      // A poll after the import still goes through the trigger.
+      // A poll after the import still adds itself to its minute.
       store.insert(makeSample(T0 + 9 * 60_000 + 1000));
       expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get(Math.floor((T0 + 9 * 60_000) / 60_000))).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('a database from before migration 4 (minutes kept by an insert trigger)', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it('opens with its rollup as it was, and a poll after adds itself to its minute once', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const file = path.join(dir, 'history.db');
+    const old = openDatabase(file, historyMigrations.slice(0, 3));
+    const insert = old.prepare(`INSERT INTO samples (t, ${SAMPLE_FIELDS.join(', ')}) VALUES (?, ${SAMPLE_FIELDS.map(() => '?').join(', ')})`);
+    for (let t = T0; t < T0 + 3 * 60_000; t += 2000) insert.run(t, ...SAMPLE_FIELDS.map((f) => makeSample(t)[f]));
+    const before = old.prepare('SELECT * FROM minutes ORDER BY m').all();
+    old.close();
+    const store = new DurableStore(file);
+    try {
+      expect(store.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(0);
+      expect(store.db.prepare('SELECT * FROM minutes ORDER BY m').all()).toEqual(before);
+      store.insert(makeSample(T0 + 2 * 60_000 + 1000));
+      expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get((T0 + 2 * 60_000) / 60_000)).toBe(31);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+/**
+ * Another connection (the poller's, on another thread) holding the write lock of `file` for `ms`:
+ * resolves once it holds it, with a promise of its release.
+ */
+async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const w = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const db = new (require(workerData.sqlite))(workerData.file);
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare('INSERT INTO samples (t) VALUES (1)').run();
+    parentPort.postMessage('locked');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+    db.exec('COMMIT');
+    db.close();`,
+    { eval: true, workerData: { file, ms, sqlite } },
+  );
+  await new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
+  return { released: new Promise((resolve) => w.once('exit', () => resolve())) };
+}
+
+describe('bulk inserts beside another writer', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it('wait for the write lock a poll holds instead of failing (the import once failed half way with "database is locked")', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const store = new DurableStore(path.join(dir, 'history.db'));
+    try {
+      store.insert(makeSample(T0));
+      const lock = await holdWriteLock(store.file, 150);
+      // Synchronous, as in the import worker: SQLite's busy handler waits out the other writer.
+      expect(store.insertMany([makeSample(T0 + 1000), makeSample(T0 + 2000)])).toBe(2);
+      await lock.released;
+      expect(store.count()).toBe(4); // the other connection's row and ours
     } finally {
       store.close();
     }

@@ -4,11 +4,14 @@ import { openDatabase, type Db } from '../../core/sqlite.js';
 import { BucketColumns } from './bucket-columns.js';
 import { bucketFromSql, bucketStart, MAX_ROWS } from './downsample.js';
 import { BlockCache } from './block-cache.js';
-import { addToPage, BLOCK_MS, emptyPage, foldPage, PAGE_BLOCKS, pageOf, rollUpAdded, rollUpPages } from './block-pages.js';
-import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
+import { BLOCK_MS, foldPage, PAGE_BLOCKS, PAGE_MS, pageOf } from './block-pages.js';
+import { historyMigrations, UPSERT_MINUTE_SQL } from './durable-schema.js';
+import { Rollups } from './rollups.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
+/** The WAL's size once checkpointed: about what 1,000 pages between automatic checkpoints fill. */
+const WAL_KEPT_BYTES = 4 << 20;
 const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
 const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
 
@@ -29,6 +32,8 @@ export class DurableStore {
   private readonly cacheIdle: { clock: Clock; ms: number } | null;
   private idleTimer: Timer | null = null;
   private readonly stmts;
+  /** Keeps `minutes` and `block_pages` for bulk inserts and the prune (null when read-only). */
+  private readonly rollups: Rollups | null;
   /** Sealed minutes from the per-minute rollup (the 10 s blocks are read from `block_pages`, never held). */
   private readonly minuteCache = new BlockCache(MINUTE, (lo, hi, each) => {
     for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
@@ -57,9 +62,9 @@ export class DurableStore {
     this.stmts = {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
       insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
-      bulkOn: opts.readonly ? null : db.prepare('INSERT INTO bulk_insert (x) VALUES (1)'),
-      bulkOff: opts.readonly ? null : db.prepare('DELETE FROM bulk_insert'),
+      upsertMinute: opts.readonly ? null : db.prepare(UPSERT_MINUTE_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
+      anyIn: db.prepare('SELECT EXISTS (SELECT 1 FROM samples WHERE t >= ? AND t < ?)').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
@@ -67,118 +72,109 @@ export class DurableStore {
       span: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t`).raw(),
       after: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t > ? ORDER BY t LIMIT ?`).raw(),
       deleteSamples: db.prepare('DELETE FROM samples WHERE t < ?'),
-      deleteMinutes: db.prepare('DELETE FROM minutes WHERE m >= ? AND m <= ?'),
-      rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
+      deleteMinutesBefore: db.prepare('DELETE FROM minutes WHERE m < ?'),
       rawBuckets: db.prepare(`SELECT (t / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER) AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
       minutes: db.prepare(`SELECT m * ${MINUTE}, n, ${ROLLUP_COLUMNS} FROM minutes WHERE m >= ? AND m <= ? ORDER BY m`).raw(),
       pages: db.prepare('SELECT p, blocks FROM block_pages WHERE p >= ? AND p <= ? ORDER BY p').raw(),
       deletePages: db.prepare('DELETE FROM block_pages WHERE p < ?'),
     };
+    this.rollups = opts.readonly ? null : new Rollups(db);
+    // After a checkpoint has folded it all back, the WAL file is cut back to this size (an import
+    // lets it grow to tens of megabytes).
+    if (!opts.readonly) db.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
+  }
+
+  /**
+   * Whether this connection's commits fold the WAL back into the database (SQLite's automatic
+   * checkpoint, every 1,000 pages). Off while an import worker writes: it checkpoints itself, and a
+   * poll's commit would otherwise copy the import's pages on the service thread.
+   */
+  autoCheckpoint(on: boolean): void {
+    this.db.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+  }
+
+  private writer(): { rollups: Rollups; insertRow: Database.Statement; upsertMinute: Database.Statement } {
+    const { insertRow, upsertMinute } = this.stmts;
+    if (!this.rollups || !insertRow || !upsertMinute) throw new Error('history opened read-only');
+    return { rollups: this.rollups, insertRow, upsertMinute };
   }
 
   /** Appends one sample; false when a sample with the same `t` is already stored. */
   insert(s: HistorySample): boolean {
     // A sample landing in an already sealed (cached) minute would make the cache stale.
     if (Math.floor(s.t / MINUTE) <= this.minuteCache.sealedHi) this.minuteCache.reset();
+    const { rollups, upsertMinute } = this.writer();
     const before = this.lastT();
-    // A poll in the newest page, as nearly always: the insert alone. A new page seals the one
-    // before (once per 10 minutes); a sample in an older, sealed page rebuilds it with the insert.
-    if (before === null || pageOf(s.t) === pageOf(before)) return this.stmts.insert.run(s).changes > 0;
-    return this.db.transaction(() => {
-      const added = this.stmts.insert.run(s).changes > 0;
-      if (added) this.rollUpAfterInsert(before, s.t);
-      return added;
-    })();
+    return this.db
+      .transaction(() => {
+        if (this.stmts.insert.run(s).changes === 0) return false;
+        // A poll in the newest page, as nearly always: its minute gains it. A new page seals the
+        // one before (once per 10 minutes); a sample in an older, sealed page rebuilds that page.
+        upsertMinute.run(s.t);
+        if (before !== null && pageOf(s.t) !== pageOf(before)) {
+          rollups.rebuild(s.t, s.t);
+          if (pageOf(before) < pageOf(this.lastT()!)) rollups.rebuild(before, before);
+        }
+        return true;
+      })
+      .immediate();
   }
 
   /**
    * Inserts many samples in one transaction (all or nothing); returns how many were new. The
-   * per-sample rollup trigger is off inside it (see durable-schema.ts): the minutes the new
-   * samples fall in are rolled up once, in SQL (rollUpRange).
+   * rollups of the range they fall in are rebuilt once, at the end (bulkInsert).
    */
   insertMany(samples: Iterable<HistorySample>): number {
-    const { insertRow } = this.stmts;
-    if (!insertRow) throw new Error('history opened read-only');
+    const { insertRow } = this.writer();
     let lo = Infinity;
     let hi = -Infinity;
-    // The 10 s pages' totals of the rows actually inserted (block-pages.ts), so no row is read back.
-    const pages = new Map<number, Float64Array>();
-    return this.bulkInsert(() => {
-      const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
-      let n = 0;
-      for (const s of samples) {
-        values[0] = s.t;
-        for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
-        if (insertRow.run(values).changes === 0) continue;
-        n++;
-        if (s.t < lo) lo = s.t;
-        if (s.t > hi) hi = s.t;
-        const p = pageOf(s.t);
-        let page = pages.get(p);
-        if (!page) pages.set(p, (page = emptyPage()));
-        addToPage(page, p, values);
-      }
-      return n;
-    }, () => [lo, hi], pages);
+    return this.bulkInsert(
+      () => {
+        const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
+        let n = 0;
+        for (const s of samples) {
+          values[0] = s.t;
+          for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
+          if (insertRow.run(values).changes === 0) continue;
+          n++;
+          if (s.t < lo) lo = s.t;
+          if (s.t > hi) hi = s.t;
+        }
+        return n;
+      },
+      () => [lo, hi],
+    );
   }
 
   /**
    * The bulk-insert path (imports): runs `insert`, which adds rows to `samples` on this
-   * connection and returns how many it added, in one transaction with the per-sample rollup
-   * trigger off, then rolls up the range `span()` gives (epoch ms, inclusive) once (rollUpRange).
-   * `pages`: the inserted rows' 10 s page totals when the writer kept them. All or nothing.
-   * Returns the rows added.
+   * connection and returns how many it added, then rebuilds the rollups of the range `span()`
+   * gives (epoch ms, inclusive; rollups.ts), all in one transaction. Returns the rows added.
+   * `rows`: what `insert` copies, as `[t, ...SAMPLE_FIELDS]` in `t` order; when the 10-minute
+   * pages they fall in held no sample before and every one of them was added, the rollups are
+   * folded from them instead of read back from the table.
    */
-  bulkInsert(insert: () => number, span: () => [number, number], pages?: ReadonlyMap<number, Float64Array>): number {
-    const { bulkOn, bulkOff } = this.stmts;
-    if (!bulkOn || !bulkOff) throw new Error('history opened read-only');
+  bulkInsert(insert: () => number, span: () => [number, number], rows?: readonly unknown[][]): number {
+    const { rollups } = this.writer();
     this.resetCache();
-    return this.db.transaction(() => {
-      const before = this.lastT();
-      bulkOn.run();
-      const n = insert();
-      if (n > 0) {
+    // IMMEDIATE: the write lock is taken at BEGIN, where SQLite waits for it (busy_timeout). A
+    // deferred transaction starts as a read (lastT) and must then upgrade to a write: if another
+    // connection (the poller on the service thread) writes in between, SQLite fails that upgrade
+    // at once with SQLITE_BUSY instead of waiting, and the import failed half way.
+    return this.db
+      .transaction(() => {
+        const before = this.lastT();
+        const fresh = rows?.length ? this.stmts.anyIn.get(pageOf(rows[0]![0] as number) * PAGE_MS, (pageOf(rows[rows.length - 1]![0] as number) + 1) * PAGE_MS) === 0 : false;
+        const n = insert();
+        if (n === 0) return 0;
         const [lo, hi] = span();
-        this.rollUpRange(lo, hi, before, pages);
-      }
-      bulkOff.run();
-      return n;
-    })();
-  }
-
-  /**
-   * Rebuilds the rollups of lo <= t <= hi after a bulk insert, inside its transaction (the one
-   * step every bulk insert ends with): every minute the range touches from the samples stored in it
-   * (one GROUP BY in SQL; samples already there before an import are counted again, not twice),
-   * and the 10 s pages, from `pages` (the inserted rows' totals) when the writer kept them, else
-   * rebuilt from the table (an `INSERT … SELECT` import). `lastBefore`: the newest `t` before the
-   * insert, whose page is sealed now if it is no longer the newest.
-   */
-  rollUpRange(loT: number, hiT: number, lastBefore: number | null, pages?: ReadonlyMap<number, Float64Array>): void {
-    if (hiT < loT) return;
-    const lo = Math.floor(loT / MINUTE);
-    const hi = Math.floor(hiT / MINUTE);
-    this.stmts.deleteMinutes.run(lo, hi);
-    this.stmts.rebuildMinutes.run({ lo, hi });
-    if (pages) return rollUpAdded(this.db, pages, lastBefore);
-    rollUpPages(this.db, loT, hiT);
-    if (lastBefore !== null) rollUpPages(this.db, lastBefore, lastBefore);
-  }
-
-  /**
-   * Brings the 10 s rollup (`block_pages`) up to date after an insert, `lastBefore` being the newest
-   * `t` stored before it (null when there was none): seals the page that was the newest if it is no
-   * longer, and stores the sealed pages of the inserted samples. `added` holds those samples'
-   * totals per page (block-pages.ts `emptyPage` and `addToPage`, over the rows actually inserted);
-   * a single sample may be given as `t` instead, and its page is then rebuilt from the table. The
-   * poll's insert calls it inside its transaction, after the insert; bulk inserts reach it through
-   * bulkInsert and rollUpRange.
-   */
-  rollUpAfterInsert(lastBefore: number | null, added: ReadonlyMap<number, Float64Array> | number): void {
-    if (this.stmts.insertRow === null) throw new Error('history opened read-only');
-    if (typeof added !== 'number') return rollUpAdded(this.db, added, lastBefore);
-    rollUpPages(this.db, added, added);
-    if (lastBefore !== null && pageOf(lastBefore) !== pageOf(added)) rollUpPages(this.db, lastBefore, lastBefore);
+        if (fresh && n === rows!.length) rollups.fold(rows!);
+        else rollups.rebuild(lo, hi);
+        // The page that was the newest is sealed now if the insert brought a newer one.
+        if (before !== null && (pageOf(before) < pageOf(lo) || pageOf(before) > pageOf(hi)) && pageOf(before) < pageOf(this.lastT()!)) rollups.rebuild(before, before);
+        return n;
+      })
+      .immediate();
   }
 
   /** Slots the read cache holds (284 bytes each): rollup minutes. */
@@ -213,11 +209,10 @@ export class DurableStore {
     return this.db.transaction(() => {
       const deleted = this.stmts.deleteSamples.run(cutoff).changes;
       if (deleted === 0) return 0;
-      const edge = Math.floor(cutoff / MINUTE);
-      this.stmts.deleteMinutes.run(Number.MIN_SAFE_INTEGER, edge);
-      this.stmts.rebuildMinutes.run({ lo: edge, hi: edge });
+      // Everything before the cutoff's page goes; that page (minutes and blocks) is rebuilt from what is left in it.
+      this.stmts.deleteMinutesBefore.run((pageOf(cutoff) * PAGE_MS) / MINUTE);
       this.stmts.deletePages.run(pageOf(cutoff));
-      rollUpPages(this.db, cutoff, cutoff);
+      this.writer().rollups.rebuild(cutoff, cutoff);
       this.prunedBefore(cutoff);
       return deleted;
     })();

@@ -1,18 +1,19 @@
 /**
  * Imports history files on a thread of its own (started after the HTTP port opens, or by an import
  * from another program), with its own SQLite connection. The rows go from the file into the
- * history in SQL (import-sql.ts): no JS object per row on the way in for a database, one JSON.parse
- * per chunk for a JSON file. Inserts run in transactions of about TXN_MS each, so the poller's own
- * inserts never wait long for the write lock; progress is posted after each.
+ * history through import-copy.ts: a database copied by SQLite (import-sql.ts), a JSON file parsed
+ * a window of entries at a time (import-json.ts). Inserts run in transactions of about TXN_MS each,
+ * so the poller's own inserts never wait long for the write lock; progress is posted after each.
  *
  * - `legacy-json` (LEGACY_HISTORY_FILE, `<data>/energy/history.json`): stream-parsed and checked
- *   into a staging table first (a malformed file is never half-imported), copied into the history
+ *   into a stage on disk first (a malformed file is never half-imported), inserted into the history
  *   second, renamed `.imported` once done. A crash mid-file leaves the file in place; the next start
  *   imports it again (same `t` skipped).
  * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, read where they are and never changed;
  *   a damaged file gives what can be read and the report says `partial` with what could not
  *   (a damaged database is read row by row, the old way; a JSON file whose structure is damaged
- *   is read whole, to salvage the rows on both sides of the damage).
+ *   is read whole, to salvage the rows on both sides of the damage). Its JSON file is parsed on a
+ *   thread of its own (sigen-json-worker.ts) while the rows already read go in.
  *
  * JSON files are never held whole: they are read 1 MiB at a time, and an element over 64 KiB
  * fails the file (see json-array-stream.ts).
@@ -25,7 +26,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { copySigenDb, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { Chunker, jsonStage, sigenDbSource, type OnChunk } from './import-sql.js';
+import { Chunker, type OnChunk } from './import-copy.js';
+import { JsonDamagedError, legacyJsonStage, sigenJsonRows } from './import-json.js';
+import { sigenDbSource } from './import-sql.js';
+import type { JsonRowCounts } from './json-rows.js';
 import { JsonArrayError } from './json-array-stream.js';
 import { noPowerError, parseLegacyHistory, noPowerMessage, type LegacyImportReport } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
@@ -45,16 +49,25 @@ const { dbFile, jobs, cutoff } = workerData as { dbFile: string; jobs: ImportJob
 const port = parentPort!;
 /**
  * Rows per transaction adapt so that each holds the write lock about TXN_MS: short enough that a
- * poll's own insert (on the service thread, which waits for the write lock) never waits long,
- * long enough that 604,800 rows take a few hundred transactions, not thousands. Every few
- * transactions the worker checkpoints the WAL itself, so the service thread's next commit does not
- * find a large WAL to fold back.
+ * poll's own insert (on the service thread, which waits for the write lock, its event loop with it)
+ * is never held up much longer than that, long enough that 604,800 rows take about a hundred
+ * transactions (8 ms made 300 and cost 0.3–0.5 s more).
  */
-const TXN_MS = 8;
+const TXN_MS = 20;
 const MIN_CHUNK = 250;
 const MAX_CHUNK = 20_000;
-/** The SQL path's rows per transaction may grow further (no JS per row). */
-const MAX_SQL_CHUNK = 50_000;
+/**
+ * The bulk paths' largest chunk: its rows are held in JS while it is copied (about 3 MB at 8,192;
+ * 50,000 added 20 MB to the peak RSS and saved nothing measurable).
+ */
+const MAX_SQL_CHUNK = 8192;
+/**
+ * The WAL is folded back into the database by this worker, every CHECKPOINT_PAGES (32 MB) and once
+ * at the end, rather than by SQLite's default every 1,000 pages: a week of rows is about 22,000
+ * pages, and 20 checkpoints, each with its fsyncs, took 0.4–0.6 s of the import's wall time. The
+ * service's own connection does not checkpoint meanwhile (index.ts), so no poll copies them.
+ */
+const CHECKPOINT_PAGES = 8192;
 /** A file under this size that is not a JSON array may be read whole, for a better message. */
 const SMALL_FILE = 1 << 20;
 const send = (m: ImportMessage) => port.postMessage(m);
@@ -65,7 +78,6 @@ class Inserter {
   imported = 0;
   done = 0;
   private chunk = MIN_CHUNK;
-  private txns = 0;
   constructor(
     private readonly store: DurableStore,
     private readonly file: string,
@@ -83,51 +95,75 @@ class Inserter {
       this.done += part.length;
       this.imported += inserted;
       this.chunk = Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((this.chunk * TXN_MS) / Math.max(ms, 0.5))));
-      if (++this.txns % 8 === 0) this.store.db.pragma('wal_checkpoint(PASSIVE)');
       send({ type: 'progress', file: this.file, done: this.done, total: Math.max(this.total, this.done), inserted });
       await pause();
     }
   }
 }
 
-/** Progress after each SQL transaction: `covered` rows of the source, `total` expected. */
-function progress(file: string, total: number): OnChunk {
+/** Progress after each transaction: `covered` rows of the source, `total()` expected. */
+function progress(file: string, total: () => number): OnChunk {
   let done = 0;
   return async (covered, inserted) => {
     done += covered;
-    send({ type: 'progress', file, done, total: Math.max(total, done), inserted });
+    send({ type: 'progress', file, done, total: Math.max(total(), done), inserted });
     await pause();
   };
 }
 
-/** A JSON history file, streamed into a staging table (checked), then copied into the history. */
-async function importJson(store: DurableStore, job: ImportJob): Promise<LegacyImportReport> {
-  const { file } = job;
-  const stage = jsonStage(store);
+/** Our own legacy JSON file, streamed into a stage on disk (checked), then inserted into the history. */
+async function importLegacyJson(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const stage = legacyJsonStage(store);
   try {
-    let unreadable: number;
+    let counts: JsonRowCounts;
     try {
-      ({ unreadable } = stage.load(file, job.format === 'legacy-json' ? 'legacy-json' : 'sigen-json'));
+      counts = stage.load(file, cutoff);
     } catch (err) {
       if (!(err instanceof JsonArrayError)) throw err;
-      if (job.format === 'legacy-json') {
-        // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
-        if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
-        throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
-      }
-      // sigen-home-bridge's file with its structure damaged: read whole, salvaging both sides.
-      stage.drop();
-      return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')));
+      // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.
+      if (err.message.startsWith('expected') && fs.statSync(file).size <= SMALL_FILE) parseLegacyHistory(fs.readFileSync(file, 'utf8'));
+      throw new Error(err.message.startsWith('expected') ? 'expected a JSON array of samples' : err.message);
     }
-    const counts = stage.counts(cutoff);
     const refused = noPowerMessage(counts.rows, counts.withPower > 0);
     if (refused) throw new Error(refused);
-    const imported = await stage.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, counts.inRetention));
-    const report: LegacyImportReport = { file, status: unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
-    if (unreadable) Object.assign(report, { unreadable, error: `${unreadable} entries are not readable rows` });
-    return report;
+    const imported = await stage.insert(new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), progress(file, () => counts.inRetention));
+    return { file, status: 'imported', imported, skipped: counts.rows - imported };
   } finally {
     stage.drop();
+  }
+}
+
+/**
+ * sigen-home-bridge's history.json, read on a thread of its own while its rows are inserted
+ * (sigenJsonRows). A file whose structure is damaged is read whole instead, salvaging the rows on
+ * both sides of the damage (those already in are skipped).
+ */
+async function importSigenJson(store: DurableStore, file: string): Promise<LegacyImportReport> {
+  const rows = sigenJsonRows(store, file, cutoff);
+  let imported = 0;
+  try {
+    const first = await rows.start();
+    const refused = noPowerMessage(first.rows, first.withPower > 0);
+    if (refused) throw new RefusedError(refused);
+    // Rows still to come, estimated from the part of the file read so far.
+    const size = rows.size();
+    const total = () => {
+      const c = rows.counts();
+      return c.bytes ? Math.round((c.inRetention * size) / c.bytes) : c.inRetention;
+    };
+    const report = progress(file, total);
+    const { counts } = await rows.insert(new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), (covered, inserted) => {
+      imported += inserted;
+      return report(covered, inserted);
+    });
+    const result: LegacyImportReport = { file, status: counts.unreadable ? 'partial' : 'imported', imported, skipped: counts.rows - imported };
+    if (counts.unreadable) Object.assign(result, { unreadable: counts.unreadable, error: `${counts.unreadable} entries are not readable rows` });
+    return result;
+  } catch (err) {
+    if (!(err instanceof JsonDamagedError)) throw err;
+    return importRead(store, file, readSigenJson(fs.readFileSync(file, 'utf8')), imported);
+  } finally {
+    rows.close();
   }
 }
 
@@ -151,7 +187,7 @@ async function importSigenDb(store: DurableStore, file: string): Promise<LegacyI
     try {
       const check = source.check(cutoff);
       if (!check.anyPower) throw new RefusedError(noPowerMessage(source.readable(), false)!);
-      const report = progress(file, check.inRetention);
+      const report = progress(file, () => check.inRetention);
       const counts = await source.insert(cutoff, new Chunker(TXN_MS, MIN_CHUNK, MAX_SQL_CHUNK), (covered, inserted) => {
         imported += inserted;
         return report(covered, inserted);
@@ -200,12 +236,16 @@ async function importSigenDbRows(store: DurableStore, file: string, already: num
   return report;
 }
 
-/** Samples already read whole (a sigen-home-bridge JSON file whose structure is damaged). */
-async function importRead(store: DurableStore, file: string, got: SourceRead): Promise<LegacyImportReport> {
+/**
+ * Samples already read whole (a sigen-home-bridge JSON file whose structure is damaged).
+ * `already`: rows inserted from the same file before the damage was met.
+ */
+async function importRead(store: DurableStore, file: string, got: SourceRead, already: number): Promise<LegacyImportReport> {
   const refused = noPowerError(got.samples);
   if (refused) throw new Error(got.damage ? `${refused} (${got.damage})` : refused);
   const kept = got.samples.filter((s) => s.t >= cutoff);
   const inserter = new Inserter(store, file, kept.length);
+  inserter.imported = already;
   await inserter.add(kept);
   const report: LegacyImportReport = { file, status: got.damage ? 'partial' : 'imported', imported: inserter.imported, skipped: got.samples.length - inserter.imported };
   if (got.damage) Object.assign(report, { unreadable: got.unreadable, error: got.damage });
@@ -213,6 +253,7 @@ async function importRead(store: DurableStore, file: string, got: SourceRead): P
 }
 
 const store = new DurableStore(dbFile);
+store.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
 try {
   const seen = new Set<string>();
   for (const job of jobs) {
@@ -220,7 +261,7 @@ try {
     seen.add(job.file);
     const { file } = job;
     try {
-      const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : await importJson(store, job);
+      const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : job.format === 'sigen-json' ? await importSigenJson(store, file) : await importLegacyJson(store, file);
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);
       send({ type: 'report', report });
     } catch (err) {
@@ -228,6 +269,8 @@ try {
     }
   }
 } finally {
+  // What is left in the WAL, without waiting for readers (a later commit folds back the rest).
+  store.db.pragma('wal_checkpoint(PASSIVE)');
   store.close();
   send({ type: 'done' });
 }

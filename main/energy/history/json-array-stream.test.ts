@@ -53,12 +53,29 @@ describe('streamed JSON array reader', () => {
     const spaced = JSON.stringify(value, null, 3).replace(/\n/g, '\r\n');
     for (const text of [JSON.stringify(value), spaced, `\uFEFF${JSON.stringify(value)}`]) {
       for (const chunkBytes of [1, 2, 3, 7, 64, 1 << 20]) {
-        const { items, bad } = readAll(fileWith(text), { chunkBytes });
-        expect(bad).toEqual([]);
-        expect(items, `chunks of ${chunkBytes}`).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
+        for (const opts of [{ chunkBytes }, { chunkBytes, scanOnly: true }, { chunkBytes, maxElementBytes: 400 }]) {
+          const { items, bad } = readAll(fileWith(text), opts);
+          expect(bad).toEqual([]);
+          expect(items, JSON.stringify(opts)).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
+        }
       }
     }
     expect(readAll(fileWith(' [ ] ')).items).toEqual([]);
+    expect(readAll(fileWith(' [ ] '), { scanOnly: true }).items).toEqual([]);
+  });
+
+  it('reads a file that parses whole up to a damaged element, and the scanner on from there', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ t: i, s: i % 7 ? 'x' : '},{"t":' }));
+    const text = JSON.stringify(rows);
+    // Element 2000 made invalid: the windows before it parse, the scanner takes over and lists it.
+    const at = text.indexOf('{"t":2000,');
+    const damaged = `${text.slice(0, at)}{"t":2000,x}${text.slice(text.indexOf('}', at) + 1)}`;
+    for (const chunkBytes of [5, 4096, 1 << 20]) {
+      const { items, bad, batches } = readAll(fileWith(damaged), { chunkBytes, maxElementBytes: 4096 });
+      expect(bad).toEqual([2000]);
+      expect(items).toEqual(rows.map((r, i) => (i === 2000 ? undefined : r)));
+      expect(batches).toBeGreaterThan(3);
+    }
   });
 
   it('hands a large file over in several batches, never the whole array at once', () => {
@@ -80,12 +97,17 @@ describe('streamed JSON array reader', () => {
       const err = errorOf(fileWith(big), { chunkBytes, maxElementBytes: 4096 });
       expect(err.message).toBe('entry 1 is larger than 4096 bytes');
     }
+    // After elements the windows read: the element on the far side of a window's edge.
+    const late = JSON.stringify([...Array.from({ length: 500 }, (_, t) => ({ t })), { pad: 'x'.repeat(5000) }, { t: 1 }]);
+    expect(errorOf(fileWith(late), { maxElementBytes: 4096 }).message).toBe('entry 500 is larger than 4096 bytes');
     // An endless string: the reader stops at the bound, it does not buffer the whole file.
     const endless = errorOf(fileWith(`[{"t":1,"s":"${'y'.repeat(300_000)}`), { chunkBytes: 1000, maxElementBytes: 10_000 });
     expect(endless.message).toBe('entry 0 is larger than 10000 bytes');
   });
 
   it('says clearly what is wrong with a file that is not one JSON array', () => {
+    expect(errorOf(fileWith('[{"t":1}] x')).message).toBe("not valid JSON (unexpected 'x' after the array at byte 10)");
+    expect(errorOf(fileWith('[ ] x')).message).toBe("not valid JSON (unexpected 'x' after the array at byte 4)");
     expect(errorOf(fileWith('')).message).toMatch(/expected a JSON array/);
     expect(errorOf(fileWith('{"samples": []}')).message).toMatch(/expected a JSON array/);
     const cut = errorOf(fileWith('[{"t":1},{"t":2},{"t":'), { chunkBytes: 4 });

@@ -2,22 +2,34 @@ import fs from 'node:fs';
 
 /**
  * Reads a file holding one top-level JSON array a chunk at a time, without ever holding the whole
- * text: a byte scanner finds where each element starts and ends (brackets, braces and strings,
- * nothing else), and the whole elements found in a chunk are handed to JSON.parse in one call.
- * Memory is a chunk plus one element; an element larger than `maxElementBytes` is an error (a
- * hostile or broken file cannot make it buffer without end).
+ * text. Memory is a chunk plus one element; an element larger than `maxElementBytes` is an error
+ * (a hostile or broken file cannot make it buffer without end).
+ *
+ * Two ways to find the elements, the first tried first:
+ * - windows: the text up to the last `},` within the next `maxElementBytes` is handed to JSON.parse
+ *   as an array. Only whole elements parse as one (a cut inside an element leaves a brace or a
+ *   string open), and none of them can be larger than the window. No JS looks at each byte: this is
+ *   about half the CPU of the scanner below (a 76 MB history file: 0.5 s less).
+ * - the scanner: a byte scanner finds where each element starts and ends (brackets, braces and
+ *   strings, nothing else), and the whole elements found in a chunk are handed to JSON.parse in one
+ *   call. It takes over from the first window that does not parse, to the end of the file, and
+ *   gives the exact errors: which element is not JSON, too large, or where the array is broken.
  */
 export interface JsonArrayOptions {
   /** Bytes read per chunk (default 1 MiB). */
   chunkBytes?: number;
   /** Largest element accepted, in bytes (default 64 KiB). */
   maxElementBytes?: number;
+  /** Scan every element from the start (no windows): what the windows fall back to, tested on its own. */
+  scanOnly?: boolean;
 }
 
 /** One chunk's elements: `items[k]` is element `first + k`; `bad` lists elements that are not valid JSON. */
 export interface JsonArrayBatch {
   first: number;
   items: unknown[];
+  /** Bytes of the file read through this batch's last element (progress). */
+  end: number;
   /** Indexes (file-wide) of elements that failed to parse; their slot in `items` holds `undefined`. */
   bad: Array<{ index: number; message: string }>;
 }
@@ -51,27 +63,108 @@ const shown = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)
  * is not a comma; elements that are whole but not valid JSON are listed in the batch's `bad`.
  */
 export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayBatch> {
-  for (const span of scanJsonArray(file, opts)) yield parseBatch(span.buf, span.starts, span.ends, span.first);
+  const rest: ScanFrom = { offset: 0, index: 0 };
+  if (!opts.scanOnly) yield* readWindows(file, opts, rest);
+  if (rest.offset < 0) return;
+  for (const span of scanJsonArray(file, opts, rest)) yield { ...parseBatch(span.buf, span.starts, span.ends, span.first), end: span.end };
 }
+
+/** Where the scanner starts: a file offset just after '[' or a comma (0: the start of the file), and the elements before it. */
+interface ScanFrom {
+  offset: number;
+  index: number;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+const OBJECT_END = Buffer.from('},');
 
 /**
- * One chunk's whole elements as raw text, never parsed in JS: `text` is a JSON array of elements
- * `first .. first + count - 1` (for SQLite's json_each, which parses it in C). `parse()` gives the
- * same batch as readJsonArray (parsed here, bad elements listed); call it before the next batch.
+ * The windows (see the top of this file), from the start of `file`: yields what they parse; sets
+ * `rest` to where the scanner must take over, or its offset to -1 when the whole array was read.
  */
-export interface JsonArrayText {
-  first: number;
-  count: number;
-  text: string;
-  parse(): JsonArrayBatch;
-}
-
-/** The elements of the top-level JSON array in `file` as raw text, a chunk's worth per batch (errors as readJsonArray). */
-export function* readJsonArrayText(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayText> {
-  for (const { buf, starts, ends, first } of scanJsonArray(file, opts)) {
-    // Between two elements there is only a comma and whitespace: the span is a valid array body.
-    const text = `[${buf.toString('utf8', starts[0], ends[ends.length - 1])}]`;
-    yield { first, count: starts.length, text, parse: () => parseBatch(buf, starts, ends, first) };
+function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Generator<JsonArrayBatch> {
+  const chunkBytes = opts.chunkBytes ?? 1 << 20;
+  const window = opts.maxElementBytes ?? 64 * 1024;
+  const fd = fs.openSync(file, 'r');
+  try {
+    // One buffer for the whole file: what is left of the last read moves to its front before the
+    // next, rather than two new buffers (the read and a concat) per MiB of the file.
+    const store = Buffer.allocUnsafe(2 * Math.max(chunkBytes, window + 4));
+    let buf = store.subarray(0, 0); // the file from `base` on, as read so far
+    let base = 0;
+    let eof = false;
+    /** Makes `buf` hold `bytes` from `at` on (or the rest of the file), dropping what is before `at`; returns where `at` is now. */
+    const fill = (at: number, bytes: number): number => {
+      if (eof || buf.length - at >= bytes) return at;
+      store.copyWithin(0, at, buf.length);
+      let held = buf.length - at;
+      base += at;
+      while (held < bytes) {
+        const n = fs.readSync(fd, store, held, Math.min(store.length - held, Math.max(chunkBytes, bytes - held)), base + held);
+        if (n === 0) {
+          eof = true;
+          break;
+        }
+        held += n;
+      }
+      buf = store.subarray(0, held);
+      return 0;
+    };
+    /** The first byte at or after `at` that is not whitespace (`buf.length` at the end of the file). */
+    const skipWs = (at: number): number => {
+      for (;;) {
+        while (at < buf.length && WS[buf[at]!]) at++;
+        if (at < buf.length || eof) return at;
+        at = fill(at, 1);
+      }
+    };
+    // The prelude: a byte order mark, '[', and whether the array is empty. Anything else: the scanner says what.
+    let at = fill(0, 4);
+    at = skipWs(BOM.every((b, k) => buf[k] === b) ? 3 : 0);
+    if (buf[at] !== OPEN_BRACKET) return;
+    at = skipWs(at + 1);
+    if (buf[at] === CLOSE_BRACKET) {
+      if (skipWs(at + 1) === buf.length) rest.offset = -1;
+      return;
+    }
+    rest.offset = base + at;
+    for (;;) {
+      at = fill(at, window + 2);
+      // The last `},` of the window (its ',' at most `window` bytes after `at`), or at the end of
+      // the file, the array's closing ']' (the file holds only whitespace after it).
+      let end = -1;
+      let next = -1;
+      const cut = buf.lastIndexOf(OBJECT_END, at + window - 1);
+      if (cut >= at) {
+        end = cut + 1;
+        next = cut + 2;
+      } else if (eof) {
+        let close = buf.length - 1;
+        while (close >= at && WS[buf[close]!]) close--;
+        if (close - at <= window && buf[close] === CLOSE_BRACKET) {
+          end = close;
+          next = buf.length;
+        }
+      }
+      if (end < 0) return;
+      let items: unknown[];
+      try {
+        items = JSON.parse(`[${buf.toString('utf8', at, end)}]`) as unknown[];
+      } catch {
+        return;
+      }
+      if (!items.length) return;
+      yield { first: rest.index, items, bad: [], end: base + end };
+      rest.index += items.length;
+      at = next;
+      if (at === buf.length && eof) {
+        rest.offset = -1;
+        return;
+      }
+      rest.offset = base + at;
+    }
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -81,26 +174,29 @@ interface ElementSpans {
   starts: number[];
   ends: number[];
   first: number;
+  /** File offset of the end of the last element. */
+  end: number;
 }
 
-function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<ElementSpans> {
+function* scanJsonArray(file: string, opts: JsonArrayOptions, from: ScanFrom): Generator<ElementSpans> {
   const chunkBytes = opts.chunkBytes ?? 1 << 20;
   const maxElement = opts.maxElementBytes ?? 64 * 1024;
   const fd = fs.openSync(file, 'r');
   try {
-    // before '[' | expecting an element (or ']' if none yet) | inside one | after one | after ']'
-    let state: 'start' | 'value' | 'in' | 'after' | 'end' = 'start';
-    let empty = true; // no element yet (']' allowed right after '[')
-    let index = 0; // elements completed so far
+    // before '[' | expecting an element (or ']' if none yet) | inside one | after one | after ']';
+    // from the start of the file, or between two elements, where the windows stopped.
+    let state: 'start' | 'value' | 'in' | 'after' | 'end' = from.offset ? 'value' : 'start';
+    let empty = from.index === 0; // no element yet (']' allowed right after '[')
+    let index = from.index; // elements completed so far
     let depth = 0;
     let inString = false;
     let escaped = false;
     let scalar = false; // the element is a number, true, false or null (ends at a delimiter)
     let carry: Buffer = Buffer.alloc(0); // the element in progress, from an earlier chunk
-    let offset = 0; // file offset of buf[0], for messages
+    let offset = from.offset; // file offset of buf[0], for messages
     const chunk = Buffer.allocUnsafe(chunkBytes);
     for (;;) {
-      const n = fs.readSync(fd, chunk, 0, chunkBytes, null);
+      const n = fs.readSync(fd, chunk, 0, chunkBytes, offset + carry.length);
       const eof = n === 0;
       const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
       // The carried bytes were scanned already (depth and string state hold them): go on after them.
@@ -145,7 +241,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<Element
         }
         if (WS[c]) continue;
         if (state === 'start') {
-          if (offset + i < 3 && c === [0xef, 0xbb, 0xbf][offset + i]) continue; // a UTF-8 byte order mark
+          if (offset + i < 3 && c === BOM[offset + i]) continue; // a UTF-8 byte order mark
           if (c !== OPEN_BRACKET) throw new JsonArrayError('expected a JSON array', 0);
           state = 'value';
         } else if (state === 'value') {
@@ -169,7 +265,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<Element
         scalar = false;
         state = close(buf.length);
       }
-      if (starts.length) yield { buf, starts, ends, first: index - starts.length };
+      if (starts.length) yield { buf, starts, ends, first: index - starts.length, end: offset + ends[ends.length - 1]! };
       if (state === 'in') {
         carry = Buffer.from(buf.subarray(start));
         if (carry.length > maxElement) throw new JsonArrayError(`entry ${index} is larger than ${maxElement} bytes`, index);
@@ -187,7 +283,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<Element
 }
 
 /** The elements [starts[k], ends[k]) of `buf` parsed in one JSON.parse; one by one only if that fails. */
-function parseBatch(buf: Buffer, starts: number[], ends: number[], first: number): JsonArrayBatch {
+function parseBatch(buf: Buffer, starts: number[], ends: number[], first: number): Omit<JsonArrayBatch, 'end'> {
   const from = starts[0]!;
   const to = ends[ends.length - 1]!;
   try {

@@ -56,24 +56,37 @@ export function parseLegacyHistory(text: string): HistorySample[] {
 
 /** Entry `i` of a legacy history file as a sample; throws naming the entry when it is not one. */
 export function legacySample(item: unknown, i: number): HistorySample {
+  const values: Array<number | null> = new Array(SAMPLE_FIELDS.length);
+  const sample = { t: legacyValues(item, i, values) } as HistorySample;
+  SAMPLE_FIELDS.forEach((f, k) => (sample[f] = values[k]!));
+  return sample;
+}
+
+/**
+ * The checks of `legacySample`, writing the entry's values into `values` (SAMPLE_FIELDS order)
+ * instead of building a sample; returns its time. (The import reads a large file this way, with no
+ * object per row.)
+ */
+export function legacyValues(item: unknown, i: number, values: Array<number | null>): number {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`entry ${i}: expected an object`);
   const o = item as Record<string, unknown>;
   if (isSigenRow(o)) {
     const sample = fromSigenRow(o);
     if (!sample) throw new Error(`entry ${i}: a sigen-home-bridge row needs t in epoch ms and numbers or null in its fields`);
-    return sample;
+    for (let k = 0; k < SAMPLE_FIELDS.length; k++) values[k] = sample[SAMPLE_FIELDS[k]!];
+    return sample.t;
   }
   const rawTime = o.t ?? o.time ?? o.timestamp;
   const t = parseTime(rawTime);
   if (t === null) throw new Error(`entry ${i}: missing or unparseable time (t, time or timestamp; epoch ms or ISO 8601)`);
-  const sample = { t } as HistorySample;
-  for (const f of SAMPLE_FIELDS) {
+  for (let k = 0; k < SAMPLE_FIELDS.length; k++) {
+    const f = SAMPLE_FIELDS[k]!;
     const v = o[f];
-    if (v === undefined || v === null) sample[f] = null;
-    else if (typeof v === 'number' && Number.isFinite(v)) sample[f] = v;
+    if (v === undefined || v === null) values[k] = null;
+    else if (typeof v === 'number' && Number.isFinite(v)) values[k] = v;
     else throw new Error(`entry ${i}: ${f} must be a number or null`);
   }
-  return sample;
+  return t;
 }
 
 /**

@@ -21,7 +21,8 @@ export const SIGEN_FIELD_OF = {
 
 export type SigenField = keyof typeof SIGEN_FIELD_OF;
 export const SIGEN_FIELDS = Object.keys(SIGEN_FIELD_OF) as SigenField[];
-const SIGEN_POWER_FIELDS: SigenField[] = ['pvPower', 'gridPower', 'batteryPower', 'loadPower'];
+/** Its power fields: a row with none of them set carries no power value. */
+export const SIGEN_POWER_FIELDS: SigenField[] = ['pvPower', 'gridPower', 'batteryPower', 'loadPower'];
 
 /** What reading one source gave: the samples, and what could not be read. */
 export interface SourceRead {

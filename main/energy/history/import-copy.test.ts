@@ -6,14 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromSigenRow } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
 import { makeSample, T0 } from './fixtures.js';
-import { Chunker, jsonStage, sigenDbSource } from './import-sql.js';
+import { Chunker } from './import-copy.js';
+import { legacyJsonStage, sigenJsonRows } from './import-json.js';
+import { sigenDbSource } from './import-sql.js';
 import { legacySample } from './legacy-import.js';
 import type { HistorySample } from './sample.js';
 
 /**
- * The import's SQL path against the per-row path it replaces: the same rows must end up in
- * `samples`, the same per-minute rollup as the insert trigger builds sample by sample, the same
- * rows refused and counted, and a file that fails leaves the history as it was.
+ * The import's bulk path (copyRows) from each source against inserting the rows one by one: the
+ * same rows must end up in `samples`, the same rollups (minutes and 10 s pages) as polls build
+ * sample by sample, the same rows refused and counted, and a file that fails leaves the history as
+ * it was.
  */
 const dirs: string[] = [];
 const stores: DurableStore[] = [];
@@ -22,7 +25,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'import-sql-'));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'import-copy-'));
   dirs.push(d);
   return d;
 };
@@ -32,8 +35,15 @@ const openStore = () => {
   return s;
 };
 const noProgress = async () => undefined;
-/** Many small transactions (250 rows each), as under a slow disk: the ranges must join up exactly. */
-const small = () => new Chunker(8, 250, 250);
+/**
+ * Many small transactions (250 rows each, less than a 10-minute page), as under a slow disk: the
+ * ranges must join up exactly, and the rollups are read back from the table; or transactions of
+ * whole pages (up to 5,000 rows), whose rollups are folded from the rows they copy.
+ */
+const chunkings = [
+  { name: '250-row transactions', chunker: () => new Chunker(8, 250, 250) },
+  { name: 'transactions of whole pages', chunker: () => new Chunker(8, 5000, 5000) },
+];
 
 type Row = Record<string, number | null>;
 const samplesOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.samples ORDER BY t').all() as Row[];
@@ -105,7 +115,7 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     }
   };
 
-  it('brings the same rows and the same per-minute rollup as inserting them one by one, and counts the rows it refuses', async () => {
+  it.each(chunkings)('brings the same rows and the same rollups as inserting them one by one, and counts the rows it refuses ($name)', async ({ chunker }) => {
     const rows = [];
     for (let t = T0 - 120_000; t < T0 + 2 * 3_600_000; t += 1000) rows.push(sigenRow(t));
     rows.push({ ...sigenRow(T0 + 3 * 3_600_000), pvPower: null, gridPower: null, batteryPower: null, loadPower: null }); // no power: readable, kept
@@ -125,7 +135,7 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     for (const s of existing) store.insert(s);
     const source = sigenDbSource(store, file)!;
     expect(source.check(cutoff).anyPower).toBe(true);
-    const counts = await source.insert(cutoff, small(), noProgress);
+    const counts = await source.insert(cutoff, chunker(), noProgress);
     source.detach();
 
     expect(counts.imported).toBe(reference.imported);
@@ -135,8 +145,7 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
     expectSamePages(pagesOf(store), pagesOf(reference.store));
-    expect(store.db.prepare('SELECT count(*) FROM bulk_insert').pluck().get()).toBe(0);
-    // A poll after the import still goes through the trigger.
+    // A poll after the import still adds itself to its minute.
     store.insert(makeSample(T0 + 5 * 3_600_000));
     expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get((T0 + 5 * 3_600_000) / 60_000)).toBe(1);
   });
@@ -159,6 +168,20 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
+  it('replaces rollup rows left in pages that hold no samples (an older build), rather than failing on them', async () => {
+    const rows = [];
+    for (let t = T0; t < T0 + 1_800_000; t += 1000) rows.push(sigenRow(t));
+    const file = sigenDb(rows);
+    const store = openStore();
+    store.db.prepare('INSERT INTO minutes (m, n) VALUES (?, 99)').run(T0 / 60_000 + 3);
+    const source = sigenDbSource(store, file)!;
+    expect((await source.insert(0, new Chunker(8, 5000, 5000), noProgress)).imported).toBe(1800);
+    source.detach();
+    const reference = referenceStore([], rows.map((r) => fromSigenRow(r)!), 0);
+    expectSameMinutes(minutesOf(store), minutesOf(reference.store));
+    expectSamePages(pagesOf(store), pagesOf(reference.store));
+  });
+
   it('sees a file without a power value, and a table that is not its own', () => {
     const noPower = sigenDb([{ t: T0, batterySoc: 50 }, { t: T0 + 1000, outdoorTemp: 4 }]);
     const store = openStore();
@@ -176,14 +199,14 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
   });
 });
 
-describe('a JSON file, staged then copied', () => {
+describe('JSON files: sigen-home-bridge\'s read on a thread of its own while inserted, our own staged first', () => {
   function jsonFile(items: unknown[] | string): string {
     const file = path.join(tmp(), 'history.json');
     fs.writeFileSync(file, typeof items === 'string' ? items : JSON.stringify(items));
     return file;
   }
 
-  it("sigen-home-bridge's rows: the same rows and rollup as one by one in file order (the first of a repeated t wins), bad rows counted", async () => {
+  it.each(chunkings)("sigen-home-bridge's rows: the same rows and rollups as one by one in file order (the first of a repeated t wins), bad rows counted ($name)", async ({ chunker }) => {
     const items: unknown[] = [];
     for (let t = T0 - 30_000; t < T0 + 1_800_000; t += 1000) {
       const s = makeSample(t);
@@ -198,16 +221,22 @@ describe('a JSON file, staged then copied', () => {
 
     const store = openStore();
     for (const s of existing) store.insert(s);
-    const stage = jsonStage(store);
-    expect(stage.load(file, 'sigen-json')).toEqual({ unreadable: 6 });
-    const counts = stage.counts(cutoff);
-    expect(counts.rows).toBe(readable.length);
-    expect(counts.inRetention).toBe(readable.length - 30);
+    const rows = sigenJsonRows(store, file, cutoff);
     let covered = 0;
-    const imported = await stage.insert(cutoff, small(), async (c) => {
-      covered += c;
-    });
-    stage.drop();
+    let imported: number;
+    let counts;
+    try {
+      expect((await rows.start()).withPower).toBeGreaterThan(0);
+      ({ imported, counts } = await rows.insert(chunker(), async (c) => {
+        covered += c;
+      }));
+    } finally {
+      rows.close();
+    }
+    expect(counts.unreadable).toBe(6);
+    expect(counts.rows).toBe(readable.length);
+    expect(counts.withPower).toBe(readable.filter((s) => s.solar !== null || s.grid !== null || s.battery !== null || s.home !== null).length);
+    expect(counts.inRetention).toBe(readable.filter((s) => s.t >= cutoff).length);
     expect(covered).toBe(counts.inRetention);
     expect(imported).toBe(reference.imported);
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
@@ -215,24 +244,27 @@ describe('a JSON file, staged then copied', () => {
     expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
-  it('our own rows and the legacy shapes: the same samples as the per-row reader', async () => {
+  it.each(chunkings)('our own rows and the legacy shapes, in time order or not: the same samples and rollups as the per-row reader ($name)', async ({ chunker }) => {
     const items: unknown[] = [];
-    for (let t = T0; t < T0 + 300_000; t += 1000) {
+    for (let t = T0; t < T0 + 1_800_000; t += 1000) {
       const s = makeSample(t);
       if (t % 3000 === 0) items.push(s);
       else if (t % 3000 === 1000) items.push({ ...s, t: undefined, time: new Date(t).toISOString() });
       else items.push({ ...s, t: undefined, timestamp: String(t) });
     }
+    // The last ten minutes written before the others, and a repeated time (the first one stays).
+    items.unshift(...items.splice(1200), { ...makeSample(T0 + 61_000), solar: 7 });
     const file = jsonFile(items);
     const samples = items.map((o, i) => legacySample(JSON.parse(JSON.stringify(o)), i));
     const reference = referenceStore([], samples, 0);
     const store = openStore();
-    const stage = jsonStage(store);
-    stage.load(file, 'legacy-json');
-    expect(await stage.insert(0, small(), noProgress)).toBe(300);
+    const stage = legacyJsonStage(store);
+    expect(stage.load(file, 0)).toEqual({ rows: 1801, withPower: 1801, inRetention: 1801, unreadable: 0, bytes: fs.statSync(file).size - 1 });
+    expect(await stage.insert(chunker(), noProgress)).toBe(1800);
     stage.drop();
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
+    expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
   it('a legacy file with a bad entry past the first MiB fails whole, naming it, and leaves the history as it was', () => {
@@ -244,9 +276,8 @@ describe('a JSON file, staged then copied', () => {
     const store = openStore();
     for (const s of existing) store.insert(s);
     const before = { samples: samplesOf(store), minutes: minutesOf(store) };
-    const stage = jsonStage(store);
-    expect(() => stage.load(file, 'legacy-json')).toThrow(`entry ${items.length - 1}: solar must be a number or null`);
-    expect(stage.counts(0).rows).toBe(0);
+    const stage = legacyJsonStage(store);
+    expect(() => stage.load(file, 0)).toThrow(`entry ${items.length - 1}: solar must be a number or null`);
     stage.drop();
     expect(samplesOf(store)).toEqual(before.samples);
     expect(minutesOf(store)).toEqual(before.minutes);

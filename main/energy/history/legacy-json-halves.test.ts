@@ -156,14 +156,21 @@ describe('our own legacy JSON file read in two halves on two threads', () => {
   });
 
   it('an import stopped while the file is being read (its worker terminated) inserts nothing and leaves no stage behind', async () => {
-    // Large enough to be read in two halves at the default size, and to take a while.
+    // Read in two halves at the default size, and long enough to read (about 70 MB: a second or
+    // more on these machines, both threads reading) that the stop below comes while it is read,
+    // well before any row could go in. The same 10,000 rows over and over (a repeated time is
+    // read like any other), written a block at a time.
     const file = path.join(dir, 'history.json');
+    const block = Buffer.from(Array.from({ length: 10_000 }, (_, i) => JSON.stringify(makeSample(T0 + i * 1000))).join(','));
     const fd = fs.openSync(file, 'w');
     fs.writeSync(fd, '[');
-    for (let i = 0; i < 200_000; i++) fs.writeSync(fd, (i ? ',' : '') + JSON.stringify(makeSample(T0 + i * 1000)));
+    for (let k = 0; k < 60; k++) {
+      if (k) fs.writeSync(fd, ',');
+      fs.writeSync(fd, block);
+    }
     fs.writeSync(fd, ']');
     fs.closeSync(fd);
-    expect(fs.statSync(file).size).toBeGreaterThan(16 << 20);
+    expect(fs.statSync(file).size).toBeGreaterThan(48 << 20);
     const dataDir = path.join(dir, 'data');
     const history = createHistory({ dataDir, clock: systemClock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
     history.start();
@@ -171,7 +178,7 @@ describe('our own legacy JSON file read in two halves on two threads', () => {
     const done = history.importFiles([{ file, format: 'legacy-json' }], (reports) => {
       if (reports.some((r) => (r.progress?.done ?? 0) > 0)) inserting = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     history.stop();
     const [report] = await done;
     // Stopped while reading (no row had gone in yet), not after.

@@ -259,7 +259,7 @@ describe('JSON files: sigen-home-bridge\'s read on a thread of its own while ins
     const reference = referenceStore([], samples, 0);
     const store = openStore();
     const stage = legacyJsonStage(store);
-    expect(stage.load(file, 0)).toEqual({ rows: 1801, withPower: 1801, inRetention: 1801, unreadable: 0, bytes: fs.statSync(file).size - 1 });
+    expect(await stage.load(file, 0)).toEqual({ rows: 1801, withPower: 1801, inRetention: 1801, unreadable: 0, bytes: fs.statSync(file).size - 1 });
     expect(await stage.insert(chunker(), noProgress)).toBe(1800);
     stage.drop();
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
@@ -267,7 +267,7 @@ describe('JSON files: sigen-home-bridge\'s read on a thread of its own while ins
     expectSamePages(pagesOf(store), pagesOf(reference.store));
   });
 
-  it('a legacy file with a bad entry past the first MiB fails whole, naming it, and leaves the history as it was', () => {
+  it('a legacy file with a bad entry past the first MiB fails whole, naming it, and leaves the history as it was', async () => {
     const items: unknown[] = [];
     for (let t = T0; t < T0 + 20_000_000; t += 1000) items.push(makeSample(t));
     items.push({ t: T0 + 30_000_000, solar: 'lots' });
@@ -277,7 +277,7 @@ describe('JSON files: sigen-home-bridge\'s read on a thread of its own while ins
     for (const s of existing) store.insert(s);
     const before = { samples: samplesOf(store), minutes: minutesOf(store) };
     const stage = legacyJsonStage(store);
-    expect(() => stage.load(file, 0)).toThrow(`entry ${items.length - 1}: solar must be a number or null`);
+    await expect(stage.load(file, 0)).rejects.toThrow(`entry ${items.length - 1}: solar must be a number or null`);
     stage.drop();
     expect(samplesOf(store)).toEqual(before.samples);
     expect(minutesOf(store)).toEqual(before.minutes);

@@ -117,7 +117,7 @@ async function importLegacyJson(store: DurableStore, file: string): Promise<Lega
   try {
     let counts: JsonRowCounts;
     try {
-      counts = stage.load(file, cutoff);
+      counts = await stage.load(file, cutoff);
     } catch (err) {
       if (!(err instanceof JsonArrayError)) throw err;
       // Not an array at all: a small file is parsed whole to say whether it is JSON in the first place.

@@ -1,5 +1,5 @@
 import { SIGEN_FIELD_OF, SIGEN_FIELDS, SIGEN_POWER_FIELDS } from '../import/sigen-history.js';
-import { readJsonArray } from './json-array-stream.js';
+import { readJsonArray, type JsonArrayBatch } from './json-array-stream.js';
 import { legacyValues } from './legacy-import.js';
 import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
 
@@ -32,6 +32,13 @@ export interface RowSink {
  * Throws JsonArrayError when the file is not one JSON array.
  */
 export function readJsonRows(file: string, format: 'legacy-json' | 'sigen-json', cutoff: number, sink: RowSink, counts: JsonRowCounts = { rows: 0, withPower: 0, inRetention: 0, unreadable: 0, bytes: 0 }): JsonRowCounts {
+  const take = jsonRowTaker(format, cutoff, sink, counts);
+  for (const batch of readJsonArray(file)) take(batch);
+  return counts;
+}
+
+/** readJsonRows one batch at a time (readJsonArray's), for a reader that stops where it likes. */
+export function jsonRowTaker(format: 'legacy-json' | 'sigen-json', cutoff: number, sink: RowSink, counts: JsonRowCounts): (batch: JsonArrayBatch) => void {
   const values: Array<number | null> = SAMPLE_FIELDS.map(() => null);
   const keep = (t: number, power: boolean) => {
     counts.rows++;
@@ -70,7 +77,7 @@ export function readJsonRows(file: string, format: 'legacy-json' | 'sigen-json',
     keep(t, power);
     return true;
   };
-  for (const batch of readJsonArray(file)) {
+  return (batch) => {
     if (format === 'legacy-json' && batch.bad.length) throw new Error(`entry ${batch.bad[0]!.index}: not valid JSON (${batch.bad[0]!.message})`);
     const bad = batch.bad.length ? new Set(batch.bad.map((b) => b.index)) : null;
     const { items, first } = batch;
@@ -80,6 +87,5 @@ export function readJsonRows(file: string, format: 'legacy-json' | 'sigen-json',
       else if (!putSigen(items[k])) counts.unreadable++;
     }
     counts.bytes = batch.end;
-  }
-  return counts;
+  };
 }

@@ -41,33 +41,20 @@ export function decodeRecords(buf: Float64Array, count: number, rows: unknown[][
 const BUFFER_RECORDS = 8192;
 
 /**
- * The rows of a file kept on disk between reading it whole and inserting it: appended in the file's
- * order and read back in it. So a legacy JSON file is parsed once, nothing reaches the history
- * before all of it has been read and checked, and memory stays one buffer. (A TEMP table of
- * SQLite did the same at three times the CPU: one bound insert per row into it, then reading it back.)
+ * Appends records to the file open as `fd` from its start, a buffer at a time: the writing half of
+ * SampleStage, also used by the legacy file's second reader (legacy-json-worker.ts), which writes
+ * into a stage the import worker opened and owns.
  */
-export class SampleStage implements RowSink {
-  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-stage-'));
-  private readonly fd = fs.openSync(path.join(this.dir, 'rows'), 'w+');
-  private readonly buf = new Float64Array(BUFFER_RECORDS * RECORD_WIDTH);
+export class StageWriter implements RowSink {
+  /** Records on their way to the file (and, in SampleStage, on their way back: it reads once all are written). */
+  protected readonly buf = new Float64Array(BUFFER_RECORDS * RECORD_WIDTH);
   private buffered = 0;
-  private closed = false;
   /** Records written. */
   count = 0;
   /** Per field (SAMPLE_FIELDS order): whether any record holds a value in it. */
-  readonly present: boolean[] = SAMPLE_FIELDS.map(() => false);
+  present: boolean[] = SAMPLE_FIELDS.map(() => false);
 
-  constructor() {
-    // Unlinked at once where the system allows it: nothing is left behind if the import is
-    // stopped mid-file (its worker terminated) or the process dies. (Windows keeps the name until
-    // the file is closed: close() removes it there.)
-    try {
-      fs.unlinkSync(path.join(this.dir, 'rows'));
-      fs.rmdirSync(this.dir);
-    } catch {
-      // removed by close()
-    }
-  }
+  constructor(readonly fd: number) {}
 
   push(t: number, values: ArrayLike<number | null>): void {
     encodeRecord(this.buf, this.buffered, t, values);
@@ -82,6 +69,38 @@ export class SampleStage implements RowSink {
     const bytes = Buffer.from(this.buf.buffer, 0, this.buffered * RECORD_BYTES);
     for (let done = 0; done < bytes.length; ) done += fs.writeSync(this.fd, bytes, done, bytes.length - done, (this.count - this.buffered) * RECORD_BYTES + done);
     this.buffered = 0;
+  }
+}
+
+/**
+ * The rows of a file kept on disk between reading it whole and inserting it: appended in the file's
+ * order and read back in it. So a legacy JSON file is parsed once, nothing reaches the history
+ * before all of it has been read and checked, and memory stays one buffer. (A TEMP table of
+ * SQLite did the same at three times the CPU: one bound insert per row into it, then reading it back.)
+ */
+export class SampleStage extends StageWriter {
+  private readonly dir: string;
+  private closed = false;
+
+  constructor() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-stage-'));
+    super(fs.openSync(path.join(dir, 'rows'), 'w+'));
+    this.dir = dir;
+    // Unlinked at once where the system allows it: nothing is left behind if the import is
+    // stopped mid-file (its worker terminated) or the process dies. (Windows keeps the name until
+    // the file is closed: close() removes it there.)
+    try {
+      fs.unlinkSync(path.join(this.dir, 'rows'));
+      fs.rmdirSync(this.dir);
+    } catch {
+      // removed by close()
+    }
+  }
+
+  /** Takes over what another thread wrote into this stage's file through a StageWriter of its own. */
+  adopt(count: number, present: boolean[]): void {
+    this.count = count;
+    this.present = present;
   }
 
   /** Up to `limit` records from record `from` on, as rows `[t, ...SAMPLE_FIELDS]` (null where NaN). */

@@ -168,8 +168,9 @@ describe('the bundled start (dist/server)', () => {
   }, 90_000);
 
   // What a start never needs stays unloaded: fastify's JSON-schema compilers and inject (no route
-  // declares a schema; inject is for tests) and the demo's simulated box, cloud and media server.
-  it('loads neither fastify\'s schema compilers nor inject nor any simulator', async () => {
+  // declares a schema; inject is for tests), the demo's simulated box, cloud and media server, and
+  // the WebSocket client of the box's cloud.
+  it('loads neither fastify\'s schema compilers nor inject nor any simulator nor the cloud\'s WebSocket client', async () => {
     await waitFor('the recording sync', () => json(`${recordings}/healthz`));
     const fromNodeModules = loadedPaths().filter((f) => f.includes('/node_modules/')).map((f) => f.split('/node_modules/').pop()!.split('/').slice(0, 2).join('/'));
     expect(fromNodeModules.some((f) => f.startsWith('better-sqlite3/'))).toBe(true);
@@ -177,6 +178,7 @@ describe('the bundled start (dist/server)', () => {
     expect(loadedWith('strictTuples')).toEqual([]); // an option name of ajv's, had it been bundled
     expect(loadedWith('createBoxSimulator')).toEqual([]);
     expect(loadedWith('collectDefaultMetrics')).toEqual([]); // prom-client, with metrics off
+    expect(loadedWith('"permessage-deflate"')).toEqual([]); // ws: only once a sync deletes in the box's cloud
   });
 
   // The first ICU date formatter pages in ~6 MB of locale data for the life of the process: day

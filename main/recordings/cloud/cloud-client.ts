@@ -1,4 +1,4 @@
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { z } from 'zod';
 import { noHttpAnswer, OutboundRefused, pinnedLookup, type CheckedAddress } from '../../core/outbound.js';
 import { fetchBounded, ResponseTooLargeError } from '../box/bounded-fetch.js';
@@ -179,11 +179,13 @@ class CloudSocket {
   }
 
   /** Opens the channel; `checked` is the address the outbound gate approved (the socket connects there). */
-  static open(url: string, cookie: string, timeoutMs: number, checked?: CheckedAddress): Promise<CloudSocket> {
+  static async open(url: string, cookie: string, timeoutMs: number, checked?: CheckedAddress): Promise<CloudSocket> {
+    // ws (with the TLS, HTTPS and zlib modules it loads) only once a sync deletes in the cloud.
+    const { default: WebSocketClient } = await import('ws');
     return new Promise((resolve, reject) => {
       let ws: WebSocket;
       try {
-        ws = new WebSocket(url, {
+        ws = new WebSocketClient(url, {
           headers: { Cookie: `auth=${cookie}` },
           handshakeTimeout: timeoutMs,
           maxPayload: MAX_WS_MESSAGE_BYTES,
@@ -205,7 +207,7 @@ class CloudSocket {
   }
 
   get isOpen(): boolean {
-    return !this.closed && this.ws.readyState === WebSocket.OPEN;
+    return !this.closed && this.ws.readyState === this.ws.OPEN;
   }
 
   send(envelope: unknown): Promise<void> {

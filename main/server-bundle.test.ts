@@ -140,9 +140,11 @@ describe('the bundled start (dist/server)', () => {
     expect(csv.filter((line) => /(^|,)100[012](,|$)/.test(line))).toHaveLength(samples.length);
   }, 90_000);
 
-  it('starts the recording sync after the bridge, from its own chunk', async () => {
+  it('starts the recording sync after the bridge, from its own chunk, without the cloud\'s WebSocket client', async () => {
     const health = await waitFor('the recording sync', () => json(`${recordings}/healthz`));
     expect(health).toEqual({ status: 'ok' });
+    // ws loads once a sync opens the box cloud's channel (or MQTT over WebSocket: later in this file).
+    expect(loadedWith('"permessage-deflate"')).toEqual([]);
   }, 90_000);
 
   // A default install (MQTT off) does not load mqtt.js (its class names survive minifying: keepNames)
@@ -168,9 +170,8 @@ describe('the bundled start (dist/server)', () => {
   }, 90_000);
 
   // What a start never needs stays unloaded: fastify's JSON-schema compilers and inject (no route
-  // declares a schema; inject is for tests), the demo's simulated box, cloud and media server, and
-  // the WebSocket client of the box's cloud.
-  it('loads neither fastify\'s schema compilers nor inject nor any simulator nor the cloud\'s WebSocket client', async () => {
+  // declares a schema; inject is for tests) and the demo's simulated box, cloud and media server.
+  it('loads neither fastify\'s schema compilers nor inject nor any simulator', async () => {
     await waitFor('the recording sync', () => json(`${recordings}/healthz`));
     const fromNodeModules = loadedPaths().filter((f) => f.includes('/node_modules/')).map((f) => f.split('/node_modules/').pop()!.split('/').slice(0, 2).join('/'));
     expect(fromNodeModules.some((f) => f.startsWith('better-sqlite3/'))).toBe(true);
@@ -178,7 +179,6 @@ describe('the bundled start (dist/server)', () => {
     expect(loadedWith('strictTuples')).toEqual([]); // an option name of ajv's, had it been bundled
     expect(loadedWith('createBoxSimulator')).toEqual([]);
     expect(loadedWith('collectDefaultMetrics')).toEqual([]); // prom-client, with metrics off
-    expect(loadedWith('"permessage-deflate"')).toEqual([]); // ws: only once a sync deletes in the box's cloud
   });
 
   // The first ICU date formatter pages in ~6 MB of locale data for the life of the process: day

@@ -90,7 +90,9 @@ describe('the broker link against hostile brokers', () => {
   });
 });
 
-describe.skipIf(mosquittoUnavailable() !== null)('the broker link against mosquitto', () => {
+const noBroker = mosquittoUnavailable();
+if (noBroker) console.warn(`MQTT broker link tests skipped: ${noBroker}`);
+describe.skipIf(noBroker !== null)('the broker link against mosquitto', () => {
   it('never sends a message over the size bound, and drops (does not queue) while disconnected', async () => {
     const broker = await startMosquitto();
     cleanups.push(() => broker.close());

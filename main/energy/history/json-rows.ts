@@ -1,18 +1,15 @@
 import { SIGEN_FIELD_OF, SIGEN_FIELDS, SIGEN_POWER_FIELDS } from '../import/sigen-history.js';
+import type { SourceCounts } from './import-sql.js';
 import { readJsonArray, type JsonArrayBatch } from './json-array-stream.js';
 import { legacyValues } from './legacy-import.js';
 import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
 
-/** What reading a JSON history file found. */
-export interface JsonRowCounts {
-  /** Readable rows (a repeated `t` counted each time). */
-  rows: number;
-  /** Readable rows that carry a power value. */
-  withPower: number;
-  /** Readable rows at or after the cutoff: those handed to the sink. */
-  inRetention: number;
-  /** Entries that are not readable rows (sigen-home-bridge's file only: a legacy file fails on the first). */
-  unreadable: number;
+/**
+ * What reading a JSON history file found: the counts any import source gives (a repeated `t`
+ * counted each time; `unreadable` is for sigen-home-bridge's file only, a legacy file fails on its
+ * first bad entry), and how far the file has been read.
+ */
+export interface JsonRowCounts extends SourceCounts {
   /** Bytes of the file read so far (progress). */
   bytes: number;
 }

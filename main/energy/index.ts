@@ -14,6 +14,7 @@ import type { ConnectionFactory } from './gateway/connection.js';
 import { gatewayLink } from './gateway/gateway-link.js';
 import type { LiveStateStore } from './live-state.js';
 import type { History } from './history/index.js';
+import { replayPolls } from './history/replay.js';
 import type { Poller } from './poller.js';
 import { createSecurity, type Security } from './security/gate.js';
 import { ownerGateOf } from './security/security-routes.js';
@@ -93,6 +94,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
   const estimator = new BatteryEstimator();
   const unsubscribe: Array<() => void> = [];
   let features: EnergyFeature[] = [];
+  let replaying: Promise<void> = Promise.resolve();
+  let stopReplay = new AbortController();
 
   // Made on first use, not at start: the recording sync's owner gate reads the same passcode and
   // sessions, also when the bridge itself could not start (its port taken, say).
@@ -177,6 +180,10 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       for (const f of features) f.routes?.(server);
       await registerWebUi(server);
       url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(server, config.port ?? running.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
+      // Stored polls the features read back (today's totals, days their tables lack), once for all
+      // of them and in batches now that the port answers; each holds its live polls until then.
+      const replays = features.flatMap((f) => f.replay?.(clock.now()) ?? []);
+      replaying = replayPolls(hist.file, replays, clock.now(), { logger, signal: stopReplay.signal });
       poll.start();
       logger.info({ url }, 'energy bridge listening');
       // After the port opens, in the background (a worker): progress shows in /api/history/stats.
@@ -184,6 +191,9 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     },
 
     async stop() {
+      stopReplay.abort();
+      await replaying;
+      stopReplay = new AbortController();
       await poller?.stop();
       for (const f of features.splice(0).reverse()) await f.stop?.();
       for (const u of unsubscribe.splice(0)) u();

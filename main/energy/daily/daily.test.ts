@@ -7,6 +7,7 @@ import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import type { FeatureContext } from '../features/feature.js';
 import { createHistory, sampleFromState } from '../history/index.js';
+import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { energySettingsSchema } from '../settings.js';
 import { createTariffFeature } from '../tariff/feature.js';
@@ -41,7 +42,7 @@ describe('daily totals', () => {
     const restartAt = startOfLocalDay('2026-03-28', tz) + 13 * 3_600_000;
     const clock = createManualClock(weekStart);
 
-    const boot = () => {
+    const boot = async () => {
       const history = createHistory({ dataDir, clock, logger: silentLogger, retentionMs: () => 30 * 86_400_000 });
       history.start();
       const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000));
@@ -50,11 +51,13 @@ describe('daily totals', () => {
       const tariff = createTariffFeature(ctx);
       daily.start?.();
       tariff.start?.();
+      // What the service does after its port opens: today's polls (and missing days) read back.
+      await replayPolls(history.file, [daily, tariff].flatMap((f) => f.replay?.(clock.now()) ?? []), clock.now(), { logger: silentLogger });
       const app = Fastify();
       daily.routes?.(app);
       return { history, daily, tariff, app, state };
     };
-    const poll = (svc: ReturnType<typeof boot>, t: number) => {
+    const poll = (svc: Awaited<ReturnType<typeof boot>>, t: number) => {
       clock.set(t);
       const s = stateAt(t);
       svc.daily.onPoll?.(s, t);
@@ -63,7 +66,7 @@ describe('daily totals', () => {
       svc.state.set(s);
     };
 
-    let svc = boot();
+    let svc = await boot();
     let t = weekStart;
     for (; t < restartAt; t += 60_000) poll(svc, t);
     const before = { ...svc.tariff };
@@ -75,7 +78,7 @@ describe('daily totals', () => {
 
     t += 5 * 60_000; // five minutes down
     clock.set(t);
-    svc = boot();
+    svc = await boot();
     // Straight after the restart, today's cost is back (rebuilt from history), not zero.
     const snapAfter: { tariff?: { today: { importCost: number } } } = {};
     svc.tariff.snapshot?.(snapAfter as never);
@@ -134,6 +137,7 @@ describe('daily totals', () => {
     const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000));
     const daily = createDailyFeature({ clock, logger: silentLogger, settings: () => settings, state, outbound: createOutbound({ transport: () => Promise.reject(new Error('x')) }), dataDir, historyFile: history.file, gate: async () => {} });
     daily.start?.();
+    await replayPolls(history.file, [daily.replay!(clock.now())!], clock.now(), { logger: silentLogger });
     const app = Fastify();
     daily.routes?.(app);
     const body = (await app.inject({ method: 'GET', url: '/api/history/daily?from=2026-06-01&to=2026-06-01' })).json() as { days: Array<{ importKwh: number; solarKwh: number }> };

@@ -4,7 +4,8 @@ import { invalid } from '../../core/errors.js';
 import { isoDate, parseInput } from '../../core/validate.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import { DailyStore, type DailyRow } from '../history/daily-store.js';
-import { replayMissingDays } from '../history/sample-reader.js';
+import { LiveFeed } from '../history/replay.js';
+import { firstMissingDay } from '../history/sample-reader.js';
 import { powerSampleOf } from '../tariff/feature.js';
 import { dayCost, DayLedger, round4, type DayTotals } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
@@ -69,15 +70,18 @@ export const createDailyFeature: FeatureFactory = (ctx) => {
     }
   };
   let ledger = new DayLedger(config, (day) => close(day));
+  const feed = new LiveFeed(() => ledger);
 
   /** Rebuilds every day of the retained history that the table lacks, and today so far. */
-  const rebuild = (s: DailyStore) => {
+  const rebuild = (s: DailyStore, now: number) => {
     // Days already in the table are left as they were written (history may hold only part of them now).
     ledger = new DayLedger(config, (day) => {
       if (!s.has(day.date)) close(day);
     });
-    const { polls, from } = replayMissingDays({ historyFile: ctx.historyFile, now: ctx.clock.now(), timeZone: config().timeZone, has: (d) => s.has(d), feed: (p) => ledger.feed(p) });
-    if (polls) ctx.logger.info({ polls, from }, 'daily totals rebuilt from history');
+    const from = firstMissingDay(ctx.historyFile, now, config().timeZone, (d) => s.has(d));
+    return feed.replay(ledger, from.at, (polls) => {
+      if (polls) ctx.logger.info({ polls, from: from.date }, 'daily totals rebuilt from history');
+    });
   };
 
   const view = (r: DailyRow, complete: boolean): DailyView => {
@@ -106,10 +110,14 @@ export const createDailyFeature: FeatureFactory = (ctx) => {
     name: 'daily',
     start() {
       store = new DailyStore(path.join(ctx.dataDir, 'energy', 'daily.db'));
+    },
+    replay(now) {
+      if (!store) return null;
       try {
-        rebuild(store);
+        return rebuild(store, now);
       } catch (err) {
         ctx.logger.error({ err }, 'daily totals could not be rebuilt from history');
+        return null;
       }
     },
     stop() {
@@ -117,7 +125,7 @@ export const createDailyFeature: FeatureFactory = (ctx) => {
       store = null;
     },
     onPoll(next, at) {
-      if (next.connected) ledger.feed(powerSampleOf(next, at));
+      if (next.connected) feed.live(powerSampleOf(next, at));
     },
     routes(app) {
       app.get('/api/history/daily', async (req, reply) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
+import type { HistoryReplay } from '../history/replay.js';
 import type { LiveState, LiveStateStore } from '../live-state.js';
 import type { EnergySettings } from '../settings.js';
 import type { Snapshot } from '../snapshot-schema.js';
@@ -25,7 +26,7 @@ export interface FeatureContext {
   outbound: Outbound;
   /** The service's data folder. */
   dataDir: string;
-  /** The history database file (read-only use: rebuilding today's totals after a restart). */
+  /** The history database file (read-only use: today's totals after a change of time zone, the usual load). */
   historyFile: string;
   /** The passcode gate: preHandler for every route that changes something or probes the network. */
   gate: preHandlerAsyncHookHandler;
@@ -52,6 +53,12 @@ export interface EnergyFeature {
   onSettings?(prev: EnergySettings, next: EnergySettings): void;
   /** Re-reads the feature's own files and restarts it (an import replaced them). */
   reload?(): Promise<void>;
+  /**
+   * The stored polls this feature reads back after a start (today's totals, days its table lacks).
+   * The service reads them once for every feature, after the port opens and in batches
+   * (history/replay.ts); the feature holds its live polls until its `done`.
+   */
+  replay?(now: number): HistoryReplay | null;
 }
 
 /** What a feature learns about the poll itself (metrics): how long it took (real milliseconds, whatever the clock). */

@@ -37,21 +37,30 @@ export function firstSampleTime(file: string): number | null {
 }
 
 /**
- * Replays the stored polls into a per-day ledger from the first local day a day table lacks (from
- * the oldest poll on; today when none is missing) up to now, so that a restart fills the days it
- * missed. Returns how many polls were fed and the day the replay began.
+ * Where a per-day table's read-back starts: the first local day from the oldest stored poll on
+ * that the table lacks, else today (so today's running totals come back).
  */
-export function replayMissingDays(o: { historyFile: string; now: number; timeZone: string; has(date: string): boolean; feed(p: PowerSample): void }): { polls: number; from: string } {
-  const first = firstSampleTime(o.historyFile);
-  const today = localMinute(o.now, o.timeZone).date;
-  let from = today;
+export function firstMissingDay(historyFile: string, now: number, timeZone: string, has: (date: string) => boolean): { date: string; at: number } {
+  const first = firstSampleTime(historyFile);
+  const today = localMinute(now, timeZone).date;
+  let date = today;
   if (first !== null) {
-    for (let d = localMinute(first, o.timeZone).date; d < today; d = nextDate(d)) {
-      if (!o.has(d)) {
-        from = d;
+    for (let d = localMinute(first, timeZone).date; d < today; d = nextDate(d)) {
+      if (!has(d)) {
+        date = d;
         break;
       }
     }
   }
-  return { polls: readPowerSamples(o.historyFile, startOfLocalDay(from, o.timeZone), o.now + 1, o.feed), from };
+  return { date, at: startOfLocalDay(date, timeZone) };
+}
+
+/**
+ * Replays the stored polls into a per-day ledger from the first local day a day table lacks (from
+ * the oldest poll on; today when none is missing) up to now, at once (a reload; a start reads back
+ * in batches, see replay.ts). Returns how many polls were fed and the day the replay began.
+ */
+export function replayMissingDays(o: { historyFile: string; now: number; timeZone: string; has(date: string): boolean; feed(p: PowerSample): void }): { polls: number; from: string } {
+  const from = firstMissingDay(o.historyFile, o.now, o.timeZone, o.has);
+  return { polls: readPowerSamples(o.historyFile, from.at, o.now + 1, o.feed), from: from.date };
 }

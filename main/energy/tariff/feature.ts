@@ -1,3 +1,4 @@
+import { LiveFeed } from '../history/replay.js';
 import { readPowerSamples } from '../history/sample-reader.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
 import type { LiveState } from '../live-state.js';
@@ -24,12 +25,13 @@ export function netPerHour(t: TariffConfig, grid: number | null, rates: ReturnTy
 
 /**
  * Tariff and cost: integrates each poll into today's ledger (local day in the configured zone) and
- * adds `tariff` to the snapshot once anything is configured. On start, today's polls so far are
- * read back from the history database so that a restart mid-day keeps today's cost.
+ * adds `tariff` to the snapshot once anything is configured. After a start, today's polls so far
+ * are read back from the history database (`replay`) so that a restart mid-day keeps today's cost.
  */
 export const createTariffFeature: FeatureFactory = (ctx) => {
   const config = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
   let ledger = new DayLedger(config);
+  const feed = new LiveFeed(() => ledger);
 
   const rebuild = () => {
     ledger = new DayLedger(config);
@@ -72,15 +74,15 @@ export const createTariffFeature: FeatureFactory = (ctx) => {
 
   return {
     name: 'tariff',
-    start() {
-      try {
-        rebuild();
-      } catch (err) {
-        ctx.logger.error({ err }, "today's cost could not be rebuilt from history");
-      }
+    replay(now) {
+      ledger = new DayLedger(config);
+      const today = ledger.advanceTo(now).date;
+      return feed.replay(ledger, startOfLocalDay(today, config().timeZone), (polls) => {
+        if (polls) ctx.logger.info({ polls }, "today's cost rebuilt from history");
+      });
     },
     onPoll(next, at) {
-      if (next.connected) ledger.feed(powerSampleOf(next, at));
+      if (next.connected) feed.live(powerSampleOf(next, at));
     },
     onSettings(prev, next) {
       // A new zone moves the day boundary: integrate today again under the new rules.

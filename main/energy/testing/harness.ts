@@ -6,11 +6,11 @@ import { createEnergyService, type EnergyDeps, type EnergyService } from '../ind
 import type { LiveState } from '../live-state.js';
 import { startGatewaySimulator, type GatewaySimulator, type GatewaySimulatorOptions } from '../simulator/gateway-simulator.js';
 
-/** A temp data dir, a gateway simulator on loopback and an energy service polling it. */
+/** A temp data dir (or `dataDir`, prepared by the test), a gateway simulator on loopback and an energy service polling it. */
 export async function startEnergyHarness(
-  opts: { sim?: GatewaySimulatorOptions; env?: Record<string, string>; deps?: Partial<EnergyDeps> } = {},
+  opts: { sim?: GatewaySimulatorOptions; env?: Record<string, string>; deps?: Partial<EnergyDeps>; dataDir?: string } = {},
 ): Promise<{ sim: GatewaySimulator; service: EnergyService; dataDir: string; stop(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-test-'));
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'energy-test-'));
   const sim = await startGatewaySimulator({ firmware: 'V2.9', ...opts.sim });
   const service = createEnergyService(
     {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Timer } from '../../../core/clock.js';
 import type { LiveState } from '../../live-state.js';
+import { LiveFeed } from '../../history/replay.js';
 import { readPowerSamples } from '../../history/sample-reader.js';
 import type { Snapshot } from '../../snapshot-schema.js';
 import { powerSampleOf } from '../../tariff/feature.js';
@@ -51,6 +52,7 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
   /** Today's production so far, integrated from the polls like the daily totals. */
   const ledgerConfig = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
   let production = new DayLedger(ledgerConfig);
+  const feed = new LiveFeed(() => production);
   const rebuildToday = () => {
     production = new DayLedger(ledgerConfig);
     const now = ctx.clock.now();
@@ -211,7 +213,6 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
     name: 'outlook',
     start() {
       forecasts.load();
-      rebuildToday();
       try {
         savings = new SavingsStore(path.join(ctx.dataDir, 'energy', 'savings.db'));
       } catch (err) {
@@ -229,8 +230,14 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
       if (prev.general.timezone !== next.general.timezone) rebuildToday();
       cached = null;
     },
+    /** Today's production so far, read back from history after a start. */
+    replay(now) {
+      production = new DayLedger(ledgerConfig);
+      const date = production.advanceTo(now).date;
+      return feed.replay(production, startOfLocalDay(date, tz()));
+    },
     onPoll(next, at) {
-      if (next.connected) production.feed(powerSampleOf(next, at));
+      if (next.connected) feed.live(powerSampleOf(next, at));
       const battery = view(next, at).battery;
       const w = battery?.windows.find((x) => !x.covers) ?? null;
       return { outlook: { coversPeak: battery?.coversPeak ?? null, message: w ? `${w.name}: ${w.message}` : null } };

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { invalid } from '../../../core/errors.js';
 import { isoDate, parseInput } from '../../../core/validate.js';
-import { replayMissingDays } from '../../history/sample-reader.js';
+import { LiveFeed } from '../../history/replay.js';
+import { firstMissingDay, replayMissingDays } from '../../history/sample-reader.js';
 import type { Snapshot } from '../../snapshot-schema.js';
 import { powerSampleOf } from '../../tariff/feature.js';
 import { localMinute } from '../../tariff/local-time.js';
@@ -52,13 +53,13 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
     }
   };
   let ledger = new SavingsLedger(config, put);
-
-  /** Rebuilds every day of the retained history that the table lacks, and today so far. */
-  const rebuild = (s: SavingsStore) => {
-    ledger = new SavingsLedger(config, (day) => {
+  const feed = new LiveFeed(() => ledger);
+  /** A ledger that stores each day it closes unless the table has it already. */
+  const ledgerFor = (s: SavingsStore) =>
+    new SavingsLedger(config, (day) => {
       if (!s.has(day.date)) put(day);
     });
-    const { polls, from } = replayMissingDays({ historyFile: ctx.historyFile, now: ctx.clock.now(), timeZone: config().timeZone, has: (d) => s.has(d), feed: (p) => ledger.feed(p) });
+  const rebuilt = (polls: number, from: string) => {
     if (polls) ctx.logger.info({ polls, from }, 'savings rebuilt from history');
   };
 
@@ -83,10 +84,18 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
     name: 'savings',
     start() {
       store = new SavingsStore(path.join(ctx.dataDir, 'energy', 'savings.db'));
+    },
+    /** Every day of the retained history that the table lacks, and today so far. */
+    replay(now) {
+      const s = store;
+      if (!s) return null;
       try {
-        rebuild(store);
+        ledger = ledgerFor(s);
+        const from = firstMissingDay(ctx.historyFile, now, config().timeZone, (d) => s.has(d));
+        return feed.replay(ledger, from.at, (polls) => rebuilt(polls, from.date));
       } catch (err) {
         ctx.logger.error({ err }, 'savings could not be rebuilt from history');
+        return null;
       }
     },
     stop() {
@@ -96,11 +105,13 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
     async reload() {
       if (!store) return;
       store.close();
-      store = new SavingsStore(path.join(ctx.dataDir, 'energy', 'savings.db'));
-      rebuild(store);
+      const s = (store = new SavingsStore(path.join(ctx.dataDir, 'energy', 'savings.db')));
+      ledger = ledgerFor(s);
+      const { polls, from } = replayMissingDays({ historyFile: ctx.historyFile, now: ctx.clock.now(), timeZone: config().timeZone, has: (d) => s.has(d), feed: (p) => ledger.feed(p) });
+      rebuilt(polls, from);
     },
     onPoll(next, at) {
-      if (next.connected) ledger.feed(powerSampleOf(next, at));
+      if (next.connected) feed.live(powerSampleOf(next, at));
     },
     snapshot(snap) {
       const cur = ledger.current(ctx.clock.now());

@@ -6,6 +6,7 @@ import { createManualClock } from '../../../core/clock.js';
 import { silentLogger } from '../../../core/logger.js';
 import { createOutbound } from '../../../core/outbound.js';
 import { createHistory, sampleFromState } from '../../history/index.js';
+import { replayPolls } from '../../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../../live-state.js';
 import { energySettingsSchema } from '../../settings.js';
 import { startOfLocalDay } from '../../tariff/local-time.js';
@@ -55,6 +56,7 @@ describe('GET /api/savings', () => {
     const savings = createSavingsFeature(ctx);
     savings.start?.();
     cleanups.push(() => savings.stop?.());
+    await replayPolls(history.file, [savings.replay!(clock.now())!], clock.now(), { logger: silentLogger });
     const app = Fastify();
     savings.routes?.(app);
     cleanups.push(() => app.close());

@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { nodeVersionProblem } from './main/core/node-version.js';
+
+// On an older Node the SQLite addon crashes the test processes; say so once, up front.
+const problem = nodeVersionProblem(process.versions.node, process.execPath);
+if (problem) throw new Error(problem);
 
 export default defineConfig({
   test: {

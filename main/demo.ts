@@ -3,6 +3,7 @@
  * simulated day runs 30x faster, and a recording box), in a throw-away data folder.
  * Everything binds to 127.0.0.1; nothing touches the LAN.
  */
+import './core/require-node.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeVersionProblem } from './core/node-version.js';
 import { repoRoot } from './core/paths.js';
 import { freePort } from './core/testing/free-port.js';
 import { startGatewaySimulator, type GatewaySimulator } from './energy/simulator/gateway-simulator.js';
@@ -237,4 +238,39 @@ describe('the bundled start (dist/server)', () => {
   it('logged no error while doing all that', () => {
     expect(log).not.toMatch(/"level":(50|60)|Error:/);
   });
+});
+
+/** A Node older than the services need beside the provisioned one (these machines' Debian Node 20), if any. */
+const olderNode = (() => {
+  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
+    if (!fs.existsSync(candidate) || fs.realpathSync(candidate) === fs.realpathSync(process.execPath)) continue;
+    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim();
+    if (version && nodeVersionProblem(version)) return { path: candidate, version };
+  }
+  return null;
+})();
+if (!olderNode) console.warn('older-Node start test skipped: no Node older than 24.11 at /usr/bin/node or /usr/local/bin/node');
+
+describe.skipIf(!olderNode)('the bundled start on an older Node', () => {
+  it('stops at once with what to do, instead of crashing in the SQLite addon (Node 20 segfaults loading it)', () => {
+    expect(spawnSync(npm.cmd, [...npm.args, 'run', '--silent', 'prestart'], { cwd: repoRoot, stdio: 'inherit' }).status).toBe(0);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'server-bundle-old-node-'));
+    try {
+      const dataDir = path.join(tmp, 'data');
+      const res = spawnSync(olderNode!.path, [path.join(server, 'headless.js')], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: dataDir, SERVER_PORT: '1', PORT: '1', BIND_HOST: '127.0.0.1', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '1' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(res.signal).toBeNull();
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain(`runs on Node 24.11 or later; this is Node v${olderNode!.version} (${olderNode!.path})`);
+      expect(res.stderr).toContain('source scripts/provision-node.sh');
+      // Nothing was started or written.
+      expect(fs.existsSync(dataDir)).toBe(false);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -63,7 +63,7 @@ export class DurableStore {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
       insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
       upsertMinute: opts.readonly ? null : db.prepare(UPSERT_MINUTE_SQL),
-      count: db.prepare('SELECT count(*) FROM samples').pluck(),
+      count: db.prepare('SELECT coalesce(sum(n), 0) FROM minutes').pluck(),
       anyIn: db.prepare('SELECT EXISTS (SELECT 1 FROM samples WHERE t >= ? AND t < ?)').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
@@ -218,6 +218,12 @@ export class DurableStore {
     })();
   }
 
+  /**
+   * How many samples are stored, from the per-minute rollup, which every writer keeps whole in the
+   * same transaction (a poll adds itself to its minute; imports, prunes and sealed pages are folded
+   * again): a `count(*)` reads the whole table instead, 80 MB and ~50 ms for a week of 1 s polls,
+   * at every start.
+   */
   count(): number {
     return this.stmts.count.get() as number;
   }

@@ -211,7 +211,10 @@ export function createHistory(opts: HistoryOptions): History {
       lastRetention = retentionMs();
       total = durable.count();
       prune();
-      memory.load(durable.recent(cutoff(), Number.MAX_SAFE_INTEGER, memory.capacity));
+      // Only the newest stored sample (so a poll not newer than it is still skipped); the window
+      // fills from the polls, and reads take anything older from the durable copy. Loading the
+      // whole window read 20,000 rows (~30 ms and ~4 MB of heap) at every start with history.
+      memory.load(durable.recent(cutoff(), Number.MAX_SAFE_INTEGER, 1));
       timer = clock.setInterval(() => {
         try {
           prune();

@@ -2,7 +2,7 @@ import type { HistorySample } from './sample.js';
 
 /**
  * The in-memory live window: the most recent samples in time order, at most `capacity` of them.
- * It is always a suffix of the durable copy (loaded from it at start, then appended alongside it),
+ * It is always a suffix of the durable copy (its newest sample loaded at start, then appended alongside it),
  * so a read that needs anything older than `firstT` goes to the durable copy.
  */
 export class MemoryWindow {

@@ -61,9 +61,17 @@ describe('retention', () => {
 
     await th.restart();
     expect(th.history.stats()).toEqual({ count: 601, firstT: cutoff, lastT: s.t });
-    expect(th.history.inMemory()).toEqual({ count: 601, firstT: cutoff, lastT: s.t });
+    // Memory starts again from the newest stored sample (a poll not newer is still skipped); the
+    // history read answers the whole window from the durable copy.
+    expect(th.history.inMemory()).toEqual({ count: 1, firstT: s.t, lastT: s.t });
     const last = (await th.get('/api/history?limit=1')).body;
     expect(last).toEqual([makeSample(s.t)]);
+    const all = (await th.get('/api/history')).body as Array<{ t: number }>;
+    expect([all.length, all[0]!.t, all.at(-1)!.t]).toEqual([601, cutoff, s.t]);
+    expect(th.history.query({}).rows).toHaveLength(601);
+    // A poll from before the newest stored one (a clock set back) is skipped, not stored among the old rows.
+    expect(th.history.append(makeSample(s.t - 1500))).toBe(false);
+    expect(th.history.stats().count).toBe(601);
   });
 
   it('keeps the durable copy beyond the 20,000-sample memory window', async () => {

@@ -30,6 +30,9 @@ export async function replayPolls(file: string, replays: readonly HistoryReplay[
   let db: Database.Database | null = null;
   try {
     if (!replays.length || !fs.existsSync(file)) return;
+    // The caller goes on first (the service starts its poller); then each batch takes its turn.
+    await yieldToIo();
+    if (opts.signal?.aborted) return;
     db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     const page = db.prepare('SELECT t, solar, home, grid, battery FROM samples WHERE t >= ? AND t <= ? ORDER BY t LIMIT ?');

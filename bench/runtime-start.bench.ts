@@ -2,8 +2,10 @@
  * The runtime the service ships on: `node --import tsx bench/runtime-start.bench.ts` (or
  * `npm run bench runtime`).
  *  1. Time from spawn to the energy port answering `GET /api/state` (200), for the compiled start
- *     (the node command `npm start` runs, its compile cache filled by an earlier start), median of 5. Target: <= 500 ms. Same-run baselines: a bare fastify
- *     server on the same Node answering its one route, and the development start through tsx.
+ *     (the node command `npm start` runs, its compile cache filled by an earlier start), median of 5,
+ *     on a fresh data folder and on restarts with a week of 1 s history. Target: <= 500 ms each.
+ *     Same-run baselines: a bare fastify server on the same Node answering its one route, and the
+ *     development start through tsx.
  *  2. Resident memory of both services (one process; worker threads included) idle at a 1 s poll
  *     against the gateway simulator on loopback, after a minute. Target: <= 90 MB. Baselines: the
  *     bare fastify server after the same minute, and the `npm` process that `npm start` keeps as the
@@ -15,6 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+import { DurableStore } from '../main/energy/history/durable-store.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../main/energy/history/sample.js';
 import { figure, median } from './report.js';
 import { freePort } from '../main/core/testing/free-port.js';
 
@@ -91,6 +95,30 @@ const bareFastify = (port: number) => [
   `import Fastify from 'fastify'; const app = Fastify(); app.get('/', async () => ({ ok: true })); await app.listen({ port: ${port}, host: '127.0.0.1' });`,
 ];
 
+/** A data folder whose history holds a week of 1 s polls ending now, written through the history's own store. */
+function buildWeek(dataDir: string): { rows: number } {
+  const rows = 7 * 86_400;
+  const last = Math.floor(Date.now() / 1000) * 1000 - 1000;
+  fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
+  const store = new DurableStore(path.join(dataDir, 'energy', 'history.db'));
+  try {
+    for (let from = 0; from < rows; from += 50_000) {
+      const batch: HistorySample[] = [];
+      for (let i = from; i < Math.min(rows, from + 50_000); i++) {
+        const t = last - (rows - 1 - i) * 1000;
+        const s = { t } as HistorySample;
+        SAMPLE_FIELDS.forEach((f, j) => (s[f] = Math.round(Math.sin(t / 600_000 + j) * 400_000) / 100));
+        batch.push({ ...s, homeGeneral: null, soc: ((t / 1000) % 1000) / 10 });
+      }
+      store.insertMany(batch);
+    }
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    store.close();
+  }
+  return { rows };
+}
+
 /** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
 function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -102,7 +130,7 @@ function cpuMs(pid: number): number {
  * it answered: on a busy machine the wall time stretches with the queue for a core, the CPU time
  * much less, so the two together say whether a slow figure is the program or the machine.
  */
-async function startup(args: () => Promise<{ argv: string[]; env: NodeJS.ProcessEnv; url: string }>, rounds = ROUNDS): Promise<{ wall: number; cpu: number }> {
+async function startup(args: () => Promise<{ argv: string[]; env: NodeJS.ProcessEnv; url: string }>, rounds = ROUNDS, runMs = 0): Promise<{ wall: number; cpu: number }> {
   const times: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -112,6 +140,7 @@ async function startup(args: () => Promise<{ argv: string[]; env: NodeJS.Process
     try {
       times.push((await answersAt(url, child)) - t0);
       cpu.push(cpuMs(child.pid!));
+      if (runMs) await new Promise((r) => setTimeout(r, runMs));
     } finally {
       await stop(child);
     }
@@ -138,9 +167,24 @@ try {
     const { energyPort, env } = await serviceEnv();
     return { argv: ['--import', 'tsx', 'main/headless.ts'], env, url: `http://127.0.0.1:${energyPort}/api/state` };
   }, 3);
+  // A restart as a user's finds it: a week of 1 s polls ending now in the history (the history
+  // bench's week). The first start on that folder rebuilds every day's totals from it after the
+  // port opens and runs 10 s so that it finishes; the timed starts are the restarts after it.
+  const weekDir = path.join(dataRoot, 'week');
+  const week = buildWeek(weekDir);
+  const withWeek = async () => {
+    const { energyPort, env } = await serviceEnv();
+    return { argv: startArgv, env: { ...env, NODE_COMPILE_CACHE: cacheDir, DATA_DIR: weekDir }, url: `http://127.0.0.1:${energyPort}/api/state` };
+  };
+  const firstOnWeek = await startup(withWeek, 1, 10_000);
+  const restart = await startup(withWeek);
+
   figure(`energy port answers after spawn, npm start's command (median of ${ROUNDS})`, compiled.wall, 'ms', { max: 500 });
-  figure('baseline: bare fastify server answers after spawn', bare.wall, 'ms');
   figure('  CPU time the service had used when it answered', compiled.cpu, 'ms');
+  figure(`the same, a restart with a week of 1 s history (${week.rows.toLocaleString('en')} polls; median of ${ROUNDS})`, restart.wall, 'ms', { max: 500 });
+  figure('  CPU time that restart had used when it answered', restart.cpu, 'ms');
+  figure("  the first start on that folder (every day's totals rebuilt from the week, after the port opens)", firstOnWeek.wall, 'ms');
+  figure('baseline: bare fastify server answers after spawn', bare.wall, 'ms');
   figure('  CPU time the bare fastify server had used when it answered', bare.cpu, 'ms');
   figure('the same start with no compile cache, a first start (median of 3)', cold.wall, 'ms');
   figure('development start through tsx (npm run dev, median of 3)', dev.wall, 'ms');

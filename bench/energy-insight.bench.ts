@@ -14,6 +14,7 @@ import { silentLogger } from '../main/core/logger.js';
 import { createDailyFeature } from '../main/energy/daily/feature.js';
 import { DurableStore } from '../main/energy/history/durable-store.js';
 import { readPowerSamples } from '../main/energy/history/sample-reader.js';
+import { replayPolls } from '../main/energy/history/replay.js';
 import { emptyLiveState, LiveStateStore } from '../main/energy/live-state.js';
 import { energySettingsSchema } from '../main/energy/settings.js';
 import { createTariffFeature } from '../main/energy/tariff/feature.js';
@@ -93,11 +94,13 @@ const sample = (t: number): PowerSample => {
     const tariff = createTariffFeature(ctx);
     daily.start?.();
     tariff.start?.();
+    // As the service does once its port is open: one batched read of the stored polls for both.
+    await replayPolls(file, [daily, tariff].flatMap((f) => f.replay?.(now) ?? []), now, { logger: silentLogger });
     rebuildMs.push(performance.now() - t0);
     daily.stop?.();
   }
   figure(`baseline: read a week of 5 s history back (${rows.length} rows)`, median(readMs), 'ms');
-  figure('rebuild daily totals + today on start', median(rebuildMs), 'ms', { max: 3000 });
+  figure('rebuild daily totals + today after a start (read back in batches)', median(rebuildMs), 'ms', { max: 3000 });
   figure('rebuild / reading the week back (medians)', median(rebuildMs) / median(readMs), 'x');
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

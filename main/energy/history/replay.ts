@@ -15,7 +15,7 @@ export interface HistoryReplay {
 }
 
 /** Polls read per batch; between batches, requests and polls that came meanwhile are served. */
-export const REPLAY_BATCH = 4096;
+export const REPLAY_BATCH = 1024;
 
 /**
  * Reads the stored polls from the earliest `from` of `replays` up to `to` once, for all of them,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Timer } from '../../../core/clock.js';
 import type { LiveState } from '../../live-state.js';
-import { LiveFeed } from '../../history/replay.js';
+import { LiveFeed, replayPolls } from '../../history/replay.js';
 import { readPowerSamples } from '../../history/sample-reader.js';
 import type { Snapshot } from '../../snapshot-schema.js';
 import { powerSampleOf } from '../../tariff/feature.js';
@@ -47,7 +47,7 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
   let timer: Timer | null = null;
   let generation = 0;
   let cancel = new AbortController();
-  let usual: { date: string; tz: string; load: UsualLoad } | null = null;
+  let usual: { key: string; load: UsualLoad } | null = null;
   let cached: { key: string; view: OutlookSnapshot } | null = null;
   /** Today's production so far, integrated from the polls like the daily totals. */
   const ledgerConfig = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
@@ -111,19 +111,31 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
     schedule(generation, 0);
   };
 
-  /** The usual load, learned again once a day from the raw history. */
-  const usualLoad = (now: number): UsualLoad => {
+  /**
+   * The usual load, learned again once a day from the raw history: read in batches in the
+   * background (up to 28 days of polls, 2.4 million at 1 s), never on the poll that asks. Until the
+   * day's is learned, the last one learned serves (none after a start: the outlook holds the
+   * current home load meanwhile).
+   */
+  let learning: { key: string; stop: AbortController } | null = null;
+  const usualLoad = (now: number): UsualLoad | null => {
     const zone = tz();
     const today = localMinute(now, zone).date;
-    if (usual && usual.date === today && usual.tz === zone) return usual.load;
-    const load = new UsualLoad(zone);
-    try {
-      readPowerSamples(ctx.historyFile, now - USUAL_LOAD_DAYS * DAY, startOfLocalDay(today, zone), (p) => load.add(p));
-    } catch (err) {
-      log.error({ err }, 'usual load could not be read from history');
+    const key = `${today}|${zone}`;
+    if (usual?.key === key) return usual.load;
+    if (learning?.key !== key) {
+      learning?.stop.abort();
+      const load = new UsualLoad(zone);
+      const job = (learning = { key, stop: new AbortController() });
+      const done = () => {
+        if (learning !== job) return;
+        usual = { key, load };
+        learning = null;
+        cached = null;
+      };
+      void replayPolls(ctx.historyFile, [{ from: now - USUAL_LOAD_DAYS * DAY, feed: (p) => load.add(p), done }], startOfLocalDay(today, zone) - 1, { logger: log, signal: job.stop.signal });
     }
-    usual = { date: today, tz: zone, load };
-    return load;
+    return usual?.load ?? null;
   };
 
   /** kWh produced so far on local `date` (null before the first poll of the day). */
@@ -184,13 +196,13 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
       const load = usualLoad(now);
       const homeNow = state.power.home === null ? 0 : state.power.home / 1000;
       const solarKw = factor !== null && hours.length ? solarPowerAt(hours, factor) : () => 0;
-      const o = batteryOutlook({ now, timeZone: zone, soc, reserveSoc: reserve, capacityKwh: capacity, solarKw, loadKw: (t) => load.kwAt(t) ?? homeNow, windows });
+      const o = batteryOutlook({ now, timeZone: zone, soc, reserveSoc: reserve, capacityKwh: capacity, solarKw, loadKw: (t) => load?.kwAt(t) ?? homeNow, windows });
       battery = {
         soc,
         reserveSoc: reserve,
         capacityKwh: capacity,
         solarBasis: factor !== null && hours.length ? 'forecast' : 'none',
-        loadBasis: load.samples > 0 ? 'history' : 'current',
+        loadBasis: load && load.samples > 0 ? 'history' : 'current',
         fullAt: iso(o.fullAt),
         reserveAt: iso(o.reserveAt),
         until: iso(o.until)!,
@@ -222,6 +234,8 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
     },
     stop() {
       stopFetching();
+      learning?.stop.abort();
+      learning = null;
       savings?.close();
       savings = null;
     },

@@ -7,11 +7,15 @@ import { isPowerField, SAMPLE_FIELDS } from './sample.js';
  * `minutes`: a per-minute rollup (count, per-field sum and non-null count, min/max of power fields),
  * so downsampling by whole minutes reads 1/60 of the rows at 1 Hz.
  * `block_pages`: the 10 s rollup, one blob per sealed 10-minute page (block-pages.ts).
+ * `sample_pages`: a sealed page's samples packed into one blob for the exports, with their count
+ * (read without the blob where an export page ends, export.ts) (sample-pages.ts);
+ * `sample_pages_due`: the sealed pages whose blob is still to be written (sample-page-fill.ts).
  * Both rollups are kept by DurableStore in the transaction that changes the samples: a poll's
  * insert adds itself to its minute (UPSERT_MINUTE_SQL); bulk inserts and the prune rebuild the
  * 10-minute pages they touched from the stored rows (rollups.ts). Up to migration 3 an insert
  * trigger kept the minutes; it ran for every row of a bulk insert too (0.5 s of CPU a week of
- * rows even when told to do nothing), so migration 4 drops it.
+ * rows even when told to do nothing), so migration 4 drops it. A rollup rebuild also drops its
+ * pages' sample blobs and marks the sealed ones due again.
  */
 const sampleColumns = SAMPLE_FIELDS.map((f) => `${f} REAL`).join(', ');
 
@@ -99,6 +103,15 @@ export const historyMigrations: Migration[] = [
     up(db) {
       db.exec('DROP TRIGGER samples_rollup');
       db.exec('DROP TABLE bulk_insert');
+    },
+  },
+  {
+    version: 5,
+    name: "sealed pages' samples packed for the exports, written in the background (every sealed page due)",
+    up(db) {
+      db.exec('CREATE TABLE sample_pages (p INTEGER PRIMARY KEY, n INTEGER NOT NULL, samples BLOB NOT NULL)');
+      db.exec('CREATE TABLE sample_pages_due (p INTEGER PRIMARY KEY)');
+      db.exec('INSERT INTO sample_pages_due SELECT p FROM block_pages');
     },
   },
 ];

@@ -7,6 +7,7 @@ import { BlockCache } from './block-cache.js';
 import { BLOCK_MS, foldPage, PAGE_BLOCKS, PAGE_MS, pageOf } from './block-pages.js';
 import { historyMigrations, UPSERT_MINUTE_SQL } from './durable-schema.js';
 import { Rollups } from './rollups.js';
+import { encodeSamplePage, MAX_PAGE_ROWS } from './sample-pages.js';
 import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const MINUTE = 60_000;
@@ -32,8 +33,11 @@ export class DurableStore {
   private readonly cacheIdle: { clock: Clock; ms: number } | null;
   private idleTimer: Timer | null = null;
   private readonly stmts;
-  /** Keeps `minutes` and `block_pages` for bulk inserts and the prune (null when read-only). */
-  private readonly rollups: Rollups | null;
+  /**
+   * The writer's statements, with the rollups that keep `minutes`, `block_pages` and the sample
+   * pages due for bulk inserts and the prune (null when read-only).
+   */
+  private readonly writes;
   /** Sealed minutes from the per-minute rollup (the 10 s blocks are read from `block_pages`, never held). */
   private readonly minuteCache = new BlockCache(MINUTE, (lo, hi, each) => {
     for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
@@ -61,8 +65,6 @@ export class DurableStore {
     const db = this.db;
     this.stmts = {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
-      insertRow: opts.readonly ? null : db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
-      upsertMinute: opts.readonly ? null : db.prepare(UPSERT_MINUTE_SQL),
       count: db.prepare('SELECT coalesce(sum(n), 0) FROM minutes').pluck(),
       anyIn: db.prepare('SELECT EXISTS (SELECT 1 FROM samples WHERE t >= ? AND t < ?)').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
@@ -78,7 +80,19 @@ export class DurableStore {
       pages: db.prepare('SELECT p, blocks FROM block_pages WHERE p >= ? AND p <= ? ORDER BY p').raw(),
       deletePages: db.prepare('DELETE FROM block_pages WHERE p < ?'),
     };
-    this.rollups = opts.readonly ? null : new Rollups(db);
+    this.writes = opts.readonly
+      ? null
+      : {
+          rollups: new Rollups(db),
+          insertRow: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
+          upsertMinute: db.prepare(UPSERT_MINUTE_SQL),
+          deleteSamplePages: db.prepare('DELETE FROM sample_pages WHERE p < ?'),
+          deleteDue: db.prepare('DELETE FROM sample_pages_due WHERE p < ?'),
+          due: db.prepare('SELECT p FROM sample_pages_due ORDER BY p LIMIT ?').pluck(),
+          pageSamples: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t < ? ORDER BY t LIMIT ${MAX_PAGE_ROWS + 1}`).raw(),
+          putSamplePage: db.prepare('INSERT OR REPLACE INTO sample_pages (p, n, samples) VALUES (?, ?, ?)'),
+          doneDue: db.prepare('DELETE FROM sample_pages_due WHERE p = ?'),
+        };
     // After a checkpoint has folded it all back, the WAL file is cut back to this size (an import
     // lets it grow to tens of megabytes).
     if (!opts.readonly) db.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
@@ -93,10 +107,9 @@ export class DurableStore {
     this.db.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
   }
 
-  private writer(): { rollups: Rollups; insertRow: Database.Statement; upsertMinute: Database.Statement } {
-    const { insertRow, upsertMinute } = this.stmts;
-    if (!this.rollups || !insertRow || !upsertMinute) throw new Error('history opened read-only');
-    return { rollups: this.rollups, insertRow, upsertMinute };
+  private writer(): NonNullable<DurableStore['writes']> {
+    if (!this.writes) throw new Error('history opened read-only');
+    return this.writes;
   }
 
   /** Appends one sample; false when a sample with the same `t` is already stored. */
@@ -177,6 +190,26 @@ export class DurableStore {
       .immediate();
   }
 
+  /**
+   * Writes the packed samples (sample-pages.ts) of up to `maxPages` sealed pages that are due, the
+   * oldest first, in one transaction; returns how many pages were due (fewer than `maxPages`: none
+   * is left). A page denser than MAX_PAGE_ROWS gets none and is read from `samples`.
+   */
+  fillSamplePages(maxPages: number): number {
+    const { due, pageSamples, putSamplePage, doneDue } = this.writer();
+    return this.db
+      .transaction(() => {
+        const pages = due.all(maxPages) as number[];
+        for (const p of pages) {
+          const rows = pageSamples.all(p * PAGE_MS, (p + 1) * PAGE_MS) as unknown[][];
+          if (rows.length && rows.length <= MAX_PAGE_ROWS) putSamplePage.run(p, rows.length, encodeSamplePage(p, rows));
+          doneDue.run(p);
+        }
+        return pages.length;
+      })
+      .immediate();
+  }
+
   /** Slots the read cache holds (284 bytes each): rollup minutes. */
   cacheSize(): { minutes: number } {
     return { minutes: this.minuteCache.slots };
@@ -209,10 +242,14 @@ export class DurableStore {
     return this.db.transaction(() => {
       const deleted = this.stmts.deleteSamples.run(cutoff).changes;
       if (deleted === 0) return 0;
-      // Everything before the cutoff's page goes; that page (minutes and blocks) is rebuilt from what is left in it.
+      // Everything before the cutoff's page goes; that page (minutes, blocks, packed samples) is
+      // rebuilt from what is left in it.
+      const { rollups, deleteSamplePages, deleteDue } = this.writer();
       this.stmts.deleteMinutesBefore.run((pageOf(cutoff) * PAGE_MS) / MINUTE);
       this.stmts.deletePages.run(pageOf(cutoff));
-      this.writer().rollups.rebuild(cutoff, cutoff);
+      deleteSamplePages.run(pageOf(cutoff));
+      deleteDue.run(pageOf(cutoff));
+      rollups.rebuild(cutoff, cutoff);
       this.prunedBefore(cutoff);
       return deleted;
     })();

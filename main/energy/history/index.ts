@@ -15,6 +15,8 @@ import { MemoryWindow } from './memory-window.js';
 import { queryHistory, type HistoryQuery, type HistoryResult } from './query.js';
 import { startWorker } from '../../core/worker.js';
 import { HistoryReaderPool } from './reader-pool.js';
+import { pageOf } from './block-pages.js';
+import { SamplePageFill } from './sample-page-fill.js';
 import type { HistorySample } from './sample.js';
 
 export { sampleFromState, type HistorySample } from './sample.js';
@@ -89,6 +91,12 @@ export interface History {
   inMemory(): { count: number; firstT: number | null; lastT: number | null };
   /** Legacy files found at start and what became of them. */
   legacyImports(): LegacyImportReport[];
+  /**
+   * Packs the sealed pages that are due for the exports (sample-page-fill.ts); it runs by itself
+   * in the background after a start, a poll that seals a page, a prune and an import. Resolves
+   * once none is due (or the history stops).
+   */
+  fillSamplePages(): Promise<void>;
   readonly file: string;
 }
 
@@ -103,6 +111,7 @@ export function createHistory(opts: HistoryOptions): History {
   let timer: Timer | null = null;
   let reports: LegacyImportReport[] = [];
   let pool: HistoryReaderPool | null = null;
+  let fill: SamplePageFill | null = null;
   const importers = new Set<Worker>();
   let legacyRunning = false;
   let writeError: HistoryWriteError | null = null;
@@ -139,8 +148,11 @@ export function createHistory(opts: HistoryOptions): History {
     const c = cutoff();
     const deleted = d.prune(c);
     total -= deleted;
-    if (deleted) pool?.invalidate(c);
-    if (deleted) logger.debug({ deleted }, 'history pruned');
+    if (deleted) {
+      pool?.invalidate(c);
+      void fill?.kick();
+      logger.debug({ deleted }, 'history pruned');
+    }
     return deleted;
   };
 
@@ -174,6 +186,7 @@ export function createHistory(opts: HistoryOptions): History {
           if (!clean) total = durable.count();
         }
         if (mine) pool?.invalidate();
+        if (mine && !importers.size) void fill?.kick();
         // A file the worker never reported on (missing, or the worker died) is not "running" any more.
         for (const [f, r] of byFile) if (r.status === 'running') byFile.set(f, { file: f, status: 'failed', error: 'not imported (the import stopped before this file)' });
         publish(current());
@@ -207,6 +220,7 @@ export function createHistory(opts: HistoryOptions): History {
       if (durable) return;
       durable = new DurableStore(file);
       pool = new HistoryReaderPool(file, logger);
+      fill = new SamplePageFill(durable, { logger, paused: () => importers.size > 0 });
       reports = [];
       lastRetention = retentionMs();
       total = durable.count();
@@ -223,11 +237,14 @@ export function createHistory(opts: HistoryOptions): History {
         }
       }, PRUNE_INTERVAL_MS);
       timer.unref?.();
+      void fill.kick();
     },
 
     stop() {
       if (timer) clock.clear(timer);
       timer = null;
+      fill?.stop();
+      fill = null;
       for (const w of importers) void w.terminate();
       importers.clear();
       void pool?.close();
@@ -257,6 +274,7 @@ export function createHistory(opts: HistoryOptions): History {
       const retention = retentionMs();
       const shrunk = retention < lastRetention;
       lastRetention = retention;
+      const before = memory.lastT;
       if (!memory.push(sample)) {
         logger.warn({ t: sample.t, lastT: memory.lastT }, 'history sample not newer than the last one; skipped');
         return false;
@@ -265,6 +283,8 @@ export function createHistory(opts: HistoryOptions): History {
       try {
         if (durable.insert(sample)) total++;
         writeSucceeded();
+        // The first poll of a page seals the one before: its samples are packed for the exports.
+        if (before !== null && pageOf(sample.t) !== pageOf(before)) void fill?.kick();
       } catch (err) {
         writeFailed(err);
       }
@@ -314,5 +334,7 @@ export function createHistory(opts: HistoryOptions): History {
     },
 
     legacyImports: () => reports,
+
+    fillSamplePages: () => fill?.kick() ?? Promise.resolve(),
   };
 }

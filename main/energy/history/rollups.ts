@@ -25,6 +25,8 @@ export const MINUTE_COLUMNS = ['m', 'n', ...SAMPLE_FIELDS.flatMap((f) => [`${f}_
 
 export class Rollups {
   private readonly stmts;
+  /** The packed samples of sealed pages (sample-pages.ts): dropped with a page's rollups, due again once it is sealed. */
+  private readonly samplePageStmts;
   /** The page being folded (reused: the blob is copied by SQLite when bound). */
   private readonly page = emptyPage();
   private readonly empty = emptyPage();
@@ -39,6 +41,16 @@ export class Rollups {
       deletePages: db.prepare('DELETE FROM block_pages WHERE p >= ? AND p <= ?'),
       putPage: db.prepare('INSERT INTO block_pages (p, blocks) VALUES (?, ?)'),
     };
+    // Migration 3 rebuilds the rollups before migration 5 adds the sample pages (it marks every
+    // sealed page due itself).
+    const samplePages = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sample_pages_due'").get() !== undefined;
+    this.samplePageStmts = samplePages
+      ? {
+          deleteSamplePages: db.prepare('DELETE FROM sample_pages WHERE p >= ? AND p <= ?'),
+          deleteDue: db.prepare('DELETE FROM sample_pages_due WHERE p >= ? AND p <= ?'),
+          addDue: db.prepare('INSERT OR IGNORE INTO sample_pages_due (p) VALUES (?)'),
+        }
+      : null;
   }
 
   /**
@@ -78,10 +90,12 @@ export class Rollups {
     fold.end();
   }
 
-  /** Deletes the minutes and pages of pages pLo..pHi. */
+  /** Deletes the minutes, blocks and packed samples of pages pLo..pHi. */
   private clear(pLo: number, pHi: number): void {
     this.stmts.deleteMinutes.run(pLo * MINUTES_PER_PAGE, (pHi + 1) * MINUTES_PER_PAGE);
     this.stmts.deletePages.run(pLo, pHi);
+    this.samplePageStmts?.deleteSamplePages.run(pLo, pHi);
+    this.samplePageStmts?.deleteDue.run(pLo, pHi);
   }
 
   /** Folds rows given in `t` order page by page, storing each page once the rows leave it. */
@@ -107,7 +121,7 @@ export class Rollups {
     };
   }
 
-  /** Writes the folded page `p`: its minutes, and its blob when it is sealed. */
+  /** Writes the folded page `p`: its minutes, and its blob when it is sealed (its samples' blob is then due). */
   private store(p: number, sealedBelow: number): void {
     const a = this.page;
     const v = this.minute;
@@ -142,6 +156,9 @@ export class Rollups {
       }
       this.stmts.putMinute.run(v);
     }
-    if (p < sealedBelow) this.stmts.putPage.run(p, Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+    if (p < sealedBelow) {
+      this.stmts.putPage.run(p, Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+      this.samplePageStmts?.addDue.run(p);
+    }
   }
 }

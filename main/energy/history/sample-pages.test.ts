@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../core/logger.js';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger } from '../../core/logger.js';
+import { fillDisk, tmpfsUnavailable, tryMountTmpfs, unmount } from '../../core/testing/tmpfs.js';
 import { PAGE_MS, pageOf } from './block-pages.js';
 import { DurableStore } from './durable-store.js';
 import { historyMigrations } from './durable-schema.js';
@@ -288,5 +290,48 @@ describe('packing in the background', () => {
     importing = false;
     await fill.kick();
     expect(count(store, 'sample_pages')).toBe(4);
+  });
+});
+
+const cannotMount = tmpfsUnavailable(os.tmpdir());
+if (cannotMount) console.log(`SKIPPED packing on a full disk: ${cannotMount}`);
+
+describe.skipIf(cannotMount !== null)('packing on a full disk (a 4 MiB tmpfs the test mounts and fills)', () => {
+  it('says so once, keeps the pages due and exports them whole row by row; packs them once space returns', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sample-pages-full-'));
+    const why = tryMountTmpfs(dir, '4m');
+    if (why) throw new Error(why);
+    const warnings: string[] = [];
+    const logger = createLogger({
+      level: 'warn',
+      format: 'json',
+      destination: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) warnings.push((JSON.parse(l) as { msg: string }).msg);
+          done();
+        },
+      }),
+    });
+    const store = new DurableStore(path.join(dir, 'history.db'));
+    try {
+      const samples = Array.from({ length: 3000 }, (_, i) => makeSample(T0 + i * 1000));
+      store.insertMany(samples);
+      store.db.pragma('wal_checkpoint(TRUNCATE)');
+      const filler = fillDisk(dir);
+      const fill = new SamplePageFill(store, { logger });
+      await fill.kick();
+      expect(warnings).toEqual(['history pages not packed for the exports; they are read row by row meanwhile']);
+      expect(duePages(store)).toHaveLength(4);
+      expect(JSON.parse('[' + exportAll(store, 'json', 1000) + ']')).toEqual(samples);
+      fs.rmSync(filler);
+      await fill.kick();
+      expect(duePages(store)).toEqual([]);
+      expect(count(store, 'sample_pages')).toBe(4);
+      expect(JSON.parse('[' + exportAll(store, 'json', 1000) + ']')).toEqual(samples);
+    } finally {
+      store.close();
+      unmount(dir);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

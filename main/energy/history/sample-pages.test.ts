@@ -70,9 +70,14 @@ describe('a packed sample page', () => {
       [p * PAGE_MS + 1, -5, 12, null, null, 3, 4, 5, Infinity, 100, null],
       [p * PAGE_MS + PAGE_MS - 1, 0, 7.25, -1e300, null, -3.5, 21474836.48, null, 6, 0, null],
     ];
-    const page = SamplePage.open(p, encodeSamplePage(p, rows))!;
+    const blob = encodeSamplePage(p, rows);
+    const page = SamplePage.open(p, blob)!;
     expect(page.rows).toBe(3);
     rows.forEach((row, j) => expect(readBack(page, j)).toEqual(row));
+    // A blob that does not start on 8 bytes in its buffer reads the same.
+    const shifted = new Uint8Array(blob.byteLength + 3).subarray(3);
+    shifted.set(blob);
+    rows.forEach((row, j) => expect(readBack(SamplePage.open(p, shifted)!, j)).toEqual(row));
     expect(page.firstAfter(p * PAGE_MS)).toBe(1);
     expect(page.firstAfter(p * PAGE_MS - 1)).toBe(0);
     expect(page.firstAfter((p + 1) * PAGE_MS)).toBe(3);

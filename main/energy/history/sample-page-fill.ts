@@ -2,12 +2,15 @@ import { yieldToIo } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/logger.js';
 import type { DurableStore } from './durable-store.js';
 
-/** Pages written per turn of the event loop: about 2,400 rows of 1 s polls, a few milliseconds. */
-export const FILL_PAGES_PER_TURN = 4;
+/**
+ * Pages written per turn of the event loop: 600 rows of 1 s polls, about 1.5 ms. A poll waits for
+ * a turn or two per Modbus request; four pages a turn made polls late by up to a dozen of them.
+ */
+export const FILL_PAGES_PER_TURN = 1;
 
 /**
  * Writes the packed samples of the sealed pages that are due (sample-pages.ts) in the background
- * on the writer's connection, a few pages a turn of the event loop, so polls and requests go on
+ * on the writer's connection, a page a turn of the event loop, so polls and requests go on
  * in between. `kick()` after anything that makes pages due: a start (a week of history after an
  * upgrade or an import), a poll that seals a page, a prune, an import's end. Paused while
  * `paused()` (an import worker writes: this connection would wait for its lock on this thread).

@@ -10,15 +10,20 @@ import { DurableStore } from './durable-store.js';
 import { makeSample, T0 } from './fixtures.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
-describe('bulk inserts and the per-minute rollup', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+/** A fresh folder for one test's database, removed after it. */
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+  dirs.push(dir);
+  return dir;
+}
 
+describe('bulk inserts and the per-minute rollup', () => {
   it('leaves the rollup equal to one rebuilt from the stored samples, mixed with single inserts and repeats', () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const dir = tempDir();
     const store = new DurableStore(path.join(dir, 'history.db'));
     try {
       // Polls one by one (each adds itself to its minute), then an import over the same minutes with repeats and gaps.
@@ -50,14 +55,8 @@ describe('bulk inserts and the per-minute rollup', () => {
 });
 
 describe('the stored row count (from the per-minute rollup, not a scan of the table)', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
   it('equals count(*) through polls across pages, an import ending mid-page, polls after it, an import into the past and a prune', () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const dir = tempDir();
     const store = new DurableStore(path.join(dir, 'history.db'));
     const scanned = () => store.db.prepare('SELECT count(*) FROM samples').pluck().get() as number;
     const MIN = 60_000;
@@ -88,14 +87,8 @@ describe('the stored row count (from the per-minute rollup, not a scan of the ta
 });
 
 describe('a database from before migration 4 (minutes kept by an insert trigger)', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
   it('opens with its rollup as it was, and a poll after adds itself to its minute once', () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const dir = tempDir();
     const file = path.join(dir, 'history.db');
     const old = openDatabase(file, historyMigrations.slice(0, 3));
     const insert = old.prepare(`INSERT INTO samples (t, ${SAMPLE_FIELDS.join(', ')}) VALUES (?, ${SAMPLE_FIELDS.map(() => '?').join(', ')})`);
@@ -136,14 +129,8 @@ async function holdWriteLock(file: string, ms: number): Promise<{ released: Prom
 }
 
 describe('bulk inserts beside another writer', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
   it('wait for the write lock a poll holds instead of failing (the import once failed half way with "database is locked")', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-durable-'));
+    const dir = tempDir();
     const store = new DurableStore(path.join(dir, 'history.db'));
     try {
       store.insert(makeSample(T0));

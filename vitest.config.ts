@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['main/**/*.test.ts', 'deploy/**/*.test.ts', 'preload/**/*.test.ts', 'renderer/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
+    // dist/ built once before the files that start the compiled server run in parallel.
+    globalSetup: ['scripts/test-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

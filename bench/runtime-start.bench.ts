@@ -10,6 +10,10 @@
  *     against the gateway simulator on loopback, after a minute. Target: <= 90 MB. Baselines: the
  *     bare fastify server after the same minute, and the `npm` process that `npm start` keeps as the
  *     service's parent.
+ *  3. The systemd unit (deploy/home-lan-bridge.service) beside `npm start`, in the same run: spawn to
+ *     the energy port answering for the unit's own command lines (its ExecStartPre build check, then
+ *     ExecStart: the compiled server on the project's Node) and for `npm start`; and the resident
+ *     memory of every process each leaves running, idle after the same minute.
  * Builds dist/ first when it is missing (as `npm start` does). Loopback only.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -33,11 +37,29 @@ const startWords = startScript.replace(/^exec\s+(env\s+)?/, '').split(/\s+/);
 const startEnv = Object.fromEntries(startWords.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
 const startArgv = startWords.slice(startWords.findIndex((w) => w === 'node') + 1);
 
+// The unit's command lines and environment, with its WorkingDirectory read as this checkout.
+const unitText = fs.readFileSync(path.join(repo, 'deploy', 'home-lan-bridge.service'), 'utf8');
+const unitRaw = (key: string) => [...unitText.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+const unitKeys = (key: string) => unitRaw(key).map((v) => v.split(unitRaw('WorkingDirectory')[0]!).join(repo));
+const unitPre = unitKeys('ExecStartPre')[0]!.split(/\s+/);
+const unitStart = unitKeys('ExecStart')[0]!.split(/\s+/);
+const unitEnv = Object.fromEntries(unitKeys('Environment').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const npmCli = process.env.npm_execpath;
+
 const built = spawnSync(process.execPath, [path.join(repo, 'scripts', 'ensure-built.mjs')], { cwd: repo, stdio: 'inherit' });
 if (built.status !== 0) throw new Error('could not build dist/ (npm run build:main / build:ui)');
 
 /** Resident set of a process in MB (VmRSS: worker threads share it). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+/** A process and its descendants, by pid (Linux /proc). */
+const processTree = (pid: number): number[] => [
+  pid,
+  ...fs
+    .readdirSync(`/proc/${pid}/task`)
+    .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean))
+    .flatMap((child) => processTree(Number(child))),
+];
 
 /** Polls `url` until it answers 200; returns the moment it did (performance.now()). */
 async function answersAt(url: string, child: ChildProcess, deadlineMs = 120_000): Promise<number> {
@@ -135,13 +157,15 @@ function cpuMs(pid: number): number {
  * it answered: on a busy machine the wall time stretches with the queue for a core, the CPU time
  * much less, so the two together say whether a slow figure is the program or the machine.
  */
-async function startup(args: () => Promise<{ argv: string[]; env: NodeJS.ProcessEnv; url: string }>, rounds = ROUNDS, runMs = 0): Promise<{ wall: number; cpu: number }> {
+type Start = { cmd?: string; argv: string[]; env: NodeJS.ProcessEnv; url: string; pre?: string[] };
+async function startup(args: () => Promise<Start>, rounds = ROUNDS, runMs = 0): Promise<{ wall: number; cpu: number }> {
   const times: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const { argv, env, url } = await args();
+    const { cmd = process.execPath, argv, env, url, pre } = await args();
     const t0 = performance.now();
-    const child = spawn(process.execPath, argv, { cwd: repo, env, stdio: 'ignore' });
+    if (pre && spawnSync(pre[0]!, pre.slice(1), { cwd: repo, env, stdio: 'inherit' }).status !== 0) throw new Error(`${pre.join(' ')} failed`);
+    const child = spawn(cmd, argv, { cwd: repo, env, stdio: 'ignore' });
     try {
       times.push((await answersAt(url, child)) - t0);
       cpu.push(cpuMs(child.pid!));
@@ -183,6 +207,18 @@ try {
   };
   const firstOnWeek = await startup(withWeek, 1, 10_000);
   const restart = await startup(withWeek);
+  // The systemd unit's two command lines, and `npm start` (npm, its prestart check, then node).
+  const unitStarted = async (): Promise<Start> => {
+    const { energyPort, env } = await serviceEnv();
+    return { cmd: unitStart[0], argv: unitStart.slice(1), pre: unitPre, env: { ...env, ...unitEnv, DATA_DIR: env.DATA_DIR, DB_PATH: path.join(env.DATA_DIR!, 'state.db'), NODE_COMPILE_CACHE: cacheDir }, url: `http://127.0.0.1:${energyPort}/api/state` };
+  };
+  const unit = await startup(unitStarted);
+  const viaNpm = npmCli
+    ? await startup(async () => {
+        const { energyPort, env } = await serviceEnv();
+        return { argv: [npmCli, 'start', '--silent'], env: { ...env, NODE_COMPILE_CACHE: cacheDir }, url: `http://127.0.0.1:${energyPort}/api/state` };
+      }, 3)
+    : undefined;
 
   figure(`energy port answers after spawn, npm start's command (median of ${ROUNDS})`, compiled.wall, 'ms', { max: 500 });
   figure('  CPU time the service had used when it answered', compiled.cpu, 'ms');
@@ -193,18 +229,23 @@ try {
   figure('  CPU time the bare fastify server had used when it answered', bare.cpu, 'ms');
   figure('the same start with no compile cache, a first start (median of 3)', cold.wall, 'ms');
   figure('development start through tsx (npm run dev, median of 3)', dev.wall, 'ms');
+  figure(`the systemd unit's command lines (ExecStartPre build check, then ExecStart; median of ${ROUNDS})`, unit.wall, 'ms', { max: 500 });
+  if (viaNpm) figure('the same service through `npm start` (npm, its prestart check, then node; median of 3)', viaNpm.wall, 'ms');
+  else process.stdout.write('runtime bench: not run through npm (npm_execpath unset), so no `npm start` rows\n');
 
   // 2. Idle memory after a minute at 1 s polls, beside a bare fastify server idle as long, and the
   // npm process `npm start` keeps as the parent.
   const { energyPort, env } = await serviceEnv();
-  const npmCli = process.env.npm_execpath;
   const service = npmCli
     ? spawn(process.execPath, [npmCli, 'start', '--silent'], { cwd: repo, env, stdio: 'ignore' })
     : spawn(process.execPath, startArgv, { cwd: repo, env, stdio: 'ignore' });
   const barePort = await freePort();
   const bareServer = spawn(process.execPath, bareFastify(barePort), { cwd: repo, stdio: 'ignore' });
+  const unitRun = await unitStarted();
+  const unitService = spawn(unitRun.cmd!, unitRun.argv, { cwd: repo, env: unitRun.env, stdio: 'ignore' });
   try {
     await answersAt(`http://127.0.0.1:${energyPort}/api/state`, service);
+    await answersAt(unitRun.url, unitService);
     await answersAt(`http://127.0.0.1:${barePort}/`, bareServer);
     // The service process: npm's child when started through npm, else the spawned node itself.
     const servicePid = npmCli ? Number(fs.readFileSync(`/proc/${service.pid}/task/${service.pid}/children`, 'utf8').trim().split(/\s+/)[0]) : service.pid!;
@@ -214,7 +255,11 @@ try {
     figure(`both services idle at 1 s polls after ${IDLE_MS / 1000} s, RSS`, rssMb(servicePid), 'MB', { max: 90 });
     figure(`baseline: bare fastify server idle ${IDLE_MS / 1000} s, RSS`, rssMb(bareServer.pid!), 'MB');
     if (npmCli) figure('the npm process `npm start` keeps as the parent, RSS', rssMb(service.pid!), 'MB');
+    const treeRss = (pid: number) => processTree(pid).reduce((sum, p) => sum + rssMb(p), 0);
+    figure(`the systemd unit's processes idle ${IDLE_MS / 1000} s (${processTree(unitService.pid!).length} process), RSS of all`, treeRss(unitService.pid!), 'MB', { max: 90 });
+    figure(`\`npm start\`'s processes idle ${IDLE_MS / 1000} s (${processTree(service.pid!).length} processes), RSS of all`, treeRss(service.pid!), 'MB');
   } finally {
+    await stop(unitService);
     await stop(service);
     await stop(bareServer);
   }

@@ -2,6 +2,10 @@
  * `prestart`: `npm start` runs compiled JavaScript (dist/server, bundled by scripts/build-server.mjs) and serves the built pages
  * (dist/renderer). Each is built here when it is missing or older than its sources (after a
  * `git pull`), and otherwise left alone, so a normal start costs a file-time scan and no compiler.
+ *
+ * `--check [root]` builds nothing: it exits 1 with one line when a build is missing or older than
+ * its sources. The systemd unit runs it before the compiled server (deploy/home-lan-bridge.service),
+ * so a service never compiles inside itself and a source file changed on disk never runs unbuilt.
  * Plain JavaScript on purpose: it runs before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
@@ -9,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
-const root = path.resolve(import.meta.dirname, '..');
+const checkOnly = process.argv[2] === '--check';
+const root = path.resolve(checkOnly && process.argv[3] ? process.argv[3] : path.join(import.meta.dirname, '..'));
 
 /** Newest modification time among the files under `dirs` (skipping tests), 0 when none. */
 function newestSource(dirs, exts) {
@@ -49,6 +54,13 @@ const steps = [
 for (const step of steps) {
   const at = builtAt(step.output);
   if (at >= 0 && at >= newestSource(step.sources, step.exts)) continue;
+  if (checkOnly) {
+    process.stderr.write(
+      `home-lan-bridge: ${step.output} (${step.what}) is ${at < 0 ? 'missing' : 'older than its sources'}; ` +
+        `run "npm run build" in ${root} as the service's user, then start again (docs/deployment.md).\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write(`${at < 0 ? 'Building' : 'Rebuilding'} ${step.what} (npm run ${step.script})…\n`);
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
   const res = spawnSync(npm[0], [...npm[1], 'run', '--silent', step.script], { cwd: root, stdio: 'inherit' });

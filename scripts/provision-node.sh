@@ -56,6 +56,11 @@ _pn_main() {
     mv "$tmp/unpacked" "$dir"
     rm -rf "$tmp"
   fi
+  # A stable name for this Node (.runtime/node -> node-v<version>-linux-<arch>), so a service
+  # definition can name the project's Node by one path across upgrades (deploy/*.service).
+  if [ "$(readlink "$root/.runtime/node" 2>/dev/null)" != "node-v$want-linux-$arch" ]; then
+    ln -sfn "node-v$want-linux-$arch" "$root/.runtime/node.tmp" && mv -T "$root/.runtime/node.tmp" "$root/.runtime/node"
+  fi
   _PN_BIN="$dir/bin"
   _PN_DIR="$dir"
 }

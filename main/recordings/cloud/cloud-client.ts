@@ -309,6 +309,8 @@ export interface CloudDeps {
   checkChannel?: (url: URL) => Promise<CheckedAddress>;
   now(): number;
   timings?: Partial<CloudTimings>;
+  /** The box asked first (the one the last delete found its recording on): a sleeping other box then costs nothing. */
+  preferTerminal?: string | null;
 }
 
 /**
@@ -322,7 +324,8 @@ export interface CloudDeps {
 export async function cloudDelete(deps: CloudDeps, account: CloudAccount, boxId: string, signal?: AbortSignal): Promise<CloudDeleteResult> {
   const t = { ...CLOUD_TIMINGS, ...deps.timings };
   const auth = await authenticate(deps.fetch, account, { timeoutMs: t.requestTimeoutMs, signal });
-  const boxes = auth.terminals.filter((b) => b.pvr).length ? auth.terminals.filter((b) => b.pvr) : auth.terminals;
+  const recorders = auth.terminals.filter((b) => b.pvr).length ? auth.terminals.filter((b) => b.pvr) : auth.terminals;
+  const boxes = [...recorders.filter((b) => b.id === deps.preferTerminal), ...recorders.filter((b) => b.id !== deps.preferTerminal)];
   if (!boxes.length) throw new CloudError('auth', 'the cloud account has no recording box');
   let url: string;
   try {

@@ -325,8 +325,10 @@ describe('two boxes on one account: the box that has the recordings is listed se
   });
   afterAll(async () => s.cleanup());
 
-  it("the sync deletes each box copy on that box, past the other box's traffic", async () => {
+  it("the sync deletes each box copy on that box, past the other box, asleep, and its traffic", async () => {
+    s.cloud.behaviour.asleep = ['T-0002'];
     const run = await s.h.syncAndWait();
+    s.cloud.behaviour.asleep = [];
     expect(run.summary).toMatchObject({ downloaded: 2, media_server_refresh: 'ok', box_deleted: 2, box_delete_failed: 0 });
     expect(s.cloud.deletes.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       { terminalId: 'T-0001', id: 'cloud-740000001' },
@@ -334,5 +336,8 @@ describe('two boxes on one account: the box that has the recordings is listed se
     ]);
     for (const row of (await rowsOf(s.h)).values()) expect(row.purged_at).toMatch(/^\d{4}-/);
     expect(s.cloud.ignored).toEqual([]);
+    // Only the first delete waited for the sleeping box; the next asked the box found last first.
+    const pinged = s.cloud.received.filter((m) => (m.message as { type: string }).type === 'ARE_YOU_ALIVE').map((m) => m.to);
+    expect(pinged).toEqual(['T-0002', 'T-0002', 'T-0001', 'T-0001']);
   });
 });

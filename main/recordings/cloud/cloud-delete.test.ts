@@ -295,6 +295,11 @@ describe('what keeps the box copy, and each failure stage of a delete', () => {
     const bad = await s.h.api.post('/api/cloud-test');
     expect(bad.status).toBe(502);
     expect(bad.body.error).toMatchObject({ code: 'cloud_failed', stage: 'auth' });
+    s.cloud.behaviour.refuseWith200 = true;
+    const bad200 = await s.h.api.post('/api/cloud-test');
+    s.cloud.behaviour.refuseWith200 = false;
+    expect(bad200.status).toBe(502);
+    expect(bad200.body.error).toMatchObject({ code: 'cloud_failed', stage: 'auth', message: 'the cloud refused the sign-in: Invalid activation code or PIN' });
     allSecretsAbsent(s);
   });
 });

@@ -64,9 +64,14 @@ export interface BoxDeleter {
 export function createBoxDeleter(deps: BoxDeleterDeps): BoxDeleter {
   const log = deps.logger.child({ component: 'cloud-delete' });
 
+  /** The box the last delete found its recording on: asked first next time (with two boxes on the account). */
+  let lastTerminal: string | null = null;
+
   const deleteOne = async (row: RecordingRow, signal?: AbortSignal): Promise<CloudDeleteResult> => {
     try {
-      const result = await cloudDelete({ fetch: deps.fetch, checkChannel: deps.checkChannel, now: () => deps.clock.now(), timings: deps.timings }, cloudAccountOf(deps.settings), row.box_id, signal);
+      const cloudDeps = { fetch: deps.fetch, checkChannel: deps.checkChannel, now: () => deps.clock.now(), timings: deps.timings, preferTerminal: lastTerminal };
+      const result = await cloudDelete(cloudDeps, cloudAccountOf(deps.settings), row.box_id, signal);
+      lastTerminal = result.terminal_id;
       deps.recordings.markDeletedFromBox(row.box_id, deps.clock.now());
       log.info({ box_id: row.box_id, cloud_id: result.cloud_id, already_pending: result.already_pending }, 'deleted the recording from the box');
       return result;

@@ -67,12 +67,31 @@ export interface CloudRecording {
 
 const idText = z.union([z.string().max(128), z.number()]).transform(String);
 const terminalSchema = z.object({ id: idText, friendly_name: z.unknown().optional(), pvr: z.unknown().optional(), status: z.unknown().optional() }).passthrough();
-const authSchema = z.object({ terminals: z.array(z.unknown()).optional() }).passthrough();
+const authSchema = z.object({ terminals: z.unknown().optional(), account: z.unknown().optional() }).passthrough();
 const recordingSchema = z.object({ id: idText, dlnaId: idText.optional(), name: z.unknown().optional(), pendingDelete: z.unknown().optional() }).passthrough();
 
 const joinUrl = (base: string, path: string) => new URL(path, base.endsWith('/') ? base : `${base}/`).toString();
 const wsEndpoint = (base: string) => (/\/messages\/?$/.test(new URL(base).pathname) ? base : joinUrl(base, WS_PATH));
 const text = (v: unknown, max: number) => displayText(typeof v === 'string' ? v : '', max);
+
+/**
+ * The error a cloud answer carries in `__meta__` (the cloud also answers 200 with one), in plain words;
+ * null when `__meta__.error` is absent or empty (a good answer carries `__meta__` with `error: null`).
+ */
+function metaError(json: unknown): string | null {
+  const meta = json && typeof json === 'object' ? (json as { __meta__?: unknown }).__meta__ : undefined;
+  if (!meta || typeof meta !== 'object') return null;
+  const { error, message } = meta as { error?: unknown; message?: unknown };
+  if (error === undefined || error === null || error === false || error === '') return null;
+  return text(message, 200) || text(typeof error === 'string' ? error.replace(/[_-]+/g, ' ') : '', 100) || 'an error without a description';
+}
+
+/** The account's boxes: `terminals` at the top level of the sign-in answer, or under `account`. */
+function terminalsOf(body: { terminals?: unknown; account?: unknown }): unknown[] {
+  if (Array.isArray(body.terminals) && body.terminals.length) return body.terminals;
+  const nested = body.account && typeof body.account === 'object' ? (body.account as { terminals?: unknown }).terminals : undefined;
+  return Array.isArray(nested) ? nested : [];
+}
 
 function need(account: CloudAccount): void {
   const missing = [
@@ -122,11 +141,9 @@ export async function authenticate(fetchFn: FetchLike, account: CloudAccount, op
   } catch {
     // handled below
   }
-  if (!res.ok) {
-    const meta = (json as { __meta__?: { error?: unknown; message?: unknown } } | null)?.__meta__;
-    const why = text(meta?.message, 200) || text(meta?.error, 100) || `HTTP ${res.status}`;
-    throw new CloudError('auth', `the cloud refused the sign-in: ${why}`);
-  }
+  // Read on every answer, not only on non-2xx: the cloud refuses with a 200 and `__meta__.error` too.
+  const refused = metaError(json);
+  if (!res.ok || refused) throw new CloudError('auth', `the cloud refused the sign-in: ${refused ?? `HTTP ${res.status}`}`);
   const parsed = authSchema.safeParse(json);
   if (!parsed.success) throw new CloudError('auth', 'the cloud sign-in answer is not the expected JSON');
   const cookie = res.headers
@@ -135,7 +152,7 @@ export async function authenticate(fetchFn: FetchLike, account: CloudAccount, op
     .find((v): v is string => !!v);
   if (!cookie || cookie.length > 4096) throw new CloudError('auth', 'the cloud sign-in answer has no session');
   const terminals: Terminal[] = [];
-  for (const raw of parsed.data.terminals ?? []) {
+  for (const raw of terminalsOf(parsed.data)) {
     const t = terminalSchema.safeParse(raw);
     if (!t.success || terminals.length >= MAX_TERMINALS) continue;
     terminals.push({ id: displayText(t.data.id, 128), friendly_name: text(t.data.friendly_name, 120), pvr: t.data.pvr === true || t.data.pvr === 1, status: text(t.data.status, 40) });
@@ -144,9 +161,14 @@ export async function authenticate(fetchFn: FetchLike, account: CloudAccount, op
 }
 
 interface Incoming {
+  /** The box the message comes from (the envelope's top-level `sender`); null when it names none. */
+  sender: string | null;
   type: string;
   data: Record<string, unknown>;
 }
+
+/** Messages kept while nobody waits; past this the oldest go (a busy account sends events all the time). */
+const MAX_QUEUED = 64;
 
 /** One WebSocket to the cloud: messages are queued until someone waits for them. */
 class CloudSocket {
@@ -165,7 +187,10 @@ class CloudSocket {
       if (!msg || typeof msg !== 'object') return;
       const m = ((msg as { message?: unknown }).message ?? msg) as { type?: unknown; data?: unknown };
       if (typeof m.type !== 'string') return;
-      if (this.queue.length < 64) this.queue.push({ type: m.type.slice(0, 100), data: m.data && typeof m.data === 'object' ? (m.data as Record<string, unknown>) : {} });
+      const from = (msg as { sender?: unknown }).sender;
+      const sender = typeof from === 'string' || typeof from === 'number' ? String(from).slice(0, 128) : null;
+      if (this.queue.length >= MAX_QUEUED) this.queue.shift();
+      this.queue.push({ sender, type: m.type.slice(0, 100), data: m.data && typeof m.data === 'object' ? (m.data as Record<string, unknown>) : {} });
       this.waiter?.();
     });
     ws.on('close', () => {
@@ -220,12 +245,14 @@ class CloudSocket {
     });
   }
 
-  /** The next message matching `accept` within `timeoutMs`: `timeout`, `closed`, or the message. */
+  /**
+   * The next message matching `accept` within `timeoutMs`: `timeout`, `closed`, or the message. The
+   * messages before it that do not match (events, other boxes' traffic) are dropped unread.
+   */
   async next(accept: (m: Incoming) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<Incoming | 'timeout' | 'closed'> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const i = this.queue.findIndex(accept);
-      if (i >= 0) return this.queue.splice(i, 1)[0]!;
+      for (let m = this.queue.shift(); m; m = this.queue.shift()) if (accept(m)) return m;
       if (this.closed) return 'closed';
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return 'timeout';
@@ -248,13 +275,22 @@ class CloudSocket {
   }
 }
 
-const envelope = (terminalId: string, type: string, now: number, opts: { queueable: boolean; paired: boolean }, extra: Record<string, unknown> = {}, data: Record<string, unknown> = {}) => ({
+/**
+ * The envelope flags of each message we send, as the box acts on them (checked against two public
+ * clients of the real cloud): with other flags the box ignores the ping (no `I_AM_ALIVE` on a fresh
+ * session) or the delete.
+ */
+const FLAGS = {
+  ARE_YOU_ALIVE: { isQueueable: true, requiresSetTopBox: false, onlyPairedSetTopBox: true },
+  PENDING_DELETE_RECORDINGS_BY_ID: { isQueueable: false, requiresSetTopBox: true, onlyPairedSetTopBox: false },
+} as const;
+
+/** `{ to, message: { type, <flags>, ...extra, data: { messageId, ...data } } }`: `extra` sits at message level, beside `type`. */
+const envelope = (terminalId: string, type: keyof typeof FLAGS, now: number, extra: Record<string, unknown> = {}, data: Record<string, unknown> = {}) => ({
   to: terminalId,
   message: {
     type,
-    isQueueable: opts.queueable,
-    requiresSetTopBox: true,
-    onlyPairedSetTopBox: opts.paired,
+    ...FLAGS[type],
     ...extra,
     data: { messageId: `${terminalId}_${now}`, ...data },
   },
@@ -273,18 +309,23 @@ export interface CloudDeps {
   checkChannel?: (url: URL) => Promise<CheckedAddress>;
   now(): number;
   timings?: Partial<CloudTimings>;
+  /** The box asked first (the one the last delete found its recording on): a sleeping other box then costs nothing. */
+  preferTerminal?: string | null;
 }
 
 /**
- * Deletes one recording from the box through the vendor cloud: sign in, open the channel, ping the
- * box (`ARE_YOU_ALIVE`, queueable; resent once) for its library, translate the DLNA id to the cloud
- * id, send the soft delete and wait for its acknowledgement. An acknowledgement with empty arrays
- * means the cloud did not recognise the id: a failure. Throws CloudError naming the stage.
+ * Deletes one recording from the box through the vendor cloud: sign in, open the channel, ask each of
+ * the account's boxes in turn (`ARE_YOU_ALIVE`, resent once) for its library until one has the DLNA id,
+ * translate it to the cloud id, send the soft delete to that box and wait for its acknowledgement.
+ * Replies count only from the box they name as `sender`; a box that does not answer is passed over.
+ * An acknowledgement with empty arrays means the cloud did not recognise the id: a failure. Throws
+ * CloudError naming the stage.
  */
 export async function cloudDelete(deps: CloudDeps, account: CloudAccount, boxId: string, signal?: AbortSignal): Promise<CloudDeleteResult> {
   const t = { ...CLOUD_TIMINGS, ...deps.timings };
   const auth = await authenticate(deps.fetch, account, { timeoutMs: t.requestTimeoutMs, signal });
-  const boxes = auth.terminals.filter((b) => b.pvr).length ? auth.terminals.filter((b) => b.pvr) : auth.terminals;
+  const recorders = auth.terminals.filter((b) => b.pvr).length ? auth.terminals.filter((b) => b.pvr) : auth.terminals;
+  const boxes = [...recorders.filter((b) => b.id === deps.preferTerminal), ...recorders.filter((b) => b.id !== deps.preferTerminal)];
   if (!boxes.length) throw new CloudError('auth', 'the cloud account has no recording box');
   let url: string;
   try {
@@ -300,30 +341,19 @@ export async function cloudDelete(deps: CloudDeps, account: CloudAccount, boxId:
   }
   const socket = await CloudSocket.open(url, auth.cookie, t.connectTimeoutMs, checked);
   try {
-    let found: { terminal: Terminal; recording: CloudRecording } | null = null;
-    for (const terminal of boxes) {
-      const library = await ping(socket, terminal.id, deps.now, t, signal);
-      const recording = library.find((r) => r.dlnaId === boxId);
-      if (recording) {
-        found = { terminal, recording };
-        break;
-      }
-    }
-    if (!found) throw new CloudError('translate', `recording ${boxId} is not in the box's library as the cloud reports it (already deleted on the box, or another box)`);
-    const { terminal, recording } = found;
+    const { terminal, recording } = await findRecording(socket, boxes, boxId, deps.now, t, signal);
     if (recording.pendingDelete) return { cloud_id: recording.id, terminal_id: terminal.id, already_pending: true };
     const type = 'PENDING_DELETE_RECORDINGS_BY_ID';
     const ids = [recording.id];
     // Let frames that already arrived (a close right after the handshake) land before sending.
     await new Promise((resolve) => setImmediate(resolve));
     try {
-      await socket.send(
-        envelope(terminal.id, type, deps.now(), { queueable: false, paired: true }, { recordingIds: ids }, { recordingIds: ids, startEventRequired: false, progressEventRequired: false, endEventRequired: false }),
-      );
+      await socket.send(envelope(terminal.id, type, deps.now(), { recordingIds: ids, startEventRequired: false, progressEventRequired: false, endEventRequired: false }, { recordingIds: ids }));
     } catch (err) {
       throw new CloudError('send', `cannot send the delete to the cloud: ${(err as Error).message}`);
     }
-    const ack = await socket.next((m) => m.type.startsWith(type), t.ackTimeoutMs, signal);
+    // Events and other boxes' traffic may come first: only this box's answer to a delete counts.
+    const ack = await socket.next((m) => m.sender === terminal.id && m.type.startsWith(type), t.ackTimeoutMs, signal);
     if (ack === 'closed') throw new CloudError('ack', 'the cloud closed the connection before acknowledging the delete');
     if (ack === 'timeout') throw new CloudError('ack', `no acknowledgement of the delete within ${Math.round(t.ackTimeoutMs / 1000)} s`);
     if (ack.type !== `${type}_SUCCESS`) throw new CloudError('ack', `the cloud answered ${displayText(ack.type, 80)} to the delete`);
@@ -337,14 +367,41 @@ export async function cloudDelete(deps: CloudDeps, account: CloudAccount, boxId:
   }
 }
 
-async function ping(socket: CloudSocket, terminalId: string, now: () => number, t: CloudTimings, signal?: AbortSignal): Promise<CloudRecording[]> {
+const boxName = (b: Terminal) => (b.friendly_name ? `${b.friendly_name} (${b.id})` : b.id);
+
+/**
+ * The box whose library has `boxId`, asking the boxes in the account's order. A box that does not
+ * answer is passed over; when no box that answered has the recording, a silent one makes it a
+ * handshake failure (retry shortly), otherwise a translate failure.
+ */
+async function findRecording(socket: CloudSocket, boxes: Terminal[], boxId: string, now: () => number, t: CloudTimings, signal?: AbortSignal): Promise<{ terminal: Terminal; recording: CloudRecording }> {
+  const silent: Terminal[] = [];
+  for (const terminal of boxes) {
+    const library = await ping(socket, terminal.id, now, t, signal);
+    if (!library) {
+      silent.push(terminal);
+      continue;
+    }
+    const recording = library.find((r) => r.dlnaId === boxId);
+    if (recording) return { terminal, recording };
+  }
+  if (silent.length) {
+    const who = boxes.length === 1 ? 'the box' : `${silent.length === 1 ? 'box' : 'boxes'} ${silent.map(boxName).join(', ')}`;
+    const rest = silent.length < boxes.length ? ` (the others do not have recording ${boxId})` : '';
+    throw new CloudError('handshake', `${who} did not answer the cloud (${t.pingAttempts} pings of ${Math.round(t.pingTimeoutMs / 1000)} s)${rest}: it may be asleep, retry shortly`);
+  }
+  throw new CloudError('translate', `recording ${boxId} is not in the box's library as the cloud reports it (already deleted on the box, or another box)`);
+}
+
+/** The library `terminalId` reports in its `I_AM_ALIVE` (only a reply whose `sender` is that box), or null when it does not answer. */
+async function ping(socket: CloudSocket, terminalId: string, now: () => number, t: CloudTimings, signal?: AbortSignal): Promise<CloudRecording[] | null> {
   for (let attempt = 1; attempt <= t.pingAttempts; attempt++) {
     try {
-      await socket.send(envelope(terminalId, 'ARE_YOU_ALIVE', now(), { queueable: true, paired: false }));
+      await socket.send(envelope(terminalId, 'ARE_YOU_ALIVE', now()));
     } catch {
       throw new CloudError('handshake', 'the cloud closed the connection during the handshake');
     }
-    const reply = await socket.next((m) => m.type === 'I_AM_ALIVE', t.pingTimeoutMs, signal);
+    const reply = await socket.next((m) => m.type === 'I_AM_ALIVE' && m.sender === terminalId, t.pingTimeoutMs, signal);
     if (reply === 'closed') throw new CloudError('handshake', 'the cloud closed the connection during the handshake');
     if (reply === 'timeout') {
       if (signal?.aborted) throw new CloudError('handshake', 'stopped during the handshake');
@@ -359,5 +416,5 @@ async function ping(socket: CloudSocket, terminalId: string, now: () => number, 
     }
     return out;
   }
-  throw new CloudError('handshake', `the box did not answer the cloud (${t.pingAttempts} pings of ${Math.round(t.pingTimeoutMs / 1000)} s): it may be asleep, retry shortly`);
+  return null;
 }

@@ -34,18 +34,24 @@ interface Setup {
   cleanup(): Promise<void>;
 }
 
-/** A box with one followed show (`count` episodes), the cloud and the media server simulators, all configured. */
-async function setup(count: number, firstId: number): Promise<Setup> {
+/**
+ * A box with one followed show (`count` episodes), the cloud and the media server simulators, all
+ * configured. The box is `T-0001` on the cloud account; `otherBoxFirst` lists another box before it,
+ * whose library does not have these recordings.
+ */
+async function setup(count: number, firstId: number, opts: { otherBoxFirst?: boolean } = {}): Promise<Setup> {
   const { logger, lines } = capturingLogger();
   const plex = createFakeMediaServer({ token: PLEX_TOKEN, name: 'Lounge Plex' });
   await plex.start();
   const show = sampleShow('Bluey', firstId, count, (i) => 4000 + i);
   const hiddenFromCloud = new Set<string>();
-  const cloud = createCloudSimulator({
-    activationCode: CODE,
-    pin: PIN,
+  const lounge = {
+    terminalId: 'T-0001',
+    friendlyName: 'Lounge box',
     recordings: () => show.items.filter((it) => !hiddenFromCloud.has(it.id)).map((it) => ({ id: `cloud-${it.id}`, dlnaId: it.id, name: it.title })),
-  });
+  };
+  const bedroom = { terminalId: 'T-0002', friendlyName: 'Bedroom box', recordings: () => [{ id: 'bed-1', dlnaId: '123', name: 'News' }] };
+  const cloud = createCloudSimulator({ activationCode: CODE, pin: PIN, boxes: opts.otherBoxFirst ? [bedroom, lounge] : [lounge] });
   await cloud.start();
   const h = await startHarness({
     box: { shows: [show] },
@@ -117,14 +123,28 @@ describe('sync -> media-server refresh -> delete from the box through the cloud'
       expect(row.deleted_from_box_at).toBe(row.purged_at);
       expect(fs.existsSync(row.file_path)).toBe(true);
     }
-    // The envelopes follow the vendor's: a queueable ping, the delete naming the cloud id at both levels.
+    // The envelopes are the vendor's (reference, Cloud delete): the ping's flags, and the delete's
+    // flags, ids and event flags at message level, beside `type`.
     const ping = s.cloud.received.find((m) => (m.message as { type: string }).type === 'ARE_YOU_ALIVE') as { to: string; message: Record<string, unknown> };
-    expect(ping.to).toBe('T-0001');
-    expect(ping.message).toMatchObject({ isQueueable: true, requiresSetTopBox: true });
-    expect((ping.message.data as { messageId: string }).messageId).toMatch(/^T-0001_\d+$/);
-    const del = s.cloud.received.find((m) => (m.message as { type: string }).type === 'PENDING_DELETE_RECORDINGS_BY_ID') as { message: Record<string, unknown> };
-    expect(del.message.recordingIds).toEqual([expect.stringMatching(/^cloud-70000000\d$/)]);
-    expect(del.message.data).toMatchObject({ recordingIds: del.message.recordingIds, startEventRequired: false, progressEventRequired: false, endEventRequired: false });
+    expect(ping).toEqual({ to: 'T-0001', message: { type: 'ARE_YOU_ALIVE', isQueueable: true, requiresSetTopBox: false, onlyPairedSetTopBox: true, data: { messageId: expect.stringMatching(/^T-0001_\d+$/) } } });
+    const del = s.cloud.received.find((m) => (m.message as { type: string }).type === 'PENDING_DELETE_RECORDINGS_BY_ID') as { to: string; message: Record<string, unknown> };
+    const id = (del.message.recordingIds as string[])[0];
+    expect(id).toMatch(/^cloud-70000000\d$/);
+    expect(del).toEqual({
+      to: 'T-0001',
+      message: {
+        type: 'PENDING_DELETE_RECORDINGS_BY_ID',
+        isQueueable: false,
+        requiresSetTopBox: true,
+        onlyPairedSetTopBox: false,
+        recordingIds: [id],
+        startEventRequired: false,
+        progressEventRequired: false,
+        endEventRequired: false,
+        data: { recordingIds: [id], messageId: expect.stringMatching(/^T-0001_\d+$/) },
+      },
+    });
+    expect(s.cloud.ignored).toEqual([]);
   });
 
   it('never downloads a tombstoned recording again, even while the box lists it and its file is gone', async () => {
@@ -183,6 +203,16 @@ describe('what keeps the box copy, and each failure stage of a delete', () => {
     expect(err.stage).toBe('auth');
     expect(err.message).toContain('Invalid activation code or PIN');
     await s.h.api.patch('/api/settings', { cloud_pin: PIN });
+  });
+
+  it('auth: a wrong PIN refused with HTTP 200 and __meta__.error is a failure in plain words', async () => {
+    s.cloud.behaviour.refuseWith200 = true;
+    await s.h.api.patch('/api/settings', { cloud_pin: '11112222' });
+    const err = await failStage('710000001');
+    expect(err.stage).toBe('auth');
+    expect(err.message).toBe('Deleting from the box failed at stage auth: the cloud refused the sign-in: Invalid activation code or PIN');
+    await s.h.api.patch('/api/settings', { cloud_pin: PIN });
+    s.cloud.behaviour.refuseWith200 = false;
   });
 
   it('ws: the channel is refused', async () => {
@@ -257,10 +287,19 @@ describe('what keeps the box copy, and each failure stage of a delete', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.boxes).toEqual([{ id: 'T-0001', friendly_name: 'Lounge box', pvr: true, status: 'online' }]);
     expect(ok.body.message).toContain('Lounge box');
+    s.cloud.behaviour.terminalsUnderAccount = true;
+    const nested = await s.h.api.post('/api/cloud-test');
+    s.cloud.behaviour.terminalsUnderAccount = false;
+    expect(nested.body.boxes).toEqual(ok.body.boxes);
     await s.h.api.patch('/api/settings', { cloud_pin: '00000000' });
     const bad = await s.h.api.post('/api/cloud-test');
     expect(bad.status).toBe(502);
     expect(bad.body.error).toMatchObject({ code: 'cloud_failed', stage: 'auth' });
+    s.cloud.behaviour.refuseWith200 = true;
+    const bad200 = await s.h.api.post('/api/cloud-test');
+    s.cloud.behaviour.refuseWith200 = false;
+    expect(bad200.status).toBe(502);
+    expect(bad200.body.error).toMatchObject({ code: 'cloud_failed', stage: 'auth', message: 'the cloud refused the sign-in: Invalid activation code or PIN' });
     allSecretsAbsent(s);
   });
 });
@@ -281,5 +320,29 @@ describe('a box asleep during the automatic deletes', () => {
     expect(s.cloud.received.filter((m) => (m.message as { type: string }).type === 'ARE_YOU_ALIVE')).toHaveLength(2);
     for (const row of (await rowsOf(s.h)).values()) expect(row).toMatchObject({ status: 'done', purged_at: null });
     allSecretsAbsent(s);
+  });
+});
+
+describe('two boxes on one account: the box that has the recordings is listed second', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup(2, 740000001, { otherBoxFirst: true });
+  });
+  afterAll(async () => s.cleanup());
+
+  it("the sync deletes each box copy on that box, past the other box, asleep, and its traffic", async () => {
+    s.cloud.behaviour.asleep = ['T-0002'];
+    const run = await s.h.syncAndWait();
+    s.cloud.behaviour.asleep = [];
+    expect(run.summary).toMatchObject({ downloaded: 2, media_server_refresh: 'ok', box_deleted: 2, box_delete_failed: 0 });
+    expect(s.cloud.deletes.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { terminalId: 'T-0001', id: 'cloud-740000001' },
+      { terminalId: 'T-0001', id: 'cloud-740000002' },
+    ]);
+    for (const row of (await rowsOf(s.h)).values()) expect(row.purged_at).toMatch(/^\d{4}-/);
+    expect(s.cloud.ignored).toEqual([]);
+    // Only the first delete waited for the sleeping box; the next asked the box found last first.
+    const pinged = s.cloud.received.filter((m) => (m.message as { type: string }).type === 'ARE_YOU_ALIVE').map((m) => m.to);
+    expect(pinged).toEqual(['T-0002', 'T-0002', 'T-0001', 'T-0001']);
   });
 });

@@ -63,7 +63,7 @@ describe('every byte from the cloud is hostile', () => {
       send('not json');
       send(JSON.stringify([1, 2]));
       send(JSON.stringify({ message: { type: 42 } }));
-      send(JSON.stringify({ message: { type: 'I_AM_ALIVE', data: { recordings: [null, 7, { id: {}, dlnaId: '1' }, { id: 'c2', dlnaId: '2' }, { id: 'x'.repeat(500), dlnaId: '1' }] } } }));
+      send(JSON.stringify({ sender: 'T1', message: { type: 'I_AM_ALIVE', data: { recordings: [null, 7, { id: {}, dlnaId: '1' }, { id: 'c2', dlnaId: '2' }, { id: 'x'.repeat(500), dlnaId: '1' }] } } }));
     });
     close = c.close;
     expect((await stageOf(cloudDelete(deps, c.account, '1'))).stage).toBe('translate');
@@ -80,8 +80,8 @@ describe('every byte from the cloud is hostile', () => {
 
   it('an acknowledgement of a different id is a failure', async () => {
     const c = await hostileCloud(okAuth, (send) => {
-      send(JSON.stringify({ message: { type: 'I_AM_ALIVE', data: { recordings: [{ id: 'c1', dlnaId: '1' }] } } }));
-      send(JSON.stringify({ message: { type: 'PENDING_DELETE_RECORDINGS_BY_ID_SUCCESS', data: { recordingsIds: ['c9'], restorationTimestamps: [1] } } }));
+      send(JSON.stringify({ sender: 'T1', message: { type: 'I_AM_ALIVE', data: { recordings: [{ id: 'c1', dlnaId: '1' }] } } }));
+      send(JSON.stringify({ sender: 'T1', message: { type: 'PENDING_DELETE_RECORDINGS_BY_ID_SUCCESS', data: { recordingsIds: ['c9'], restorationTimestamps: [1] } } }));
     });
     close = c.close;
     const err = await stageOf(cloudDelete(deps, c.account, '1'));

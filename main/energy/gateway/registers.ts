@@ -34,6 +34,12 @@ const r = (
 
 export const PLANT_UNIT = 247;
 
+/**
+ * Most registers one read may ask for: every vendor protocol version (V1.8–V2.9, section 6.1) allows
+ * 1 to 124, not the generic Modbus 125. A gateway that enforces it answers 0x03 to a 125-word read.
+ */
+export const MAX_READ_WORDS = 124;
+
 /** Plant registers on unit 247. */
 export const PLANT_REGISTERS: readonly RegisterDef[] = [
   r('gridPower', 30005, 's32', 1, 'W'),

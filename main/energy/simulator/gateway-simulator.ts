@@ -48,6 +48,11 @@ export interface GatewaySimulatorOptions extends Partial<PlantOptions> {
    * one between two defined registers, answers 0x02, as some firmwares do.
    */
   reservedAddresses?: 'lenient' | 'strict';
+  /**
+   * Most registers one read may ask for (default 124, the vendor's limit); a larger read answers
+   * 0x03. A smaller value plays a gateway stricter than its documentation.
+   */
+  maxReadWords?: number;
 }
 
 export type SimulatorMode = Pick<GatewaySimulatorOptions, 'absentUnits' | 'reservedAddresses'>;
@@ -123,6 +128,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
   const server = await startModbusServer({
     host: opts.host,
     port: opts.port,
+    maxReadWords: opts.maxReadWords,
     source(unit, table, address, words) {
       refresh();
       let ranges: Array<[number, number]>;

@@ -70,6 +70,13 @@ export const PLANT_REGISTERS: readonly RegisterDef[] = [
   r('dischargeCutoffSoc', 40048, 'u16', 10, '%', 'V2.6', 'holding'),
 ];
 
+/**
+ * Keys of the plant's lifetime energy totals (kWh that only ever rise): the ones a consumer books
+ * as energy, checked before publishing (see counter-check.ts). Today's totals reset at midnight
+ * and are not among them.
+ */
+export const LIFETIME_COUNTERS: readonly string[] = PLANT_REGISTERS.filter((r) => r.key.startsWith('lifetime') || r.key.startsWith('smartLoadEnergy.')).map((r) => r.key);
+
 /** Identity registers of an inverter (read once when the plant is enumerated). */
 export const INVERTER_IDENTITY: readonly RegisterDef[] = [
   r('model', 30500, 'ascii', 1, 'text', 'V1.8', 'input', 15),

@@ -28,6 +28,11 @@ export interface GatewaySimulator {
   readonly host: string;
   readonly port: number;
   firmware: Firmware;
+  /**
+   * Plant register values served instead of the model's, by register key in decoded units, until
+   * deleted: a firmware glitch such as a lifetime counter reading 0 for a poll.
+   */
+  readonly plantOverrides: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -116,6 +121,9 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
   let cacheAt = -1;
   let plantWords = new Map<number, number>();
   const inverterWords = new Map<number, Map<number, number>>();
+  const plantOverrides = new Map<string, number>();
+  const withOverrides = (words: Map<number, number>) =>
+    plantOverrides.size ? new Map([...words, ...wordMap(plantDefs, Object.fromEntries(plantOverrides))]) : words;
   const refresh = () => {
     const now = Date.now();
     if (now - cacheAt < 100) return;
@@ -136,7 +144,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
       if (unit === PLANT_UNIT) {
         if (strict) ranges = strictRanges(table, state.firmware);
         else ranges = table === 'input' ? rangesUpTo(state.firmware, PLANT_INPUT_RANGES) : rangesUpTo(state.firmware, PLANT_HOLDING_RANGES);
-        map = plantWords;
+        map = withOverrides(plantWords);
       } else {
         map = inverterWords.get(unit);
         // No device at this unit id: 0x0B (gateway target failed to respond), or no reply at all.
@@ -153,6 +161,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
     plant,
     host: server.host,
     port: server.port,
+    plantOverrides,
     get firmware() {
       return state.firmware;
     },

@@ -125,10 +125,18 @@ describe('the counter check on its own', () => {
     expect(read(check, 340.21, T0 + 3_610_000)).toBe(340.21);
   });
 
-  it('publishes a first reading of 0 as unknown, never as a baseline', () => {
+  it('publishes a first reading of 0 as unknown, not as a baseline the next good reading would jump from', () => {
     const check = new CounterCheck(memoryLogger().logger);
     expect(read(check, 0, T0)).toBeNull();
     expect(read(check, 2650.12, T0 + 1000)).toBe(2650.12);
+  });
+
+  it('publishes a counter that really is 0 (a zero-export home) once its zeros have held for 10 minutes', () => {
+    const check = new CounterCheck(memoryLogger().logger);
+    let t = T0;
+    for (; t < T0 + 10 * 60_000; t += 5000) expect(read(check, 0, t), `at ${t - T0} ms`).toBeNull();
+    expect(read(check, 0, t)).toBe(0);
+    expect(read(check, 0.01, t + 5000)).toBe(0.01);
   });
 
   it('takes a new level once readings agree on it for 10 minutes (a replaced gateway), never a level of 0', () => {

@@ -14,8 +14,9 @@ export const MAX_COUNTER_POWER_W = 250_000;
 /** One raw step of a ÷100 kWh register: a reading may lead by one step without any power behind it. */
 const STEP_KWH = 0.01;
 /**
- * A new level is taken as real (a replaced gateway, or a bad first reading before it) once readings
- * have agreed with it, rising plausibly, for this long. Never a level of 0.
+ * A new level is taken as real (a replaced gateway) once readings have agreed with it, rising
+ * plausibly, for this long; never a fall to 0. A counter first seen at 0 is published as 0 after
+ * its zeros have held this long.
  */
 export const REBASE_AFTER_MS = 10 * 60_000;
 
@@ -25,7 +26,8 @@ interface Level {
 }
 
 interface Track {
-  good: Level;
+  /** The last good reading; null until the first one (see `accept`). */
+  good: Level | null;
   /** Readings are being held back (an episode is running; logged once at its start). */
   held: boolean;
   /** The level the held-back readings agree on, and since when. */
@@ -42,8 +44,9 @@ export interface CounterCheckOptions {
  * poller, so MQTT, HomeKit, metrics, the snapshot and every other consumer get the checked value).
  * A reading that goes backwards, or rises more than `maxPowerW` could make since the last good
  * reading (plus one register step), is held back: the last good value stays and one warning is
- * logged per episode. A first reading of 0 is published as unknown (null), not as a baseline,
- * so a bad first read cannot be booked as a jump on the next good one.
+ * logged per episode. A first reading of 0 is published as unknown (null) rather than taken as a
+ * baseline, so a bad first read cannot be booked as a jump to the next good one; a counter that
+ * really is 0 (no export, no battery) is published as 0 once its zeros have held for 10 minutes.
  */
 export class CounterCheck {
   private readonly tracks = new Map<string, Track>();
@@ -87,11 +90,22 @@ export class CounterCheck {
   }
 
   private accept(key: string, v: number, at: number): number | null {
-    const t = this.tracks.get(key);
-    if (!t) {
-      if (v === 0) return null;
-      this.tracks.set(key, { good: { value: v, at }, held: false, candidate: null });
-      return v;
+    let t = this.tracks.get(key);
+    if (!t) this.tracks.set(key, (t = { good: null, held: false, candidate: null }));
+    if (!t.good) {
+      if (v > 0) {
+        t.good = { value: v, at };
+        t.candidate = null;
+        return v;
+      }
+      // A first 0 may be a bad read: unknown until zeros have held long enough (a zero-export home).
+      if (!t.candidate) t.candidate = { value: 0, at, since: at };
+      else if (at - t.candidate.since >= this.rebaseAfterMs) {
+        t.good = { value: 0, at };
+        t.candidate = null;
+        return 0;
+      }
+      return null;
     }
     if (this.plausible(t.good, v, at)) {
       t.good = { value: v, at };
@@ -109,7 +123,9 @@ export class CounterCheck {
       c.at = at;
       if (at - c.since >= this.rebaseAfterMs) {
         this.logger.warn({ counter: key, from: t.good.value, to: v, heldMs: at - c.since }, 'lifetime energy counter took a new level: its readings agreed on it long enough');
-        this.tracks.set(key, { good: { value: v, at }, held: false, candidate: null });
+        t.good = { value: v, at };
+        t.held = false;
+        t.candidate = null;
         return v;
       }
     } else t.candidate = v > 0 ? { value: v, at, since: at } : null;

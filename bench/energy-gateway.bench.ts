@@ -21,7 +21,7 @@ import { startGatewaySimulator, type GatewaySimulatorOptions } from '../main/ene
 import { figure, round } from './report.js';
 
 
-/** One request per contiguous run of defined registers, per table (at most 125 words each). */
+/** One request per contiguous run of defined registers, per table (at most 124 words each, the vendor's limit). */
 function minimalPlan(regs: readonly RegisterDef[]): number {
   let runs = 0;
   for (const table of ['input', 'holding'] as const) {
@@ -29,7 +29,7 @@ function minimalPlan(regs: readonly RegisterDef[]): number {
     let start = -1;
     let end = -1;
     for (const r of sorted) {
-      if (r.address !== end || r.address + r.words - start > 125) {
+      if (r.address !== end || r.address + r.words - start > 124) {
         runs++;
         start = r.address;
       }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { CounterCheck } from './counter-check.js';
 import type { BatteryEstimator } from './estimate.js';
 import { contribute, type EnergyFeature } from './features/feature.js';
 import type { Values } from './gateway/block-reader.js';
@@ -38,14 +39,18 @@ export interface EnergyPollerDeps {
 }
 
 /**
- * The gateway poller with what the bridge does on each poll: a reading becomes the live state (the
- * plant registers that did not answer keep their last values), feeds the battery estimate, passes
+ * The gateway poller with what the bridge does on each poll: a reading's lifetime counters are
+ * checked (a bad read keeps the last good value, see counter-check.ts), it becomes the live state
+ * (the plant registers that did not answer keep their last values), feeds the battery estimate, passes
  * through the features, is appended to the history (a failing write shows as `storageError`) and is
  * published; a lost connection publishes `connected: false`. Not started.
  */
 export function createEnergyPoller({ dataDir, settings, state, features, history, estimator, connect, clock, logger }: EnergyPollerDeps): Poller {
   const config = () => pollerConfigOf(settings());
   let lastPlant: Values = {};
+  // The one place a reading is accepted: every consumer of the live state sees checked counters.
+  const counters = new CounterCheck(logger);
+  let counterGateway = '';
   return new Poller(
     config,
     connect,
@@ -53,9 +58,14 @@ export function createEnergyPoller({ dataDir, settings, state, features, history
     logger,
     {
       onReading(reading, at, durationMs) {
-        // Registers that answered a non-0x02 exception are absent: keep their last values.
-        lastPlant = { ...lastPlant, ...reading.plant };
         const cfg = config();
+        // Another gateway has counters of its own.
+        if (`${cfg.host}:${cfg.port}` !== counterGateway) {
+          counters.reset();
+          counterGateway = `${cfg.host}:${cfg.port}`;
+        }
+        // Registers that answered a non-0x02 exception are absent: keep their last values.
+        lastPlant = { ...lastPlant, ...counters.check(reading.plant, at) };
         const next = applyReading(state.get(), { ...reading, plant: lastPlant }, at);
         next.gateway = { ...next.gateway, host: cfg.host, port: cfg.port };
         next.pollIntervalMs = cfg.pollIntervalMs;

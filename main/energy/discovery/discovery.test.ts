@@ -145,6 +145,9 @@ describe('gateway test', () => {
     expect(body).toMatchObject({ ok: true, host: '127.0.0.11', port: other.port, model: 'SigenStor EC 15.0 TP AU', firmware: 'V2.6' });
     expect(body.soc).toBeCloseTo(64, 0);
     expect(body.ms).toBeTypeOf('number');
+    // Within the vendor's limit of 124 registers a read (the simulator would refuse more with 0x03).
+    expect(other.server.largestRead).toBeGreaterThan(0);
+    expect(other.server.largestRead).toBeLessThanOrEqual(124);
 
     // The live connection is the same one (its request count keeps growing), still polling the first gateway.
     const polledAt = service.state.get().lastUpdated!;

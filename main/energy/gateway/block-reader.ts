@@ -1,5 +1,5 @@
 import { decodeRegister } from './decode.js';
-import type { RegisterDef, Table } from './registers.js';
+import { MAX_READ_WORDS, type RegisterDef, type Table } from './registers.js';
 
 /** Per-request options: a probe of a unit id that may have no device uses a short timeout of its own. */
 export interface ReadOptions {
@@ -18,6 +18,11 @@ export class ModbusException extends Error {
 }
 
 export const ILLEGAL_DATA_ADDRESS = 0x02;
+/** What a gateway answers to a read larger than it allows (or a quantity it does not accept). */
+export const ILLEGAL_DATA_VALUE = 0x03;
+
+/** A multi-register read the gateway refused as a whole: split it, it is no proof of "unsupported". */
+const refusesBlock = (err: ModbusException) => err.exceptionCode === ILLEGAL_DATA_ADDRESS || err.exceptionCode === ILLEGAL_DATA_VALUE;
 
 export interface Block {
   table: Table;
@@ -29,10 +34,10 @@ export interface Block {
 export type Values = Record<string, number | string | null>;
 
 /**
- * Groups registers into contiguous blocks: same table, at most `maxWords` long, gaps up to `maxGap`
- * words read through. Fewer blocks mean fewer round trips per poll.
+ * Groups registers into contiguous blocks: same table, at most `maxWords` long (the vendor's 124 by
+ * default), gaps up to `maxGap` words read through. Fewer blocks mean fewer round trips per poll.
  */
-export function planBlocks(regs: readonly RegisterDef[], maxWords = 125, maxGap = 64): Block[] {
+export function planBlocks(regs: readonly RegisterDef[], maxWords = MAX_READ_WORDS, maxGap = 64): Block[] {
   const blocks: Block[] = [];
   const sorted = [...regs].sort((a, b) => (a.table === b.table ? a.address - b.address : a.table < b.table ? -1 : 1));
   for (const reg of sorted) {
@@ -60,7 +65,7 @@ export interface LearnedPlan {
   blocks: string[][];
   /** Keys that answered 0x02 on their own. */
   unsupported: string[];
-  /** Spans (`table:address:words`) that answered 0x02: never tried again as a merge. */
+  /** Spans (`table:address:words`) that answered 0x02 or 0x03: never tried again as a merge. */
   refused: string[];
 }
 
@@ -69,14 +74,16 @@ const spanOf = (b: Block) => `${b.table}:${b.address}:${b.words}`;
 /**
  * Reads a register set on one unit in as few requests as the gateway allows, and learns how.
  *
- * - Start: greedy blocks (gaps read through). A block that answers 0x02 is split in two and each half
- *   retried; a single register answering 0x02 is unsupported and yields null from then on.
+ * - Start: greedy blocks of at most 124 words (the vendor's limit; gaps read through). A block that
+ *   answers 0x02 (a firmware lacking an address in it) or 0x03 (a gateway refusing a read that
+ *   large) is split in two and each half retried; a single register answering 0x02 is unsupported
+ *   and yields null from then on (a single register answering 0x03 is only failed, like 0x04).
  * - Neighbouring blocks are tried merged, once per span: the merged read replaces both when it
- *   answers; a span that answers 0x02 is remembered and never tried again (both are read apart).
+ *   answers; a span that answers 0x02 or 0x03 is remembered and never tried again (both are read apart).
  *   On a firmware that answers 0x02 for any reserved address this settles, within two polls, on one
  *   request per contiguous run of defined registers: the minimal plan.
- * - A block of the learnt plan that later answers 0x02 re-learns on its own (split again); the rest
- *   of the plan is untouched.
+ * - A block of the learnt plan that later answers 0x02 or 0x03 re-learns on its own (split again);
+ *   the rest of the plan is untouched.
  *
  * Other exceptions leave that block's registers out of the result (not "unsupported"); transport
  * errors (timeout, closed socket) propagate.
@@ -91,7 +98,7 @@ export class BlockReader {
 
   constructor(
     private readonly regs: readonly RegisterDef[],
-    private readonly maxWords = 125,
+    private readonly maxWords = MAX_READ_WORDS,
     private readonly maxGap = 64,
   ) {
     this.byKey = new Map(regs.map((r) => [r.key, r]));
@@ -188,22 +195,23 @@ export class BlockReader {
     try {
       words = await read(block.table, unit, block.address, block.words, opts);
     } catch (err) {
-      if (err instanceof ModbusException) return err.exceptionCode === ILLEGAL_DATA_ADDRESS ? 'refused' : 'other';
+      if (err instanceof ModbusException) return refusesBlock(err) ? 'refused' : 'other';
       throw err;
     }
     fill(block, words, values);
     return 'ok';
   }
 
-  /** Reads a block of the plan, splitting it on 0x02. */
+  /** Reads a block of the plan, splitting it on 0x02 or 0x03. */
   private async readBlock(read: ReadFn, unit: number, block: Block, values: Values, failed: string[], next: Block[], opts?: ReadOptions): Promise<void> {
     let words: number[];
     try {
       words = await read(block.table, unit, block.address, block.words, opts);
     } catch (err) {
-      if (err instanceof ModbusException && err.exceptionCode === ILLEGAL_DATA_ADDRESS) {
+      const single = block.regs.length === 1;
+      if (err instanceof ModbusException && (err.exceptionCode === ILLEGAL_DATA_ADDRESS || (!single && refusesBlock(err)))) {
         this.refused.add(spanOf(block));
-        if (block.regs.length === 1) {
+        if (single) {
           const reg = block.regs[0]!;
           this.unsupported.add(reg.key);
           values[reg.key] = null;

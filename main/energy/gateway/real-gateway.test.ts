@@ -59,7 +59,7 @@ function contiguousRuns(fw: Firmware): number {
     let runStart = -1;
     let end = -1;
     for (const r of regs) {
-      if (r.address !== end || r.address + r.words - runStart > 125) {
+      if (r.address !== end || r.address + r.words - runStart > 124) {
         runs++;
         runStart = r.address;
       }

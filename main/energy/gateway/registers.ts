@@ -34,6 +34,12 @@ const r = (
 
 export const PLANT_UNIT = 247;
 
+/**
+ * Most registers one read may ask for: every vendor protocol version (V1.8–V2.9, section 6.1) allows
+ * 1 to 124, not the generic Modbus 125. A gateway that enforces it answers 0x03 to a 125-word read.
+ */
+export const MAX_READ_WORDS = 124;
+
 /** Plant registers on unit 247. */
 export const PLANT_REGISTERS: readonly RegisterDef[] = [
   r('gridPower', 30005, 's32', 1, 'W'),
@@ -63,6 +69,13 @@ export const PLANT_REGISTERS: readonly RegisterDef[] = [
   r('chargeCutoffSoc', 40047, 'u16', 10, '%', 'V2.6', 'holding'),
   r('dischargeCutoffSoc', 40048, 'u16', 10, '%', 'V2.6', 'holding'),
 ];
+
+/**
+ * Keys of the plant's lifetime energy totals (kWh that only ever rise): the ones a consumer books
+ * as energy, checked before publishing (see counter-check.ts). Today's totals reset at midnight
+ * and are not among them.
+ */
+export const LIFETIME_COUNTERS: readonly string[] = PLANT_REGISTERS.filter((r) => r.key.startsWith('lifetime') || r.key.startsWith('smartLoadEnergy.')).map((r) => r.key);
 
 /** Identity registers of an inverter (read once when the plant is enumerated). */
 export const INVERTER_IDENTITY: readonly RegisterDef[] = [

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { snapshotSchema } from '../snapshot-schema.js';
-import { startEnergyHarness, waitForState } from '../testing/harness.js';
+import { nextPoll as nextPollOf, startEnergyHarness } from '../testing/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startEnergyHarness>>;
 let h: Harness | undefined;
@@ -14,21 +14,7 @@ afterEach(async () => {
 });
 
 /** Moves the manual clock to the next poll and waits for that poll's reading to land. */
-async function nextPoll(harness: Harness, clock: ReturnType<typeof createManualClock>, ms: number) {
-  const before = harness.service.state.get().lastUpdated;
-  // The poller publishes first and probes for inverters after: advance once its next poll is armed.
-  await until(() => harness.service.poller.waiting);
-  clock.advance(ms);
-  return waitForState(harness.service, (s) => s.lastUpdated !== null && s.lastUpdated !== before);
-}
-
-async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const nextPoll = (harness: Harness, clock: ReturnType<typeof createManualClock>, ms: number) => nextPollOf(harness.service, clock, ms);
 
 describe('history through the running energy service', () => {
   it('appends one sample per poll and reports it in /api/history, /stats and the snapshot', async () => {

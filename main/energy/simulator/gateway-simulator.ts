@@ -28,6 +28,11 @@ export interface GatewaySimulator {
   readonly host: string;
   readonly port: number;
   firmware: Firmware;
+  /**
+   * Plant register values served instead of the model's, by register key in decoded units, until
+   * deleted: a firmware glitch such as a lifetime counter reading 0 for a poll.
+   */
+  readonly plantOverrides: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,11 @@ export interface GatewaySimulatorOptions extends Partial<PlantOptions> {
    * one between two defined registers, answers 0x02, as some firmwares do.
    */
   reservedAddresses?: 'lenient' | 'strict';
+  /**
+   * Most registers one read may ask for (default 124, the vendor's limit); a larger read answers
+   * 0x03. A smaller value plays a gateway stricter than its documentation.
+   */
+  maxReadWords?: number;
 }
 
 export type SimulatorMode = Pick<GatewaySimulatorOptions, 'absentUnits' | 'reservedAddresses'>;
@@ -111,6 +121,9 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
   let cacheAt = -1;
   let plantWords = new Map<number, number>();
   const inverterWords = new Map<number, Map<number, number>>();
+  const plantOverrides = new Map<string, number>();
+  const withOverrides = (words: Map<number, number>) =>
+    plantOverrides.size ? new Map([...words, ...wordMap(plantDefs, Object.fromEntries(plantOverrides))]) : words;
   const refresh = () => {
     const now = Date.now();
     if (now - cacheAt < 100) return;
@@ -123,6 +136,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
   const server = await startModbusServer({
     host: opts.host,
     port: opts.port,
+    maxReadWords: opts.maxReadWords,
     source(unit, table, address, words) {
       refresh();
       let ranges: Array<[number, number]>;
@@ -130,7 +144,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
       if (unit === PLANT_UNIT) {
         if (strict) ranges = strictRanges(table, state.firmware);
         else ranges = table === 'input' ? rangesUpTo(state.firmware, PLANT_INPUT_RANGES) : rangesUpTo(state.firmware, PLANT_HOLDING_RANGES);
-        map = plantWords;
+        map = withOverrides(plantWords);
       } else {
         map = inverterWords.get(unit);
         // No device at this unit id: 0x0B (gateway target failed to respond), or no reply at all.
@@ -147,6 +161,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
     plant,
     host: server.host,
     port: server.port,
+    plantOverrides,
     get firmware() {
       return state.firmware;
     },

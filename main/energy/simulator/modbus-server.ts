@@ -1,6 +1,13 @@
 import net from 'node:net';
 
 /**
+ * The vendor's limit on one read (protocol V1.8–V2.9, section 6.1: "Quantity of registers 1~124").
+ * Written here from the document, not imported from the client, so a wrong limit on the client side
+ * fails against the simulator instead of passing on both.
+ */
+const VENDOR_MAX_READ_WORDS = 124;
+
+/**
  * A minimal Modbus TCP server (MBAP framing, function codes 0x03 and 0x04) with fault injection,
  * for the gateway simulator. Written on `net` rather than modbus-serial's ServerTCP because tests
  * need to drop sockets, stop answering and route per unit id exactly as the real gateway does.
@@ -25,6 +32,8 @@ export interface ModbusServer {
   readonly host: string;
   /** Requests answered or swallowed since start (or the last `resetCount`). */
   readonly requestCount: number;
+  /** The largest quantity of registers a read asked for since start (or the last `resetCount`), refused or not. */
+  readonly largestRead: number;
   resetCount(): void;
   faults: Faults;
   /** Destroy every open client socket (the server keeps listening). */
@@ -32,11 +41,24 @@ export interface ModbusServer {
   close(): Promise<void>;
 }
 
-export async function startModbusServer(opts: { host?: string; port?: number; source: RegisterSource }): Promise<ModbusServer> {
+export interface ModbusServerOptions {
+  host?: string;
+  port?: number;
+  source: RegisterSource;
+  /**
+   * Most registers one read may ask for; a larger read answers exception 0x03 (illegal data value),
+   * as a gateway enforcing the vendor's limit does. Default 124 (the vendor's protocol, section 6.1).
+   */
+  maxReadWords?: number;
+}
+
+export async function startModbusServer(opts: ModbusServerOptions): Promise<ModbusServer> {
   const host = opts.host ?? '127.0.0.1';
+  const maxReadWords = opts.maxReadWords ?? VENDOR_MAX_READ_WORDS;
   const sockets = new Set<net.Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let requestCount = 0;
+  let largestRead = 0;
   const faults: Faults = { hang: false, delayMs: 0, exception: null };
 
   const server = net.createServer((socket) => {
@@ -69,7 +91,8 @@ export async function startModbusServer(opts: { host?: string; port?: number; so
     else {
       const address = frame.readUInt16BE(8);
       const words = frame.readUInt16BE(10);
-      const result = words < 1 || words > 125 ? { exception: 0x03 } : opts.source(unit, fc === 0x04 ? 'input' : 'holding', address, words);
+      largestRead = Math.max(largestRead, words);
+      const result = words < 1 || words > maxReadWords ? { exception: 0x03 } : opts.source(unit, fc === 0x04 ? 'input' : 'holding', address, words);
       if (result === 'silent') return;
       if (result === null) pdu = Buffer.from([fc | 0x80, 0x0b]);
       else if (!Array.isArray(result)) pdu = Buffer.from([fc | 0x80, result.exception]);
@@ -107,8 +130,12 @@ export async function startModbusServer(opts: { host?: string; port?: number; so
     get requestCount() {
       return requestCount;
     },
+    get largestRead() {
+      return largestRead;
+    },
     resetCount() {
       requestCount = 0;
+      largestRead = 0;
     },
     faults,
     dropConnections() {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../index.js';
 import type { LiveState } from '../live-state.js';
@@ -50,4 +51,19 @@ export function waitForState(service: EnergyService, pred: (s: LiveState) => boo
       }
     });
   });
+}
+
+/**
+ * On a manual clock: moves it `ms` on once the poller's next poll is armed (it publishes first and
+ * probes for inverters after), and resolves with the state that poll published.
+ */
+export async function nextPoll(service: EnergyService, clock: ReturnType<typeof createManualClock>, ms: number, timeoutMs = 10_000): Promise<LiveState> {
+  const before = service.state.get().lastUpdated;
+  const end = Date.now() + timeoutMs;
+  while (!service.poller.waiting) {
+    if (Date.now() > end) throw new Error('the poller never armed its next poll');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  clock.advance(ms);
+  return waitForState(service, (s) => s.lastUpdated !== null && s.lastUpdated !== before, timeoutMs);
 }

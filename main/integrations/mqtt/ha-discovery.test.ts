@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
 import { startGatewaySimulator } from '../../energy/simulator/gateway-simulator.js';
+import { startHarness } from '../../recordings/testing/harness.js';
 import { installId } from './identity.js';
 import { mosquittoUnavailable, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
 
@@ -110,5 +111,24 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     cleanups.push(() => again.close());
     await waitForState(h.service, (s) => s.connected, 15_000);
     expect((await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/gateway', 5000, since)).payload).toBe('online');
+  });
+
+  it('the recording sync too: a config under its node that it does not send is taken off the broker', async () => {
+    const b = await broker();
+    const h = await startHarness({ box: { shows: [] } });
+    cleanups.push(() => h.cleanup());
+    expect((await h.api.patch('/api/settings', { mqtt_url: b.url })).status).toBe(200);
+    const sub = await watch(b.url, ['homeassistant/#']);
+    cleanups.push(() => sub.close());
+    const button = await sub.waitFor((m) => m.topic.endsWith('/sync_now/config'), 8000);
+    const id = button.topic.split('/')[2]!;
+    expect(JSON.parse(button.payload)).toMatchObject({ default_entity_id: `button.${id}_sync_now`, o: { name: 'Home LAN Bridge' } });
+    // An earlier version's entity, still retained under this device.
+    const stale = `homeassistant/sensor/${id}/last_sync_duration/config`;
+    await sub.client.publishAsync(stale, JSON.stringify({ name: 'Last sync duration', unique_id: `${id}_last_sync_duration`, object_id: `${id}_last_sync_duration` }), { retain: true, qos: 1 });
+    await sub.waitFor((m) => m.topic === stale && m.payload === '', 8000);
+    await sub.close();
+    expect([...(await retained(b.url, ['homeassistant/#'])).keys()].filter((t) => t.includes(`/${id}/`))).toHaveLength(10);
+    expect((await retained(b.url, [stale])).size).toBe(0);
   });
 });

@@ -36,7 +36,7 @@ test.describe('settings: MQTT and metrics', () => {
       await expect(page.getByTestId('status-metrics')).toContainText('Saved');
       const res = await page.request.get('/metrics');
       expect(res.status()).toBe(200);
-      expect(await res.text()).toContain('hlb_energy_battery_soc_percent');
+      expect(await res.text()).toContain('hlb_energy_battery_soc_ratio');
 
       expect(await seriousViolations(page)).toEqual([]);
     } finally {

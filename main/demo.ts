@@ -93,7 +93,7 @@ process.on('SIGTERM', () => void shutdown());
 
 try {
   await services.start();
-  recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger, owner: services.energy.owner });
+  recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger, owner: services.energy.owner, env: process.env });
 } catch (err) {
   // One clear line (a taken port names the variable that moves it), and no data folder left behind.
   process.stderr.write(`demo could not start: ${err instanceof PortInUseError ? err.message : String((err as Error).stack ?? err)}\n`);

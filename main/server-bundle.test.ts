@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeVersionProblem } from './core/node-version.js';
 import { repoRoot } from './core/paths.js';
 import { freePort } from './core/testing/free-port.js';
+import { waitFor } from './core/testing/wait-for.js';
 import { startGatewaySimulator, type GatewaySimulator } from './energy/simulator/gateway-simulator.js';
 import { mosquittoUnavailable, startMosquitto, watch } from './integrations/mqtt/testing/mosquitto.js';
 
@@ -21,16 +22,6 @@ const server = path.join(repoRoot, 'dist', 'server');
 const npm = process.env.npm_execpath ? { cmd: process.execPath, args: [process.env.npm_execpath] } : { cmd: 'npm', args: [] as string[] };
 const noBroker = mosquittoUnavailable();
 if (noBroker) console.warn(`bundled-start MQTT test skipped: ${noBroker}`);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const json = async (url: string) => {
   const res = await fetch(url, { signal: AbortSignal.timeout(5000) });

@@ -3,6 +3,7 @@ import { repoRoot } from '../core/paths.js';
 import { systemTimeZone } from '../core/time-zone.js';
 import { SSDP_MULTICAST_ADDRESS, SSDP_PORT, type SsdpTarget } from './box/ssdp.js';
 import { GDM_MULTICAST_ADDRESS, GDM_PORT, type GdmTarget } from './mediaserver/gdm.js';
+import { settingSeedsFrom } from './settings.js';
 
 export interface RecordingConfig {
   /** HTTP port (`PORT`, default 8124; 0 picks a free one). */
@@ -21,7 +22,7 @@ export interface RecordingConfig {
   production: boolean;
   /** IANA time zone (`TZ`), exposed as `tz`, used by the scheduler. */
   tz: string;
-  /** Environment seeds of settings (`MEDIA_ROOT`, `MEDIA_SERVER_PREFS_PATH`). */
+  /** Environment seeds of settings: every variable a setting names (`MEDIA_ROOT`, `MQTT_URL`, `METRICS_ENABLED`, `ALLOWED_HOSTS`, …; settings.ts). */
   env: Record<string, string | undefined>;
   /** Where SSDP M-SEARCH goes: the multicast group on `SSDP_INTERFACE` in production. */
   ssdp: SsdpTarget;
@@ -47,7 +48,7 @@ export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
     csrfSecret: env.CSRF_SECRET || undefined,
     production: env.NODE_ENV === 'production',
     tz: systemTimeZone(env),
-    env: { MEDIA_ROOT: env.MEDIA_ROOT, MEDIA_SERVER_PREFS_PATH: env.MEDIA_SERVER_PREFS_PATH },
+    env: settingSeedsFrom(env),
     ssdp: {
       bindAddress: iface || '0.0.0.0',
       address: SSDP_MULTICAST_ADDRESS,

@@ -13,6 +13,7 @@ import { createCloudSimulator } from './cloud/cloud-simulator.js';
 import { createFakeMediaServer } from './mediaserver/fake-media-server.js';
 import { recordingConfigFromEnv } from './config.js';
 import { createRecordingService } from './service.js';
+import { settingSeedsFrom } from './settings.js';
 import type { OwnerGate } from '../core/owner-gate.js';
 
 /**
@@ -33,6 +34,8 @@ export async function startRecordingsDemo(opts: {
   newEpisodeEveryMs?: number;
   /** Make Gardening Australia's episodes real video with an ad break (ffmpeg); default true. */
   clips?: boolean;
+  /** The environment: its setting seeds (MQTT_URL, METRICS_ENABLED, ALLOWED_HOSTS, …) apply as under `npm start`; the media folder stays the demo's. */
+  env?: NodeJS.ProcessEnv;
 }): Promise<{ url: string; stop(): Promise<void>; recorded(): number }> {
   const library = demoLibrary();
   // Gardening Australia's episodes are real MPEG-TS with one ad break (black, silent frames around
@@ -77,7 +80,7 @@ export async function startRecordingsDemo(opts: {
       configDir: root,
       csrfSecret: crypto.randomBytes(32).toString('hex'),
       production: false,
-      env: { MEDIA_ROOT: path.join(root, 'media') },
+      env: { ...settingSeedsFrom(opts.env ?? {}), MEDIA_ROOT: path.join(root, 'media') },
       ssdp: { bindAddress: '127.0.0.1', address: ssdp.address, port: ssdp.port, windowMs: 500 },
       gdm: { bindAddress: '127.0.0.1', address: plex.host, port: plex.gdmPort, windowMs: 500 },
     },

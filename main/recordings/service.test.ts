@@ -21,6 +21,12 @@ describe('configuration and start-up rules', () => {
     expect(recordingConfigFromEnv({}, '/data')).toMatchObject({ port: 8124, dbPath: path.join('/data', 'recordings', 'state.db'), production: false });
   });
 
+  it('passes every variable a setting is seeded from to the settings (MQTT, metrics, allowed hosts too), and nothing else', () => {
+    const env = { MEDIA_ROOT: '/tv', MEDIA_SERVER_PREFS_PATH: '/p.xml', MQTT_URL: 'mqtt://127.0.0.1:1883', MQTT_USERNAME: 'u', MQTT_PASSWORD: 'pw', MQTT_TOPIC_PREFIX: 't', MQTT_DISCOVERY_PREFIX: 'd', METRICS_ENABLED: '1', ALLOWED_HOSTS: 'pc.home.lan' };
+    const c = recordingConfigFromEnv({ ...env, CSRF_SECRET: 'x'.repeat(40), HOME: '/root' }, '/data');
+    expect(c.env).toEqual(env);
+  });
+
   it('refuses the development placeholder or a short CSRF_SECRET in every mode', async () => {
     for (const production of [true, false]) {
       for (const secret of [DEV_CSRF_SECRET, 'short']) {

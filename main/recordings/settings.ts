@@ -57,6 +57,20 @@ const bindingKey = (k: SecretKey) => `secret_destination:${k}`;
 
 const keys = Object.keys(settingDefs) as SettingKey[];
 
+/**
+ * The environment as the settings read it: every variable a setting names as its seed (`env` in
+ * its definition: MEDIA_ROOT, MQTT_URL, METRICS_ENABLED, ALLOWED_HOSTS, …), and nothing else. The
+ * one place the recording sync picks its seeds from the process environment.
+ */
+export function settingSeedsFrom(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const k of keys) {
+    const name = (settingDefs[k] as SettingDef).env;
+    if (name && env[name] !== undefined) out[name] = env[name];
+  }
+  return out;
+}
+
 /** Body of `PATCH /api/settings`: any subset of keys; `null` removes the stored value (back to env/default). */
 export const settingsPatchSchema = z
   .object(Object.fromEntries(keys.map((k) => [k, (settingDefs[k].schema as z.ZodType).nullable().optional().meta({ label: settingDefs[k].label })])))

@@ -13,6 +13,16 @@ export interface EnergyMetricsOptions {
 }
 
 const P = 'hlb_energy';
+/** Joules in a kilowatt-hour: Prometheus wants base units (the gateway counts kWh). */
+const JOULES_PER_KWH = 3_600_000;
+
+/** A reading in the display unit the settings chose, in degrees Celsius (Prometheus' base unit). */
+export function toCelsius(v: number | null | undefined, unit: 'celsius' | 'fahrenheit'): number | null {
+  if (typeof v !== 'number') return null;
+  return unit === 'fahrenheit' ? Math.round(((v - 32) * 5 * 1000) / 9) / 1000 : v;
+}
+const ratio = (percent: number | null | undefined) => (typeof percent === 'number' ? percent / 100 : null);
+const joules = (kwh: number | null | undefined) => (typeof kwh === 'number' ? kwh * JOULES_PER_KWH : null);
 /** Poll duration buckets, seconds: 5 ms to 10 s (a failed poll may wait out the reply timeout). */
 export const POLL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -68,22 +78,24 @@ function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): Energ
       },
     });
   gauge('gateway_connected', 'Whether the gateway answered the last poll (1) or not (0).', (s) => (s.connected ? 1 : 0));
-  gauge('battery_soc_percent', 'Battery state of charge, %.', (s) => s.battery.soc);
-  gauge('battery_soh_percent', 'Battery state of health, %.', (s) => s.battery.soh);
+  gauge('battery_soc_ratio', 'Battery state of charge, 0 to 1.', (s) => ratio(s.battery.soc));
+  gauge('battery_soh_ratio', 'Battery state of health, 0 to 1.', (s) => ratio(s.battery.soh));
   gauge('solar_power_watts', 'Solar power, W.', (s) => s.power.solar);
   gauge('home_power_watts', 'Home consumption, W.', (s) => s.power.home);
   gauge('grid_power_watts', 'Grid power, W (positive: importing).', (s) => s.power.grid);
   gauge('battery_power_watts', 'Battery power, W (positive: charging).', (s) => s.power.battery);
-  gauge('home_energy_today_kwh', "Home consumption since local midnight, kWh.", (s) => s.energy.consumedToday);
-  gauge('outdoor_temperature', 'Outdoor temperature in the configured unit (weather, when on).', (s) => s.weather?.outdoorTemp);
+  gauge('home_energy_today_joules', 'Home consumption since local midnight, J (a gauge: it starts again at 0 each day).', (s) => joules(s.energy.consumedToday));
+  gauge('outdoor_temperature_celsius', 'Outdoor temperature, °C whatever unit the pages show (weather, when on).', (s) => toCelsius(s.weather?.outdoorTemp, s.units.temperature));
   gauge('alerts_active', 'Alert rules firing now.', (s) => s.alerts.length);
   gauge('history_samples', 'Samples kept in the history database.', (s) => s.history?.count);
-  // The gateway's own lifetime counters (kWh): gauges because they are read, not counted here.
-  new prom.Gauge({ name: `${P}_lifetime_energy_kwh`, help: "The gateway's lifetime energy counters, kWh.", labelNames: ['counter'], registers: [registry], collect() {
+  // The gateway's own lifetime counters, only ever rising: counters in joules (read from the
+  // gateway in kWh at scrape time, so each collect sets the counter to the gateway's total).
+  new prom.Counter({ name: `${P}_lifetime_energy_joules_total`, help: "The gateway's lifetime energy counters, J.", labelNames: ['counter'], registers: [registry], collect() {
     this.reset();
     const l = opts.snapshot().energy.lifetime;
     for (const [k, v] of Object.entries({ pv: l.pv, consumed: l.consumed, grid_import: l.gridImport, grid_export: l.gridExport, battery_charge: l.batteryCharge, battery_discharge: l.batteryDischarge })) {
-      if (typeof v === 'number') this.set({ counter: k }, v);
+      const j = joules(v);
+      if (j !== null && j >= 0) this.inc({ counter: k }, j);
     }
   } });
   new prom.Gauge({ name: `${P}_event_stream_clients`, help: 'Live event-stream (dashboard) connections.', registers: [registry], collect() {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
 import { startHarness } from '../../recordings/testing/harness.js';
+import { startFakeWeather } from '../../energy/weather/fake-server.js';
 
 const PROMTOOL = '/usr/bin/promtool';
 const noPromtool = fs.existsSync(PROMTOOL) ? null : `${PROMTOOL} not found: install Debian's prometheus package (CI does)`;
@@ -48,8 +49,13 @@ describe('GET /metrics on the energy bridge', () => {
     const text = await res.text();
     const snap = h.service.snapshot();
     expect(value(text, 'hlb_energy_gateway_connected')).toBe(1);
-    expect(value(text, 'hlb_energy_battery_soc_percent')).toBeCloseTo(snap.battery.soc!, 0);
-    expect(value(text, 'hlb_energy_lifetime_energy_kwh{counter="grid_import"}')).toBeCloseTo(snap.energy.lifetime.gridImport!, 0);
+    // Percentages as ratios, energy as joules (1 kWh = 3.6 MJ), the lifetime totals as counters.
+    expect(value(text, 'hlb_energy_battery_soc_ratio')).toBeCloseTo(snap.battery.soc! / 100, 2);
+    expect(value(text, 'hlb_energy_battery_soh_ratio')).toBeCloseTo(snap.battery.soh! / 100, 2);
+    expect(value(text, 'hlb_energy_lifetime_energy_joules_total{counter="grid_import"}')! / 3.6e6).toBeCloseTo(snap.energy.lifetime.gridImport!, 0);
+    expect(text).toContain('# TYPE hlb_energy_lifetime_energy_joules_total counter');
+    expect(value(text, 'hlb_energy_home_energy_today_joules')! / 3.6e6).toBeCloseTo(snap.energy.consumedToday!, 1);
+    expect(text).not.toMatch(/_kwh|_percent/);
     expect(value(text, 'hlb_energy_polls_total{outcome="ok"}')).toBeGreaterThanOrEqual(1);
     expect(value(text, 'hlb_energy_history_samples')).toBeGreaterThanOrEqual(1);
     expect(value(text, 'hlb_energy_event_stream_clients')).toBe(0);
@@ -64,6 +70,21 @@ describe('GET /metrics on the energy bridge', () => {
       expect(checked.out).toBe('');
       expect(checked.status).toBe(0);
     }
+  });
+
+  it('gives the outdoor temperature in Celsius while the pages show Fahrenheit', async () => {
+    const weather = await startFakeWeather({ temperature: 21.4 });
+    cleanups.push(() => weather.close());
+    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1', WEATHER_FORECAST_URL: weather.forecastUrl, WEATHER_GEOCODING_URL: weather.geocodingUrl } });
+    cleanups.push(() => h.stop());
+    const put = await fetch(`${h.service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ general: { temperatureUnit: 'fahrenheit' }, weather: { enabled: true, location: 'Sydney' } }) });
+    expect(put.status).toBe(200);
+    // The pages show 70.5 °F; the metric says 21.4 °C (70.5 °F, rounded by the service, is 21.39 °C).
+    await waitForState(h.service, (s) => s.weather?.outdoorTemp === 70.5);
+    const text = await (await fetch(`${h.service.url}/metrics`)).text();
+    expect(value(text, 'hlb_energy_outdoor_temperature_celsius')).toBeCloseTo(21.4, 1);
+    expect(text).not.toMatch(/^hlb_energy_outdoor_temperature /m);
+    if (!noPromtool) expect(promtool(text).out).toBe('');
   });
 
   it('times every poll: the duration histogram counts each poll, ok and failed, in seconds', async () => {

@@ -1,8 +1,11 @@
 /**
- * Home Assistant MQTT discovery (https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery):
- * one retained config per entity under `<discoveryPrefix>/<component>/<node>/<object>/config`,
- * each with a `unique_id`, the service's `device` block and its availability topic. Values come
- * from one JSON state topic per service through `value_template`.
+ * Home Assistant MQTT discovery (https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery)
+ * as Home Assistant reads it since 2025.10: one retained config per entity under
+ * `<discoveryPrefix>/<component>/<node>/<object>/config`, each with a `unique_id`, a
+ * `default_entity_id` (`<component>.<node>_<key>`; the older `object_id` is ignored since 2026.4),
+ * the service's `device` block, the origin (`o`: this app and its version) and its availability.
+ * Values come from one JSON state topic per service through `value_template`; a value that is
+ * null renders as `None`, which Home Assistant shows as unknown (a binary sensor too, never OFF).
  */
 export interface EntityDef {
   /** Object id, also the key in the state JSON. */
@@ -15,6 +18,8 @@ export interface EntityDef {
   icon?: string;
   /** Entity shown under "Diagnostic" in Home Assistant. */
   diagnostic?: boolean;
+  /** A reading the gateway gives: unavailable in Home Assistant while the gateway does not answer. */
+  needsGateway?: boolean;
 }
 
 export interface DeviceInfo {
@@ -30,7 +35,11 @@ export interface DiscoveryContext {
   availabilityTopic: string;
   /** Topic the button entities send their press to. */
   commandTopic?: string;
+  /** `online` / `offline` for the device behind the service (the gateway): required by `needsGateway` entities. */
+  gatewayAvailabilityTopic?: string;
   device: DeviceInfo;
+  /** This app's version and support address (the origin block). */
+  release: { version: string; homepage: string | null };
 }
 
 export interface Message {
@@ -42,23 +51,44 @@ export function discoveryTopic(ctx: Pick<DiscoveryContext, 'discoveryPrefix' | '
   return `${ctx.discoveryPrefix}/${e.component}/${ctx.device.id}/${e.key}/config`;
 }
 
+/** The `unique_id` of an entity of a device. */
+export const uniqueIdOf = (deviceId: string, e: Pick<EntityDef, 'key'>) => `${deviceId}_${e.key}`;
+
+/**
+ * The value template of a sensor or binary sensor: the key's value, or `None` while it is null or
+ * missing (Home Assistant's payload for "unknown"; a binary sensor is `ON` only for true, `OFF`
+ * only for false).
+ */
+export function valueTemplate(e: Pick<EntityDef, 'component' | 'key'>): string {
+  const v = `value_json.${e.key}`;
+  return e.component === 'binary_sensor' ? `{{ 'ON' if ${v} == true else 'OFF' if ${v} == false else 'None' }}` : `{{ ${v} if ${v} is defined and ${v} is not none else 'None' }}`;
+}
+
 export function discoveryConfigs(ctx: DiscoveryContext, entities: readonly EntityDef[]): Message[] {
   return entities.map((e) => {
     const config: Record<string, unknown> = {
       name: e.name,
-      unique_id: `${ctx.device.id}_${e.key}`,
-      object_id: `${ctx.device.id}_${e.key}`,
-      availability_topic: ctx.availabilityTopic,
-      payload_available: 'online',
-      payload_not_available: 'offline',
-      device: { identifiers: [ctx.device.id], name: ctx.device.name, model: ctx.device.model, manufacturer: 'Home LAN Bridge' },
+      unique_id: uniqueIdOf(ctx.device.id, e),
+      default_entity_id: `${e.component}.${uniqueIdOf(ctx.device.id, e)}`,
+      device: { identifiers: [ctx.device.id], name: ctx.device.name, model: ctx.device.model, manufacturer: 'Home LAN Bridge', sw_version: ctx.release.version },
+      o: { name: 'Home LAN Bridge', sw: ctx.release.version, ...(ctx.release.homepage ? { url: ctx.release.homepage } : {}) },
     };
+    if (e.needsGateway) {
+      if (!ctx.gatewayAvailabilityTopic) throw new Error(`${e.key} needs the gateway's availability topic`);
+      // Both must say online: the bridge runs, and the gateway answers its polls.
+      config.availability = [ctx.availabilityTopic, ctx.gatewayAvailabilityTopic].map((topic) => ({ topic, payload_available: 'online', payload_not_available: 'offline' }));
+      config.availability_mode = 'all';
+    } else {
+      config.availability_topic = ctx.availabilityTopic;
+      config.payload_available = 'online';
+      config.payload_not_available = 'offline';
+    }
     if (e.component === 'button') {
       config.command_topic = ctx.commandTopic;
       config.payload_press = 'PRESS';
     } else {
       config.state_topic = ctx.stateTopic;
-      config.value_template = e.component === 'binary_sensor' ? `{{ 'ON' if value_json.${e.key} else 'OFF' }}` : `{{ value_json.${e.key} }}`;
+      config.value_template = valueTemplate(e);
       if (e.component === 'binary_sensor') {
         config.payload_on = 'ON';
         config.payload_off = 'OFF';

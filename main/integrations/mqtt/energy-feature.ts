@@ -1,11 +1,12 @@
 import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
 import { settingsSection, withDefaults } from '../../energy/features/section.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
-import { discoveryConfigs, type DiscoveryContext } from './discovery.js';
+import { appRelease } from '../../core/app-version.js';
+import { discoveryConfigs, type DiscoveryContext, type Message } from './discovery.js';
 import { energyEntities, energyState } from './energy-entities.js';
 import { installId } from './identity.js';
 import { createMqttLink, type MqttLink } from './link.js';
-import { goodbyeFor, type Placement } from './retire.js';
+import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from './retire.js';
 import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from './settings.js';
 
 export interface EnergyMqttOptions {
@@ -16,28 +17,37 @@ export interface EnergyMqttOptions {
 
 /**
  * The energy bridge on MQTT: Home Assistant discovery for its sensors, one retained JSON state
- * topic sent after a poll (at most once per `publishIntervalSeconds`), availability through the
- * broker's last will. Publishing happens after the poll's state is published, on a later turn of
- * the event loop, and never waits for the broker: it cannot delay a poll.
+ * topic sent after a poll (at most once per `publishIntervalSeconds`), the bridge's availability
+ * through the broker's last will, and the gateway's (`<prefix>/energy/gateway`: `online` while it
+ * answers the polls, `offline` from the first poll it does not, sent as it changes): the readings
+ * need both, so Home Assistant shows them unavailable rather than the last watts as current.
+ * Configs an earlier version left under this device's node and this version no longer sends are
+ * emptied on connect (no duplicate entities after an upgrade). Publishing happens after the poll's
+ * state is published, on a later turn of the event loop, and never waits for the broker: it cannot
+ * delay a poll.
  */
 export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOptions): EnergyFeature & { link: MqttLink } {
   const id = installId('energy', ctx.dataDir);
   const cfg = (): MqttSettings => ctx.settings().mqtt;
   const topics = () => {
     const base = `${cfg().topicPrefix}/energy`;
-    return { availability: `${base}/availability`, state: `${base}/state`, haStatus: `${cfg().discoveryPrefix}/status` };
+    return { availability: `${base}/availability`, gateway: `${base}/gateway`, state: `${base}/state`, haStatus: `${cfg().discoveryPrefix}/status`, configs: deviceConfigsFilter(cfg().discoveryPrefix, id) };
   };
   const discovery = (): DiscoveryContext => ({
     discoveryPrefix: cfg().discoveryPrefix,
     stateTopic: topics().state,
     availabilityTopic: topics().availability,
+    gatewayAvailabilityTopic: topics().gateway,
     device: { id, name: 'Energy bridge', model: 'Home LAN Bridge energy bridge' },
+    release: appRelease(),
   });
 
   let lastPublish = 0;
   let pending: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
   let active = false;
+  /** What the gateway topic says on this connection ('' before it was sent). */
+  let gatewaySaid = '';
 
   const link: MqttLink = createMqttLink({
     logger: ctx.logger.child({ integration: 'mqtt' }),
@@ -47,34 +57,51 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
       const m = cfg();
       return m.enabled && m.url ? { url: m.url, username: m.username, password: m.password, clientId: m.clientId || id.replace(/_/g, '-') } : null;
     },
-    subscriptions: () => [topics().haStatus],
-    onConnect: () => publishAll(),
+    subscriptions: () => [topics().haStatus, topics().configs],
+    onConnect: () => {
+      gatewaySaid = '';
+      publishAll();
+    },
     onMessage(topic, payload) {
       // Home Assistant restarted: it lost the non-retained view, so send the configs and state again.
       if (topic === topics().haStatus && payload.toString('utf8').trim() === 'online') publishAll();
+      else if (topic.endsWith('/config')) for (const m of retireStale(topic, payload.toString('utf8'), configs())) link.publish(m.topic, m.payload, { retain: true });
     },
     reconnect: opts.reconnect,
   });
 
+  const publishGateway = () => {
+    const now = ctx.state.get().connected ? 'online' : 'offline';
+    if (now !== gatewaySaid && link.publish(topics().gateway, now, { retain: true })) gatewaySaid = now;
+  };
+
   const publishState = () => {
     pending = null;
+    publishGateway();
     lastPublish = ctx.clock.now();
     link.publish(topics().state, JSON.stringify(energyState(opts.snapshot())), { retain: true });
   };
 
-  const publishAll = () => {
-    // Units that follow the settings: the temperature unit and the currency.
+  /** The configs this version sends, with the units that follow the settings (temperature, currency). */
+  const configs = (): Message[] => {
     const units = opts.snapshot().units;
     const entities = energyEntities.map((e) =>
       e.key === 'outdoor_temperature' ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' } : e.key === 'cost_today' ? { ...e, unit: units.currency, deviceClass: 'monetary' } : e,
     );
-    for (const m of discoveryConfigs(discovery(), entities)) link.publish(m.topic, m.payload, { retain: true });
+    return discoveryConfigs(discovery(), entities);
+  };
+
+  const publishAll = () => {
+    for (const m of configs()) link.publish(m.topic, m.payload, { retain: true });
     publishState();
   };
 
   // Called after each poll's state is set: the send runs on a later turn (setImmediate / a timer).
   const onState = () => {
-    if (pending || link.status().status !== 'connected') return;
+    if (link.status().status !== 'connected') return;
+    // The gateway came or went: said at once (on a later turn), not at the next state send.
+    if ((ctx.state.get().connected ? 'online' : 'offline') !== gatewaySaid) setImmediate(publishGateway);
+    if (pending) return;
     const wait = lastPublish + cfg().publishIntervalSeconds * 1000 - ctx.clock.now();
     pending = wait > 0 ? setTimeout(publishState, wait) : (setImmediate(publishState) as unknown as NodeJS.Timeout);
   };
@@ -106,7 +133,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
       cancel();
       // A new prefix, or MQTT off: take the old retained configs and state off the broker first (no ghost entities in HA).
       const old = placement(prev.mqtt);
-      const goodbye = goodbyeFor(old, placement(next.mqtt), id, energyEntities, [`${old.base}/state`]);
+      const goodbye = goodbyeFor(old, placement(next.mqtt), id, energyEntities, [`${old.base}/state`, `${old.base}/gateway`]);
       void link.stop(goodbye ?? undefined).then(() => {
         if (active && next.mqtt.enabled) link.start();
       });

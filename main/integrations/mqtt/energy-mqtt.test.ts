@@ -64,7 +64,9 @@ describe.skipIf(skip !== null)('energy bridge on MQTT with Home Assistant discov
       const c = JSON.parse(m.payload);
       expect(c.unique_id).toMatch(/^hlb_energy_[0-9a-f]{10}_/);
       ids.add(c.unique_id);
-      expect(c.availability_topic).toBe('home-lan-bridge/energy/availability');
+      // The bridge's own availability, alone or (the gateway's readings) with the gateway's.
+      expect(c.availability_topic ?? c.availability[0].topic).toBe('home-lan-bridge/energy/availability');
+      expect(c.default_entity_id).toBe(`${m.topic.split('/')[1]}.${c.unique_id}`);
       expect(c.state_topic).toBe('home-lan-bridge/energy/state');
       expect(c.device.identifiers).toHaveLength(1);
       expect(c.device.name).toBe('Energy bridge');

@@ -40,6 +40,8 @@ describe.skipIf(skip !== null)('recording sync on MQTT (real mosquitto, box simu
     const cfg = JSON.parse(button.payload);
     expect(cfg).toMatchObject({ name: 'Sync now', command_topic: 'home-lan-bridge/recordings/sync_now/press', availability_mode: 'all', device: { name: 'Recording sync' } });
     expect(cfg.unique_id).toMatch(/_sync_now$/);
+    expect(cfg.default_entity_id).toBe(`button.${cfg.unique_id}`);
+    expect(cfg).not.toHaveProperty('object_id');
     expect((await sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/sync_now/availability')).payload).toBe('online');
     for (const k of ['last_sync_status', 'last_sync_time', 'downloads_in_progress', 'next_run']) await sub.waitFor((m) => m.topic.endsWith(`/${k}/config`));
     await sub.waitFor((m) => m.topic.includes('/binary_sensor/') && m.topic.endsWith('/box_reachable/config'));

@@ -7,10 +7,11 @@ import type { SyncScheduler } from '../../recordings/scheduler.js';
 import type { RecordingSettings } from '../../recordings/settings.js';
 import type { SyncRunsStore } from '../../recordings/store/sync-runs-store.js';
 import type { SyncEngine } from '../../recordings/sync/engine.js';
-import { discoveryConfigs, type DiscoveryContext, type EntityDef } from './discovery.js';
+import { appRelease } from '../../core/app-version.js';
+import { discoveryConfigs, type DiscoveryContext, type EntityDef, type Message } from './discovery.js';
 import { installId } from './identity.js';
 import { createMqttLink, type MqttLink } from './link.js';
-import { goodbyeFor, type Placement } from './retire.js';
+import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from './retire.js';
 
 export interface RecordingsMqttDeps {
   settings: RecordingSettings;
@@ -64,6 +65,7 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
     availabilityTopic: topics().availability,
     commandTopic: topics().press,
     device: { id, name: 'Recording sync', model: 'Home LAN Bridge recording sync' },
+    release: appRelease(),
   });
 
   /** The password only when it was given for this broker (or both came from the environment together). */
@@ -81,9 +83,11 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
       const v = s();
       return v.mqtt_enabled && v.mqtt_url ? { url: v.mqtt_url, username: v.mqtt_username, password: password(v.mqtt_url), clientId: v.mqtt_client_id || id.replace(/_/g, '-') } : null;
     },
-    subscriptions: () => [topics().press, topics().haStatus],
+    subscriptions: () => [topics().press, topics().haStatus, deviceConfigsFilter(s().mqtt_discovery_prefix, id)],
     onConnect: () => publishAll(),
     onMessage(topic, payload) {
+      // An earlier version's config under this device's node that this one no longer sends: emptied.
+      if (topic.endsWith('/config')) return void retireConfigs(topic, payload.toString('utf8'));
       const text = payload.subarray(0, 64).toString('utf8').trim();
       if (topic === topics().haStatus && text === 'online') publishAll();
       else if (topic === topics().press) press();
@@ -112,19 +116,26 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
     link.publish(topics().buttonAvailability, locked() ? 'offline' : 'online', { retain: true });
   };
 
+  /** The configs this version sends. */
+  const configs = (): Message[] =>
+    discoveryConfigs(discovery(), recordingsEntities).map((m) => {
+      if (!m.topic.includes('/button/')) return m;
+      // The button is available only while the service is and a press would be obeyed.
+      const c = JSON.parse(m.payload) as Record<string, unknown>;
+      delete c.availability_topic;
+      delete c.payload_available;
+      delete c.payload_not_available;
+      c.availability = [{ topic: topics().availability }, { topic: topics().buttonAvailability }];
+      c.availability_mode = 'all';
+      return { topic: m.topic, payload: JSON.stringify(c) };
+    });
+
+  const retireConfigs = (topic: string, payload: string) => {
+    for (const m of retireStale(topic, payload, configs())) link.publish(m.topic, m.payload, { retain: true });
+  };
+
   const publishAll = () => {
-    for (const m of discoveryConfigs(discovery(), recordingsEntities)) {
-      if (m.topic.includes('/button/')) {
-        // The button is available only while the service is and a press would be obeyed.
-        const c = JSON.parse(m.payload) as Record<string, unknown>;
-        delete c.availability_topic;
-        delete c.payload_available;
-        delete c.payload_not_available;
-        c.availability = [{ topic: topics().availability }, { topic: topics().buttonAvailability }];
-        c.availability_mode = 'all';
-        link.publish(m.topic, JSON.stringify(c), { retain: true });
-      } else link.publish(m.topic, m.payload, { retain: true });
-    }
+    for (const m of configs()) link.publish(m.topic, m.payload, { retain: true });
     publishState();
   };
 

@@ -1,4 +1,4 @@
-import { discoveryTopic, type EntityDef } from './discovery.js';
+import { discoveryTopic, type EntityDef, type Message } from './discovery.js';
 
 /** Where a service's messages went: what a later settings change may have to take back. */
 export interface Placement {
@@ -36,4 +36,35 @@ export function goodbyeFor(prev: Placement, next: Placement, deviceId: string, e
     clear: [...entities.map((e) => discoveryTopic({ discoveryPrefix: prev.discoveryPrefix, device: { id: deviceId, name: '', model: '' } }, e)), ...retainedTopics],
     clearAvailability: moved && !off,
   };
+}
+
+/** Where the broker keeps a device's discovery configs (its node), whatever their component and key. */
+export function deviceConfigsFilter(discoveryPrefix: string, deviceId: string): string {
+  return `${discoveryPrefix}/+/${deviceId}/+/config`;
+}
+
+const uniqueIdIn = (payload: string): string | null => {
+  try {
+    const v = JSON.parse(payload) as { unique_id?: unknown };
+    return typeof v.unique_id === 'string' ? v.unique_id : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * After an upgrade: a config the broker holds under this device's node (it arrives on subscribing,
+ * retained from an earlier version) and what to send for it. Nothing when it is one of `current`
+ * (same topic and unique id) or already empty; an empty retained config when this version no longer
+ * publishes that topic (the entity was renamed or moved: Home Assistant removes it, so no
+ * duplicate stays); an empty config and then the current one when its unique id changed (Home
+ * Assistant would otherwise keep the old entity beside the new one).
+ */
+export function retireStale(topic: string, payload: string, current: readonly Message[]): Message[] {
+  if (payload === '') return [];
+  const now = current.find((m) => m.topic === topic);
+  if (!now) return [{ topic, payload: '' }];
+  const id = uniqueIdIn(payload);
+  if (id !== null && id === uniqueIdIn(now.payload)) return [];
+  return [{ topic, payload: '' }, now];
 }

@@ -1,6 +1,7 @@
 import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
 import { settingsSection, withDefaults } from '../../energy/features/section.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
+import { createAnnouncementDebounce } from './announcements.js';
 import { discoveryConfigs, type DiscoveryContext } from './discovery.js';
 import { energyEntities, energyState } from './energy-entities.js';
 import { installId } from './identity.js';
@@ -49,12 +50,15 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
     },
     subscriptions: () => [topics().haStatus],
     onConnect: () => publishAll(),
-    onMessage(topic, payload) {
-      // Home Assistant restarted: it lost the non-retained view, so send the configs and state again.
-      if (topic === topics().haStatus && payload.toString('utf8').trim() === 'online') publishAll();
+    onMessage(topic, payload, { retain }) {
+      // A retained "online" is an old announcement: everything was sent when this connection began.
+      if (topic === topics().haStatus && !retain && payload.subarray(0, 64).toString('utf8').trim() === 'online') announcements.announced();
     },
     reconnect: opts.reconnect,
+    clock: ctx.clock,
   });
+  // Home Assistant restarted: it lost the non-retained view, so send the configs and state again (at most once per few seconds).
+  const announcements = createAnnouncementDebounce({ clock: ctx.clock, republish: () => publishAll() });
 
   const publishState = () => {
     pending = null;
@@ -99,6 +103,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
       active = false;
       unsubscribe?.();
       cancel();
+      announcements.cancel();
       await link.stop();
     },
     onSettings(prev, next) {

@@ -28,6 +28,7 @@ import { createEnergyLive } from './service-live.js';
 import { createEnergyPoller } from './service-poller.js';
 import { createEnergyApp, registerEnergyRoutes } from './service-routes.js';
 import { energySnapshot } from './service-snapshot.js';
+import type { PortClaim } from '../core/listen-check.js';
 
 export interface EnergyConfig {
   /** Folder for this service's files (settings, history database). */
@@ -59,6 +60,8 @@ export interface EnergyDeps {
   fetch?: FetchLike;
   /** Host-name resolution for the outbound gate (default: the system resolver). */
   resolve?: Resolve;
+  /** Ports the app's other service holds (compose.ts: the recording sync's): the server port may not take them. */
+  otherPorts?: () => PortClaim[];
 }
 
 export interface EnergyService extends Service {
@@ -176,6 +179,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         features,
         connect,
         discovery: { interfaces: deps.interfaces, port: deps.discoveryPort, includeInternal: deps.discoveryIncludeInternal },
+        listening: { host: config.host, ownPort: () => (url ? Number(new URL(url).port) : 0), others: deps.otherPorts ?? (() => []) },
       });
       for (const f of features) f.routes?.(server);
       await registerWebUi(server);

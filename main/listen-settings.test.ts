@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeServices } from './compose.js';
 import { startComposedOnLoopback } from './compose-on-loopback.js';
+import { silentLogger } from './core/logger.js';
+import { CannotListenError } from './core/startup.js';
+import { tempDir } from './recordings/testing/harness.js';
 import { checkListenSettings } from './energy/listen-settings.js';
 import { energySeedsFromEnv } from './energy/settings.js';
 
@@ -88,5 +92,39 @@ describe('a privileged port this process may not bind', () => {
       message: 'Server port: port 80 is below 1024, which this app is not allowed to use; choose a port from 1024 up',
     });
     await expect(checkListenSettings(deps, prev, { ...prev, general: { ...prev.general, serverPort: 8080 } })).resolves.toBeUndefined();
+  });
+});
+
+describe('a start that cannot bind one service (composed, real sockets)', () => {
+  it('with the energy port taken by another program, the recording sync still comes up, and the failure names the setting and its file', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    const dir = tempDir('listen-start-');
+    fs.mkdirSync(path.join(dir, 'media'));
+    // The port was saved in the settings file (no SERVER_PORT in the environment).
+    fs.mkdirSync(path.join(dir, 'energy'));
+    const settingsFile = path.join(dir, 'energy', 'settings.json');
+    fs.writeFileSync(settingsFile, JSON.stringify({ general: { serverPort: taken } }));
+    const services = composeServices({
+      dataDir: dir,
+      env: { PORT: '0', MEDIA_ROOT: path.join(dir, 'media'), GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
+      logger: silentLogger,
+      host: '127.0.0.1',
+    });
+    try {
+      const failures = await services.startEach();
+      expect(failures.map((f) => f.service)).toEqual(['energy']);
+      expect(failures[0]!.error).toBeInstanceOf(CannotListenError);
+      expect((failures[0]!.error as Error).message).toBe(
+        `port ${taken} on 127.0.0.1 is already in use, so the energy bridge cannot start — stop whatever uses it, or change general.serverPort in ${settingsFile} (or set SERVER_PORT) to a free port`,
+      );
+      const res = await fetch(`${services.recordings!.url}/api/shows`);
+      expect(res.status).toBe(200);
+    } finally {
+      await services.stop();
+      await new Promise((r) => blocker.close(r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

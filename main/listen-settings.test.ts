@@ -75,7 +75,7 @@ describe('the energy bridge refuses a port or address that cannot work (composed
     // 192.0.2.0/24 is documentation space: no PC has it.
     const away = await put({ homekit: { bind: ['192.0.2.77'] } });
     expect(away.status).toBe(400);
-    expect(away.body.error).toMatchObject({ field: 'homekit.bind', message: 'Network connections: 192.0.2.77 is not an address of this computer' });
+    expect(away.body.error).toMatchObject({ field: 'homekit.bind', message: 'Network connections: no network interface has the address 192.0.2.77 on this computer' });
     expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
   });
 });

@@ -12,12 +12,21 @@ export const probeBind: BindProbe = (port, host) =>
     server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(null)));
   });
 
-export const isWildcardAddress = (a: string) => a === '' || a === '0.0.0.0' || a === '::';
-
-/** An address this PC does not have (not a wildcard, not on any interface), or null. */
-export function unknownAddress(addresses: readonly string[], interfaces: () => NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces): string | null {
-  const have = new Set(Object.values(interfaces()).flatMap((infos) => (infos ?? []).map((i) => i.address)));
-  return addresses.find((a) => net.isIP(a) !== 0 && !isWildcardAddress(a) && !have.has(a)) ?? null;
+/**
+ * The first entry of a bind list (IP addresses or interface names) this PC does not have, as a
+ * plain reason ("no network interface has the address 192.0.2.7"), or null when all are here.
+ */
+export function missingBindEntry(bind: readonly string[], interfaces: () => NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces): string | null {
+  if (bind.length === 0) return null;
+  const all = Object.entries(interfaces()).flatMap(([name, infos]) => (infos ?? []).map((i) => ({ name, ...i })));
+  for (const b of bind) {
+    if (net.isIP(b)) {
+      if (!all.some((i) => i.address === b)) return `no network interface has the address ${b}`;
+    } else if (!all.some((i) => i.name === b)) {
+      return `no network interface is named ${b}`;
+    }
+  }
+  return null;
 }
 
 /** A port another listener of this app holds (the other service, HomeKit). */

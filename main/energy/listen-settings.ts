@@ -1,6 +1,6 @@
 import type os from 'node:os';
 import { invalid } from '../core/errors.js';
-import { portProblem, unknownAddress, type BindProbe, type PortClaim } from '../core/listen-check.js';
+import { missingBindEntry, portProblem, type BindProbe, type PortClaim } from '../core/listen-check.js';
 import { labelAt } from '../core/validate.js';
 import { energySettingsSchema, type EnergySettings } from './settings.js';
 
@@ -42,7 +42,7 @@ export async function checkListenSettings(deps: ListenSettingsDeps, prev: Energy
     if (problem) throw refuse('homekit.port', problem);
   }
   if (JSON.stringify(next.homekit.bind) !== JSON.stringify(prev.homekit.bind)) {
-    const missing = unknownAddress(next.homekit.bind, deps.interfaces);
-    if (missing) throw refuse('homekit.bind', `${missing} is not an address of this computer`);
+    const missing = missingBindEntry(next.homekit.bind, deps.interfaces);
+    if (missing) throw refuse('homekit.bind', `${missing} on this computer`);
   }
 }

@@ -29,7 +29,14 @@ export interface ComposeOptions {
 export function composeServices(opts: ComposeOptions) {
   const energy: EnergyService = createEnergyService(
     { dataDir: opts.dataDir, host: opts.host, port: opts.energyPort ?? envPort(opts.env.SERVER_PORT), env: opts.env },
-    { logger: opts.logger, clock: opts.clock, connect: opts.connect, ...opts.discovery },
+    {
+      logger: opts.logger,
+      clock: opts.clock,
+      connect: opts.connect,
+      ...opts.discovery,
+      // The energy port may never be set to the recording sync's.
+      otherPorts: () => (recordings?.port ? [{ port: recordings.port, holder: 'the recording sync' }] : []),
+    },
   );
   // The recording sync's modules load after the bridge is up (its port answers sooner; the
   // recordings graph is as big as the bridge's). Null until then, and when switched off.

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { createLogger } from './core/logger.js';
 import { defaultDataDir } from './core/paths.js';
-import { lanUrls, PortInUseError } from './core/startup.js';
+import { CannotListenError, lanUrls } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { installUnhandledRejectionLogging } from './core/process-guards.js';
 
@@ -31,20 +31,26 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-try {
-  await services.start();
-  const interfaces = os.networkInterfaces();
-  const energyUrls = lanUrls(interfaces, host, Number(new URL(services.energy.url).port));
-  const recordingUrls = services.recordings ? lanUrls(interfaces, host, services.recordings.port) : [];
-  logger.info({ dataDir, energy: energyUrls, recordings: recordingUrls }, 'services started');
-  if (process.stdout.isTTY) {
-    const lines = [`Energy bridge   ${energyUrls.join('  ')}`];
-    if (recordingUrls.length) lines.push(`Recording sync  ${recordingUrls.join('  ')}`);
-    process.stdout.write(`\nOpen from any browser on your network:\n  ${lines.join('\n  ')}\n\n`);
-  }
-} catch (err) {
-  if (err instanceof PortInUseError) process.stderr.write(`${err.message}\n`);
-  else logger.fatal({ err }, 'failed to start');
+// Each service is tried: one that cannot start (its port taken, say) is reported in one line naming
+// what to change, and the other keeps running. Only when nothing could start does the process exit.
+const failures = await services.startEach();
+for (const failure of failures) {
+  if (failure.error instanceof CannotListenError) process.stderr.write(`${failure.error.message}\n`);
+  else logger.fatal({ service: failure.service, err: failure.error }, `the ${failure.service === 'energy' ? 'energy bridge' : 'recording sync'} could not start`);
+}
+const energyUp = !failures.some((f) => f.service === 'energy');
+const recordingsUp = services.recordings !== null && !failures.some((f) => f.service === 'recordings');
+if (!energyUp && !recordingsUp) {
   await services.stop().catch(() => undefined);
   process.exit(1);
+}
+const interfaces = os.networkInterfaces();
+const energyUrls = energyUp ? lanUrls(interfaces, host, Number(new URL(services.energy.url).port)) : [];
+const recordingUrls = recordingsUp ? lanUrls(interfaces, host, services.recordings!.port) : [];
+logger.info({ dataDir, energy: energyUrls, recordings: recordingUrls }, 'services started');
+if (process.stdout.isTTY) {
+  const lines: string[] = [];
+  if (energyUrls.length) lines.push(`Energy bridge   ${energyUrls.join('  ')}`);
+  if (recordingUrls.length) lines.push(`Recording sync  ${recordingUrls.join('  ')}`);
+  process.stdout.write(`\nOpen from any browser on your network:\n  ${lines.join('\n  ')}\n\n`);
 }

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHttpServer, listen } from './http.js';
 import { createLogger, formatLogLine, logFormatFromEnv, silentLogger } from './logger.js';
 import { repoRoot } from './paths.js';
+import { freePort } from './testing/free-port.js';
 import { lanUrls, PortInUseError } from './startup.js';
 
 const interfaces: ReturnType<typeof os.networkInterfaces> = {
@@ -108,14 +109,45 @@ describe('a port already in use', () => {
       });
     });
 
-  it('stops `npm start` with one clear line and a non-zero exit', async () => {
+  it('`npm start` with the energy port taken keeps the recording sync up and says in one line what to change', async () => {
     const port = await occupy();
-    const { code, stderr } = await run('headless.ts', { SERVER_PORT: String(port), PORT: '0', BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'data') });
+    const recordingsPort = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'main', 'headless.ts')], {
+      env: { ...process.env, VITEST: '', LOG_LEVEL: 'silent', SERVER_PORT: String(port), PORT: String(recordingsPort), BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'one-taken') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      let up = false;
+      for (let i = 0; i < 600 && !up && child.exitCode === null; i++) {
+        up = await fetch(`http://127.0.0.1:${recordingsPort}/api/shows`).then((r) => r.ok, () => false);
+        if (!up) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(up, stderr).toBe(true);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toContain(`port ${port} on 127.0.0.1 is already in use, so the energy bridge cannot start`);
+      expect(stderr).toContain('SERVER_PORT');
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      clearTimeout(killer);
+    }
+  }, 90_000);
+
+  it('`npm start` with both ports taken stops with one line each and a non-zero exit', async () => {
+    const [energyPort, recordingsPort] = [await occupy(), await occupy()];
+    const { code, stderr } = await run('headless.ts', { SERVER_PORT: String(energyPort), PORT: String(recordingsPort), BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'data') });
     expect(code).not.toBe(0);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain(`port ${port}`);
-    expect(stderr).toContain('SERVER_PORT');
-  });
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`port ${energyPort}`);
+    expect(lines[0]).toContain('SERVER_PORT');
+    expect(lines[1]).toContain(`port ${recordingsPort}`);
+    expect(lines[1]).toMatch(/set PORT\b/);
+  }, 90_000);
 
   it('stops the demo with the port and its variable, leaving no data folder behind', async () => {
     const port = await occupy();

@@ -359,6 +359,8 @@ describe('electron shell (electron mocked)', () => {
         const rec = shell.services.recordings!.url;
         expect((await fetch(`${rec}/api/sync-runs`)).status).toBe(200);
         expect(items()[0]!.label).toBe('Energy bridge not running');
+        // Under it, what happened and what to change.
+        expect(items()[1]).toMatchObject({ label: shown.message, enabled: false });
         expect(item(/^Dashboard/).enabled).toBe(false);
         expect(item(/^Recordings/).enabled).toBe(true);
         click(/^Recordings/);

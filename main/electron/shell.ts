@@ -53,8 +53,11 @@ export async function startShell(opts: ShellOptions = {}) {
   const prefs = openPrefs(dataDir, logger);
   const services = composeServices({ dataDir, env, logger, host: env.BIND_HOST ?? '0.0.0.0' });
   const failures = await services.startEach();
+  /** What the tray shows under a service that could not start. */
+  const problems: Partial<Record<ServiceName, string>> = {};
   for (const failure of failures) {
     const problem = describeStartupFailure(failure);
+    problems[failure.service] = problem.message;
     logger.error({ service: failure.service, err: failure.error }, problem.message);
     // Not awaited: the tray and the other service carry on while the dialog is open.
     void dialog.showMessageBox({ type: 'error', title: problem.title, message: problem.message, detail: problem.detail, buttons: ['OK'] });
@@ -134,6 +137,7 @@ export async function startShell(opts: ShellOptions = {}) {
         notifications: prefs.get().notifications,
         openAtLogin: safely(() => loginItem.get(), false),
         formatTime,
+        problems,
       },
       {
         open: (p) => void open(p),

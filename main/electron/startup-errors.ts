@@ -1,4 +1,4 @@
-import { PortInUseError } from '../core/startup.js';
+import { CannotListenError } from '../core/startup.js';
 import type { ServiceFailure } from '../compose.js';
 
 /** What the start-up dialog says about a service that could not start. */
@@ -44,8 +44,8 @@ export function describeStartupFailure(failure: ServiceFailure): StartupProblem 
   const err = failure.error as (Error & { code?: unknown; path?: unknown }) | undefined;
   const text = err instanceof Error ? err.message : String(failure.error);
 
-  if (failure.error instanceof PortInUseError) {
-    // The error's own line names the port and the variable that moves it.
+  if (failure.error instanceof CannotListenError) {
+    // The error's own line names the port (or address) and the setting that moves it.
     return { title, message: capitalise(text), detail: keepsRunning };
   }
   if (/NODE_MODULE_VERSION|compiled against a different Node\.js version|was compiled against/i.test(text)) {

@@ -27,6 +27,8 @@ export interface TrayModel {
   notifications: boolean;
   openAtLogin: boolean;
   formatTime(ms: number): string;
+  /** Why a service that is not running could not start, and what to change (one line each). */
+  problems?: Partial<Record<'energy' | 'recordings', string>>;
 }
 
 export interface TrayActions {
@@ -40,9 +42,13 @@ export interface TrayActions {
 export function trayMenu(m: TrayModel, actions: TrayActions): MenuItemConstructorOptions[] {
   const energyNote = m.energyRunning ? '' : ' (not running)';
   const recNote = m.recordingsRunning ? '' : ' (not running)';
+  // A service that could not start says why under its line, with the setting to change.
+  const problem = (running: boolean, text: string | undefined): MenuItemConstructorOptions[] => (!running && text ? [{ label: text, enabled: false }] : []);
   return [
     { label: m.energyRunning ? statusLine(m.energy) : 'Energy bridge not running', enabled: false },
+    ...problem(m.energyRunning, m.problems?.energy),
     { label: m.recordingsRunning ? lastSyncLabel(m.lastSync, m.formatTime) : 'Recording sync not running', enabled: false },
+    ...problem(m.recordingsRunning, m.problems?.recordings),
     { type: 'separator' },
     { label: `Dashboard${energyNote}`, enabled: m.energyRunning, click: () => actions.open('dashboard') },
     { label: `Trends${energyNote}`, enabled: m.energyRunning, click: () => actions.open('trends') },

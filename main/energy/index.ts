@@ -28,6 +28,8 @@ import { createEnergyLive } from './service-live.js';
 import { createEnergyPoller } from './service-poller.js';
 import { createEnergyApp, registerEnergyRoutes } from './service-routes.js';
 import { energySnapshot } from './service-snapshot.js';
+import type { PortClaim } from '../core/listen-check.js';
+import { explainListenError, type PortOwner } from '../core/startup.js';
 
 export interface EnergyConfig {
   /** Folder for this service's files (settings, history database). */
@@ -59,6 +61,8 @@ export interface EnergyDeps {
   fetch?: FetchLike;
   /** Host-name resolution for the outbound gate (default: the system resolver). */
   resolve?: Resolve;
+  /** Ports the app's other service holds (compose.ts: the recording sync's): the server port may not take them. */
+  otherPorts?: () => PortClaim[];
 }
 
 export interface EnergyService extends Service {
@@ -135,8 +139,9 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     snapshot,
 
     async start() {
+      const settingsFile = path.join(config.dataDir, 'energy', 'settings.json');
       const store = (settings = createSettingsStore({
-        file: path.join(config.dataDir, 'energy', 'settings.json'),
+        file: settingsFile,
         schema: energySettingsSchema,
         seed: () => energySeedsFromEnv(config.env),
         logger,
@@ -176,10 +181,17 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
         features,
         connect,
         discovery: { interfaces: deps.interfaces, port: deps.discoveryPort, includeInternal: deps.discoveryIncludeInternal },
+        listening: { host: config.host, ownPort: () => (url ? Number(new URL(url).port) : 0), others: deps.otherPorts ?? (() => []) },
       });
       for (const f of features) f.routes?.(server);
       await registerWebUi(server);
-      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${await listen(server, config.port ?? running.general.serverPort, config.host, { service: 'energy bridge', variable: 'SERVER_PORT' })}`;
+      // The port comes from SERVER_PORT, else from the settings file: a failure names the one that set it.
+      const port = config.port ?? running.general.serverPort;
+      const owner: PortOwner = { service: 'energy bridge', variable: 'SERVER_PORT', ...(config.port === undefined ? { setting: { name: 'general.serverPort', file: settingsFile } } : {}) };
+      const bound = await listen(server, port, config.host, owner).catch((err: unknown) => {
+        throw explainListenError(err, port, config.host, owner);
+      });
+      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${bound}`;
       // Stored polls the features read back (today's totals, days their tables lack), once for all
       // of them and in batches now that the port answers; each holds its live polls until then.
       const replays = features.flatMap((f) => f.replay?.(clock.now()) ?? []);

@@ -23,6 +23,7 @@ import type { Poller } from './poller.js';
 import type { Security } from './security/gate.js';
 import { registerSecurityRoutes } from './security/security-routes.js';
 import { registerSettingsRoutes } from './settings-routes.js';
+import { checkListenSettings, type ListenSettingsDeps } from './listen-settings.js';
 import { energySeedsFromEnv, needsReconnect, type EnergySettings } from './settings.js';
 import type { Snapshot } from './snapshot-schema.js';
 
@@ -98,6 +99,8 @@ export interface EnergyRoutesDeps {
   /** The gated gateway connections (the LAN scan probes through them). */
   connect: ConnectionFactory;
   discovery: { interfaces?: () => InterfaceList; port?: number; includeInternal?: boolean };
+  /** How the pages listen: a port or address change that cannot work is refused (listen-settings.ts). */
+  listening: Omit<ListenSettingsDeps, 'running'>;
 }
 
 /**
@@ -118,6 +121,7 @@ export function registerEnergyRoutes(app: FastifyInstance, deps: EnergyRoutesDep
     seeds: () => energySeedsFromEnv(deps.env),
     running: deps.running,
     onChange: applySettings,
+    checkListening: (prev, next) => checkListenSettings({ ...deps.listening, running: deps.running }, prev, next),
   });
   registerImportRoutes(app, {
     security: gate,

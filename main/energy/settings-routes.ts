@@ -64,6 +64,8 @@ export interface SettingsRoutesDeps {
   running: EnergySettings;
   /** Called after a successful write, to apply live fields. */
   onChange(prev: EnergySettings, next: EnergySettings): void;
+  /** Refuses (throws a 400 naming the field) a change to how the bridge listens that cannot work. */
+  checkListening?(prev: EnergySettings, next: EnergySettings): Promise<void>;
 }
 
 /** GET /api/settings, GET /api/settings/schema, PUT /api/settings, POST /api/settings/reset. */
@@ -78,10 +80,12 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoute
     return { ...publicSettings(settings.get(), !unlocked), passcodeSet: security.passcodes.isSet, unlocked };
   };
 
-  const write = (req: FastifyRequest, candidate: unknown, patch?: Record<string, unknown>) => {
-    const prev = settings.get();
+  const write = async (req: FastifyRequest, candidate: unknown, patch?: Record<string, unknown>) => {
     // Validate first: an invalid update throws a 400 naming the field and leaves the file untouched.
     const parsed = parseInput(energySettingsSchema, candidate, 'body');
+    // A port or address that cannot work is refused the same way (it would stop the next start).
+    await deps.checkListening?.(settings.get(), parsed);
+    const prev = settings.get();
     // A secret is bound to its destination: moving the MQTT broker without a new password clears it.
     const bound = patch ? bindMqttPassword(prev.mqtt, patch.mqtt, parsed.mqtt) : { next: parsed.mqtt, cleared: [] };
     const next = settings.replace({ ...parsed, mqtt: bound.next });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
+import { explainListenError, type PortOwner } from '../core/startup.js';
 import { createDisposer, yieldToIo } from '../core/lifecycle.js';
 import type { AdRemovalDeps } from './adcut/ad-removal.js';
 import type { AdTools } from './adcut/tools.js';
@@ -188,7 +189,10 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         await registerRecordingsUi(app, config.staticDir);
 
         await yieldToIo();
-        port = await listen(app, config.port, config.host, { service: 'recording sync', variable: 'PORT' });
+        const owner: PortOwner = { service: 'recording sync', variable: 'PORT', hostVariable: 'RECORDINGS_HOST' };
+        port = await listen(app, config.port, config.host, owner).catch((err: unknown) => {
+          throw explainListenError(err, config.port, config.host, owner);
+        });
         await yieldToIo();
         scheduler.start();
         disposer.add(() => scheduler.stop());

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
 import { Accessory } from 'hap-nodejs';
+import { missingBindEntry } from '../../core/listen-check.js';
 
 export const isLoopbackAddress = (a: string) => (isIP(a) === 4 && a.startsWith('127.')) || a === '::1';
 
@@ -11,16 +12,8 @@ export const isLoopbackAddress = (a: string) => (isIP(a) === 4 && a.startsWith('
  * setup (tests, demo) must never do. Returns a user-facing problem, or null when fine.
  */
 export function bindProblem(bind: readonly string[], interfaces: () => NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces): string | null {
-  if (bind.length === 0) return null;
-  const all = Object.entries(interfaces()).flatMap(([name, infos]) => (infos ?? []).map((i) => ({ name, ...i })));
-  for (const b of bind) {
-    if (isIP(b)) {
-      if (!all.some((i) => i.address === b)) return `homekit.bind: no network interface has the address ${b}`;
-    } else if (!all.some((i) => i.name === b)) {
-      return `homekit.bind: no network interface is named ${b}`;
-    }
-  }
-  return null;
+  const missing = missingBindEntry(bind, interfaces);
+  return missing ? `homekit.bind: ${missing}` : null;
 }
 
 /** True when every bind entry is a loopback address (or the loopback interface): nothing reaches the LAN. */

@@ -2,6 +2,7 @@ import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory
 import { settingsSection, withDefaults } from '../../energy/features/section.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
 import { appRelease } from '../../core/app-version.js';
+import { createAnnouncementDebounce } from './announcements.js';
 import { discoveryConfigs, type DiscoveryContext, type Message } from './discovery.js';
 import { energyEntities, energyState } from './energy-entities.js';
 import { installId } from './identity.js';
@@ -62,13 +63,17 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
       gatewaySaid = '';
       publishAll();
     },
-    onMessage(topic, payload) {
-      // Home Assistant restarted: it lost the non-retained view, so send the configs and state again.
-      if (topic === topics().haStatus && payload.toString('utf8').trim() === 'online') publishAll();
-      else if (topic.endsWith('/config')) for (const m of retireStale(topic, payload.toString('utf8'), configs())) link.publish(m.topic, m.payload, { retain: true });
+    onMessage(topic, payload, { retain }) {
+      // A retained "online" is an old announcement: everything was sent when this connection began.
+      if (topic === topics().haStatus) {
+        if (!retain && payload.subarray(0, 64).toString('utf8').trim() === 'online') announcements.announced();
+      } else if (topic.endsWith('/config')) for (const m of retireStale(topic, payload.toString('utf8'), configs())) link.publish(m.topic, m.payload, { retain: true });
     },
     reconnect: opts.reconnect,
+    clock: ctx.clock,
   });
+  // Home Assistant restarted: it lost the non-retained view, so send the configs and state again (at most once per few seconds).
+  const announcements = createAnnouncementDebounce({ clock: ctx.clock, republish: () => publishAll() });
 
   const publishGateway = () => {
     const now = ctx.state.get().connected ? 'online' : 'offline';
@@ -126,6 +131,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOpt
       active = false;
       unsubscribe?.();
       cancel();
+      announcements.cancel();
       await link.stop();
     },
     onSettings(prev, next) {

@@ -2,18 +2,24 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { Duplex } from 'node:stream';
 import type { IClientOptions, MqttClient } from 'mqtt';
+import { systemClock, type Clock, type Timer } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
-import { packetSizeGuard } from './packet-guard.js';
+import { MAX_INCOMING_PACKET_BYTES, packetSizeGuard } from './packet-guard.js';
 import type { Goodbye } from './retire.js';
 
 /** Largest message this app publishes (a discovery config is about 1 KiB; the state about 2 KiB). */
 export const MAX_PUBLISH_BYTES = 16 * 1024;
 /** Bytes that may wait unsent on the socket; past this a publish is dropped rather than queued (a slow broker never grows memory). */
 export const MAX_UNSENT_BYTES = 256 * 1024;
-/** Reconnect waits: doubled after each failure from the first to the last, reset once connected. */
+/**
+ * Reconnect waits: doubled after each failure from the first to the last, and back to the first
+ * only once a connection has stayed up for `RECONNECT_STABLE_MS` (a broker that accepts and then
+ * drops every connection is retried ever more slowly, not once a second forever).
+ */
 export const RECONNECT_MIN_MS = 1000;
 export const RECONNECT_MAX_MS = 60_000;
+export const RECONNECT_STABLE_MS = 60_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export type LinkStatus = 'off' | 'connecting' | 'connected' | 'waiting';
@@ -36,10 +42,12 @@ export interface MqttLinkOptions {
   subscriptions: () => string[];
   /** Called on each (re)connect, after `online`: publish discovery configs and the current state. */
   onConnect(): void;
-  /** A message on a subscribed topic (payload bounded by the packet guard). */
-  onMessage(topic: string, payload: Buffer): void;
+  /** A message on a subscribed topic (payload bounded by the packet guard; `retain`: the broker's stored copy). */
+  onMessage(topic: string, payload: Buffer, meta: { retain: boolean }): void;
   /** Waits between reconnects (tests shorten them). */
   reconnect?: { minMs: number; maxMs: number };
+  /** Times the reconnect waits and how long a connection stayed up (tests drive it). */
+  clock?: Clock;
 }
 
 export interface MqttLink {
@@ -56,7 +64,8 @@ export interface MqttLink {
    * when it was dropped (not connected, too big, or the socket's backlog is full).
    */
   publish(topic: string, payload: string, opts?: { retain?: boolean }): boolean;
-  status(): { status: LinkStatus; lastError: string | null; connects: number; dropped: number };
+  /** `dropped`: messages not sent; `received`: messages taken from the broker (oversized ones left out). */
+  status(): { status: LinkStatus; lastError: string | null; connects: number; dropped: number; received: number };
 }
 
 /**
@@ -84,14 +93,18 @@ const loadMqtt = () =>
  */
 export function createMqttLink(opts: MqttLinkOptions): MqttLink {
   const waits = opts.reconnect ?? { minMs: RECONNECT_MIN_MS, maxMs: RECONNECT_MAX_MS };
+  const clock = opts.clock ?? systemClock;
   let client: MqttClient | null = null;
   let socket: Duplex | null = null;
   let status: LinkStatus = 'off';
   let lastError: string | null = null;
   let connects = 0;
   let dropped = 0;
+  let received = 0;
   let delay = waits.minMs;
-  let timer: NodeJS.Timeout | null = null;
+  /** When the live connection was accepted (null while not connected). */
+  let connectedAt: number | null = null;
+  let timer: Timer | null = null;
   let running = false;
   let generation = 0;
   /** The availability topic of the live connection (its last will): `offline` goes there, whatever the settings say now. */
@@ -117,7 +130,7 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
   const schedule = () => {
     if (!running || timer) return;
     status = 'waiting';
-    timer = setTimeout(() => {
+    timer = clock.setTimeout(() => {
       timer = null;
       void attempt();
     }, delay);
@@ -185,7 +198,9 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
         : net.connect({ host: address, port });
       raw.setNoDelay(true);
       // Bytes from the broker pass the packet guard before the parser; our writes go straight out.
-      const guard = packetSizeGuard();
+      const guard = packetSizeGuard(undefined, ({ topic, bytes }) => {
+        if (gen === generation) opts.logger.warn({ topic, bytes, max: MAX_INCOMING_PACKET_BYTES }, 'MQTT message from the broker too large; dropped (the connection stays up)');
+      });
       raw.pipe(guard);
       const duplex = Duplex.from({ readable: guard, writable: raw }) as Duplex;
       raw.on('error', (err) => duplex.destroy(err));
@@ -205,7 +220,7 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       if (gen !== generation) return;
       status = 'connected';
       connects++;
-      delay = waits.minMs;
+      connectedAt = clock.now();
       if (lastError !== null || connects === 1) opts.logger.info({ broker: target.url }, 'MQTT connected');
       lastError = null;
       availabilityNow = availability;
@@ -218,9 +233,10 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
         opts.logger.error({ err }, 'MQTT publish on connect failed');
       }
     });
-    c.on('message', (topic, payload) => {
+    c.on('message', (topic, payload, packet) => {
+      received++;
       try {
-        opts.onMessage(topic, payload);
+        opts.onMessage(topic, payload, { retain: packet.retain === true });
       } catch (err) {
         opts.logger.error({ err, topic }, 'MQTT message handler failed');
       }
@@ -228,6 +244,9 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
     // An error or a close ends this attempt (mqtt.js does not always emit both): drop it and wait.
     const fail = (message: string) => {
       if (gen !== generation) return;
+      // The wait goes back to the first only after a connection that stayed up a while.
+      if (connectedAt !== null && clock.now() - connectedAt >= RECONNECT_STABLE_MS) delay = waits.minMs;
+      connectedAt = null;
       setError(message);
       teardown();
       schedule();
@@ -245,7 +264,7 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
     },
     async stop(goodbye) {
       running = false;
-      if (timer) clearTimeout(timer);
+      if (timer) clock.clear(timer);
       timer = null;
       const c = client;
       if (c && status === 'connected') {
@@ -270,13 +289,15 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
         });
       }
       teardown();
+      connectedAt = null;
       status = 'off';
     },
     restart() {
       if (!running) return;
       teardown();
-      if (timer) clearTimeout(timer);
+      if (timer) clock.clear(timer);
       timer = null;
+      connectedAt = null;
       delay = waits.minMs;
       lastError = null;
       void attempt();
@@ -299,6 +320,6 @@ export function createMqttLink(opts: MqttLinkOptions): MqttLink {
       c.publish(topic, payload, { qos: 0, retain: o.retain === true });
       return true;
     },
-    status: () => ({ status, lastError, connects, dropped }),
+    status: () => ({ status, lastError, connects, dropped, received }),
   };
 }

@@ -103,4 +103,76 @@ describe.skipIf(skip !== null)('recording sync on MQTT (real mosquitto, box simu
     const moved = await ownerPatch({ mqtt_url: 'mqtt://127.0.0.1:9' });
     expect(moved.body.cleared).toEqual(['mqtt_password']);
   });
+
+  /** A service whose log lines are kept, with MQTT on `b`, and a subscriber to its topics. */
+  async function serviceOn(b: Broker) {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const h: Harness = await startHarness({ box, deps: { logger } });
+    cleanups.push(() => h.cleanup());
+    await h.api.post('/api/shows', { name: 'news', dest_folder: 'News' });
+    const sub = await watch(b.url, ['homeassistant/button/+/+/config', 'home-lan-bridge/recordings/#']);
+    cleanups.push(() => sub.close());
+    expect((await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl, mqtt_url: b.url })).status).toBe(200);
+    const logged = (re: RegExp) => lines.filter((l) => re.test(l));
+    const untilLogged = async (re: RegExp) => {
+      const deadline = Date.now() + 8000;
+      while (logged(re).length === 0) {
+        if (Date.now() > deadline) throw new Error(`no log line ${re} within 8 s; saw: ${lines.slice(-5).join('')}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    /** Presses as Home Assistant does and waits for the sync it starts to finish. */
+    const pressAndFinish = async () => {
+      await sub.client.publishAsync('home-lan-bridge/recordings/sync_now/press', 'PRESS');
+      await untilLogged(/sync started from MQTT/);
+      await h.service.engine.current()?.done;
+    };
+    return { h, sub, lines, logged, untilLogged, pressAndFinish };
+  }
+
+  it('a retained press, or a message that is not the press payload, starts no sync (logged once each); an oversized retained message is dropped and the connection stays', async () => {
+    const b = await broker();
+    const other = await watch(b.url, ['test/unused']);
+    cleanups.push(() => other.close());
+    // Left on the broker before the service connects: a stored press, and 100 KB on Home Assistant's status topic.
+    await other.client.publishAsync('home-lan-bridge/recordings/sync_now/press', 'PRESS', { retain: true });
+    await other.client.publishAsync('homeassistant/status', 'x'.repeat(100 * 1024), { retain: true });
+    const s = await serviceOn(b);
+    await s.untilLogged(/too large; dropped/);
+    await s.untilLogged(/Sync now from MQTT ignored: the message is retained/);
+    for (const payload of ['press', 'go', '']) await other.client.publishAsync('home-lan-bridge/recordings/sync_now/press', payload);
+    await s.untilLogged(/not the button's press payload/);
+    // A real press after them is obeyed: they were read (and ignored) on the same, still open connection.
+    await s.pressAndFinish();
+    const runs = (await s.h.api.get('/api/sync-runs')).body.runs;
+    expect(runs).toHaveLength(1);
+    expect(s.logged(/sync started from MQTT/)).toHaveLength(1);
+    expect(s.logged(/Sync now from MQTT ignored: the message is retained/)).toHaveLength(1);
+    expect(s.logged(/not the button's press payload/)).toHaveLength(1);
+    expect(s.logged(/too large; dropped/)).toHaveLength(1);
+    expect(s.logged(/"msg":"MQTT connected"/)).toHaveLength(1);
+    expect(s.logged(/not reachable/)).toEqual([]);
+  });
+
+  it('a storm of 2,000 Home Assistant announcements costs at most one republish per few seconds', async () => {
+    const b = await broker();
+    const s = await serviceOn(b);
+    const isButton = (m: { topic: string }) => /^homeassistant\/button\/.*\/sync_now\/config$/.test(m.topic);
+    await s.sub.waitFor(isButton, 8000);
+    await s.sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/state');
+    const from = s.sub.seen.length;
+    const storm = await watch(b.url, ['test/unused']);
+    cleanups.push(() => storm.close());
+    for (let i = 0; i < 2000; i++) storm.client.publish('homeassistant/status', 'online');
+    // After the storm, from the same client: a press. Its sync's state comes after every republish the storm caused.
+    await storm.client.publishAsync('home-lan-bridge/recordings/sync_now/press', 'PRESS');
+    await s.untilLogged(/sync started from MQTT/);
+    await s.sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/state' && JSON.parse(m.payload).sync_running === true, 10_000, from);
+    await s.h.service.engine.current()?.done;
+    const republished = s.sub.seen.slice(from).filter(isButton).length;
+    // One republish at once; at most one more if the storm outlasted the few seconds' gap.
+    expect(republished).toBeGreaterThanOrEqual(1);
+    expect(republished).toBeLessThanOrEqual(2);
+  });
 });

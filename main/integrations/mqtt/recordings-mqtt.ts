@@ -8,6 +8,7 @@ import type { RecordingSettings } from '../../recordings/settings.js';
 import type { SyncRunsStore } from '../../recordings/store/sync-runs-store.js';
 import type { SyncEngine } from '../../recordings/sync/engine.js';
 import { appRelease } from '../../core/app-version.js';
+import { createAnnouncementDebounce } from './announcements.js';
 import { discoveryConfigs, type DiscoveryContext, type EntityDef, type Message } from './discovery.js';
 import { installId } from './identity.js';
 import { createMqttLink, type MqttLink } from './link.js';
@@ -85,15 +86,41 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
     },
     subscriptions: () => [topics().press, topics().haStatus, deviceConfigsFilter(s().mqtt_discovery_prefix, id)],
     onConnect: () => publishAll(),
-    onMessage(topic, payload) {
+    onMessage(topic, payload, { retain }) {
       // An earlier version's config under this device's node that this one no longer sends: emptied.
       if (topic.endsWith('/config')) return void retireConfigs(topic, payload.toString('utf8'));
-      const text = payload.subarray(0, 64).toString('utf8').trim();
-      if (topic === topics().haStatus && text === 'online') publishAll();
-      else if (topic === topics().press) press();
+      // A retained "online" is an old announcement: everything was sent when this connection began.
+      if (topic === topics().haStatus) {
+        if (!retain && payload.subarray(0, 64).toString('utf8').trim() === 'online') announcements.announced();
+      } else if (topic === topics().press) onPress(payload, retain);
     },
     reconnect: deps.reconnect,
+    clock: deps.clock,
   });
+  // Home Assistant restarted: it lost the non-retained view, so send the configs and state again (at most once per few seconds).
+  const announcements = createAnnouncementDebounce({ clock: deps.clock, republish: () => publishAll() });
+
+  /** What Home Assistant sends when the button is pressed: the `payload_press` its discovery config declares. */
+  const pressPayload = (): string => {
+    const button = discoveryConfigs(discovery(), recordingsEntities).find((m) => m.topic.includes('/button/'));
+    return String((JSON.parse(button!.payload) as { payload_press?: unknown }).payload_press);
+  };
+  /** Reasons a message on the press topic was ignored that were already logged (once each). */
+  const ignored = new Set<string>();
+  const ignore = (reason: string, message: string) => {
+    if (ignored.has(reason)) return;
+    ignored.add(reason);
+    deps.logger.warn({ topic: topics().press }, message);
+  };
+  /**
+   * Only a press as Home Assistant sends it starts a sync: not retained (a stored copy would start
+   * one at every connect) and with the button's payload.
+   */
+  const onPress = (payload: Buffer, retain: boolean) => {
+    if (retain) return ignore('retained', 'Sync now from MQTT ignored: the message is retained (a press is never stored on the broker; clear the retained message)');
+    if (payload.toString('utf8') !== pressPayload()) return ignore('payload', "Sync now from MQTT ignored: the message is not the button's press payload");
+    press();
+  };
 
   const state = () => {
     const last = deps.runs.lastFinished();
@@ -198,6 +225,7 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
     },
     async stop() {
       active = false;
+      announcements.cancel();
       unsubscribe?.();
       if (timer) clearTimeout(timer);
       timer = null;

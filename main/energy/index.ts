@@ -59,6 +59,8 @@ export interface EnergyDeps {
   fetch?: FetchLike;
   /** Host-name resolution for the outbound gate (default: the system resolver). */
   resolve?: Resolve;
+  /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 export interface EnergyService extends Service {
@@ -159,7 +161,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       for (const f of features) await f.start?.();
 
       const poll = (poller = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger }));
-      const server = (app = createEnergyApp(logger, current));
+      const server = (app = createEnergyApp(logger, current, deps.requestTimeoutMs));
       registerEnergyRoutes(server, {
         dataDir: config.dataDir,
         env: config.env,

@@ -74,6 +74,8 @@ export interface RecordingDeps {
    * is set, every state-changing route needs the shared session. Without it the LAN is trusted.
    */
   owner?: OwnerGate;
+  /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 export interface RecordingService {
@@ -163,7 +165,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
         await yieldToIo();
-        const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
+        const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders, requestTimeoutMs: deps.requestTimeoutMs });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         registerOwnerGate(app, deps.owner);

@@ -16,6 +16,7 @@ import type { RecordingConfig } from './config.js';
 import { resolveCsrfSecret } from './csrf.js';
 import { registerHttpSecurity, registerRecordingHeaders } from './http-security.js';
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
+import { isOwnerRequest } from '../core/owner-only.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
@@ -172,6 +173,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
+          isOwner: (req) => isOwnerRequest(req, (r) => deps.owner?.hasSession(r) ?? false),
         };
         // 200 either way (the service is up); `degraded` names what needs the user: a full disk for
         // the media, or a data folder (state file, settings) that cannot be written.

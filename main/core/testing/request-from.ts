@@ -18,7 +18,7 @@ export function requestFrom(localAddress: string, url: string, opts: { method?: 
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
-        host: u.hostname,
+        host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: u.port,
         path: `${u.pathname}${u.search}`,
         method: opts.method ?? 'GET',

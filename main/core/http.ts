@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
+import type net from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ZodError } from 'zod';
 import { capConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS } from './connection-cap.js';
+import { clientAddress } from './connection-cap.js';
 import { AppError, errorBody, isStorageFull, storageFull } from './errors.js';
 import { sendNotFound } from './not-found.js';
 import { registerHostCheck, type HostCheckOptions } from './host-check.js';
@@ -26,6 +28,12 @@ export interface HttpServerOptions {
   maxConnectionsPerAddress?: number;
   /** The service's name on the friendly 404 page a browser gets for an unknown path. */
   appName?: string;
+  /**
+   * How long a request's headers, and then the whole request with its body, may take to arrive
+   * (default REQUEST_TIMEOUT_MS); past it the client gets 408 and the connection is closed. Tests
+   * pass a short one.
+   */
+  requestTimeoutMs?: number;
   /** Extra fastify options (tests rarely need them). */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -36,11 +44,16 @@ export interface HttpServerOptions {
  * navigation outside /api/ gets a friendly HTML page instead: see not-found.ts).
  */
 export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
+  const timeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     // Request lines stay out of the log (level warn for fastify's own messages); errors are logged below.
     loggerInstance: opts.logger.child({ component: 'http' }, { level: opts.logger.isLevelEnabled('warn') ? 'warn' : 'silent' }),
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     forceCloseConnections: true,
+    // Node answers a request whose headers or body are not in by then with a clientError (below).
+    requestTimeout: timeout,
+    http: { headersTimeout: timeout, requestTimeout: timeout, connectionsCheckingInterval: checkingInterval(timeout) },
+    clientErrorHandler: clientErrorHandler(opts.logger.child({ component: 'http' }), timeout),
     schemaController: { compilersFactory: schemaCompilersOnFirstUse },
     ...opts.fastify,
   }) as unknown as FastifyInstance;
@@ -65,6 +78,39 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     sendNotFound(req, reply, opts.appName ?? 'Home LAN Bridge');
   });
   return app;
+}
+
+/** Every request's headers, and then its body, must have arrived within this (issue 37). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** How often node looks for requests past their time: a small part of it, so a refusal is on time. */
+function checkingInterval(timeout: number): number {
+  return Math.max(10, Math.min(1000, Math.floor(timeout / 10)));
+}
+
+/**
+ * Node's `clientError` (a request that did not arrive in time, headers too large, bytes that are
+ * not HTTP): one log line, the status in the project's JSON error body, and the connection closed.
+ */
+function clientErrorHandler(log: Logger, timeout: number) {
+  return function onClientError(err: Error & { code?: string }, socket: net.Socket): void {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    let appErr: AppError;
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      appErr = new AppError(408, 'request_timeout', `The request did not arrive in full within ${Math.round(timeout / 1000)} s: the connection is closed; send it again.`);
+      log.warn({ client: clientAddress(socket.remoteAddress) }, `request not complete within ${timeout} ms: answered 408 and closed the connection`);
+    } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+      appErr = new AppError(431, 'headers_too_large', 'The request headers are too large.');
+    } else {
+      appErr = new AppError(400, 'bad_request', 'The request is not valid HTTP.');
+    }
+    if (socket.writable) {
+      const body = JSON.stringify(errorBody(appErr));
+      const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[appErr.status as 400 | 408 | 431];
+      socket.write(`HTTP/1.1 ${appErr.status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    }
+    socket.destroy();
+  };
 }
 
 const requireHere = createRequire(import.meta.url);

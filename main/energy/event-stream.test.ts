@@ -3,10 +3,10 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../core/clock.js';
-import { createLogger, silentLogger } from '../core/logger.js';
+import { silentLogger } from '../core/logger.js';
+import { memoryLogger } from '../core/testing/memory-logger.js';
 import { MAX_STREAMS_PER_ADDRESS } from './event-stream.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from './index.js';
 
@@ -161,18 +161,6 @@ describe('gateway host in /api/state and /events while a passcode is set', () =>
     expect(withSession.events[1]!.lastError).toBe('connect ECONNREFUSED 127.0.0.5:9');
   });
 });
-
-/** A logger writing JSON lines into memory, to count what a flood of refusals writes. */
-function memoryLogger() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'info', format: 'json', destination }), lines };
-}
 
 /** An SSE request from a given loopback source address. */
 function sseFrom(url: string, localAddress: string) {

@@ -63,6 +63,8 @@ export interface EnergyDeps {
   resolve?: Resolve;
   /** Ports the app's other service holds (compose.ts: the recording sync's): the server port may not take them. */
   otherPorts?: () => PortClaim[];
+  /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 export interface EnergyService extends Service {
@@ -164,7 +166,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
       for (const f of features) await f.start?.();
 
       const poll = (poller = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger }));
-      const server = (app = createEnergyApp(logger, current));
+      const server = (app = createEnergyApp(logger, current, deps.requestTimeoutMs));
       registerEnergyRoutes(server, {
         dataDir: config.dataDir,
         env: config.env,

@@ -45,8 +45,8 @@ async function registerEnergyHeaders(app: FastifyInstance): Promise<void> {
 }
 
 /** The bridge's HTTP server: its headers and the host check against the allowed host names. */
-export function createEnergyApp(logger: Logger, settings: () => EnergySettings): FastifyInstance {
-  return createHttpServer({ logger, appName: 'Energy bridge', hostCheck: { allowedHosts: () => settings().general.allowedHosts }, headers: registerEnergyHeaders });
+export function createEnergyApp(logger: Logger, settings: () => EnergySettings, requestTimeoutMs?: number): FastifyInstance {
+  return createHttpServer({ logger, appName: 'Energy bridge', hostCheck: { allowedHosts: () => settings().general.allowedHosts }, headers: registerEnergyHeaders, requestTimeoutMs });
 }
 
 /**

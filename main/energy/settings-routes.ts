@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { isOwnerRequest } from '../core/owner-only.js';
 import type { SettingsStore } from '../core/settings-store.js';
 import { parseInput } from '../core/validate.js';
 import type { Security } from './security/gate.js';
 import { bindMqttPassword, MQTT_CLEARED_MESSAGE } from '../integrations/mqtt/settings.js';
+import { OWNER_ONLY_SETTINGS, refuseGuestChanges } from './owner-settings.js';
 import { energySettingsSchema, mergeSettings, restartRequired, settingsSections, type EnergySettings } from './settings.js';
 
 type PublicSettings = Omit<EnergySettings, 'smartHome' | 'mqtt'> & { smartHome: { enabled: boolean; tokenSet: boolean }; mqtt: Omit<EnergySettings['mqtt'], 'password'> & { passwordSet: boolean } };
@@ -42,7 +44,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
 
 /** Read-only fields of the GET body that a client may echo back; PUT ignores them. */
 function withoutReadOnly(body: Record<string, unknown>): Record<string, unknown> {
-  const { passcodeSet: _p, unlocked: _u, ...rest } = body;
+  const { passcodeSet: _p, unlocked: _u, owner: _o, ownerOnly: _oo, ...rest } = body;
   for (const section of settingsSections) {
     const value = rest[section.key];
     if (!section.readOnly || typeof value !== 'object' || value === null || Array.isArray(value)) continue;
@@ -75,17 +77,22 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoute
   // costs start time a default start does not need (the settings page asks for it when opened).
   let jsonSchema: Record<string, unknown> | null = null;
 
+  const isOwner = (req: FastifyRequest) => isOwnerRequest(req, security.hasSession);
+  // `owner`: whether this caller may change the owner-only fields (`ownerOnly`): the pages show
+  // them read-only otherwise.
   const view = (req: FastifyRequest) => {
     const unlocked = security.isUnlocked(req);
-    return { ...publicSettings(settings.get(), !unlocked), passcodeSet: security.passcodes.isSet, unlocked };
+    return { ...publicSettings(settings.get(), !unlocked), passcodeSet: security.passcodes.isSet, unlocked, owner: isOwner(req), ownerOnly: OWNER_ONLY_SETTINGS };
   };
 
   const write = async (req: FastifyRequest, candidate: unknown, patch?: Record<string, unknown>) => {
     // Validate first: an invalid update throws a 400 naming the field and leaves the file untouched.
     const parsed = parseInput(energySettingsSchema, candidate, 'body');
-    // A port or address that cannot work is refused the same way (it would stop the next start).
-    await deps.checkListening?.(settings.get(), parsed);
     const prev = settings.get();
+    // The port and host names are the owner's: a guest's write that changes one is refused whole.
+    refuseGuestChanges(prev, parsed, isOwner(req));
+    // A port or address that cannot work is refused the same way (it would stop the next start).
+    await deps.checkListening?.(prev, parsed);
     // A secret is bound to its destination: moving the MQTT broker without a new password clears it.
     const bound = patch ? bindMqttPassword(prev.mqtt, patch.mqtt, parsed.mqtt) : { next: parsed.mqtt, cleared: [] };
     const next = settings.replace({ ...parsed, mqtt: bound.next });

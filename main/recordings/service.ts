@@ -17,6 +17,7 @@ import type { RecordingConfig } from './config.js';
 import { resolveCsrfSecret } from './csrf.js';
 import { registerHttpSecurity, registerRecordingHeaders } from './http-security.js';
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
+import { isOwnerRequest } from '../core/owner-only.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
@@ -75,6 +76,8 @@ export interface RecordingDeps {
    * is set, every state-changing route needs the shared session. Without it the LAN is trusted.
    */
   owner?: OwnerGate;
+  /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 export interface RecordingService {
@@ -164,13 +167,14 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
         await yieldToIo();
-        const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders });
+        const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders, requestTimeoutMs: deps.requestTimeoutMs });
         disposer.add(() => app.close());
         await registerHttpSecurity(app, csrfSecret);
         registerOwnerGate(app, deps.owner);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
           fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
+          isOwner: (req) => isOwnerRequest(req, (r) => deps.owner?.hasSession(r) ?? false),
         };
         // 200 either way (the service is up); `degraded` names what needs the user: a full disk for
         // the media, or a data folder (state file, settings) that cannot be written.

@@ -55,6 +55,11 @@ export function destinationOf(url: string): string {
 /** Where a secret's binding is kept (a settings row the settings schema does not list, so never shown). */
 const bindingKey = (k: SecretKey) => `secret_destination:${k}`;
 
+/** The settings naming where a secret goes (media server, cloud, broker). */
+const destinationKeys = [...new Set(Object.values(SECRET_DESTINATIONS).flat())] as SettingKey[];
+/** Where the destination the owner last set for such a setting is kept (never shown). */
+const ownerSetKey = (k: SettingKey) => `owner_destination:${k}`;
+
 const keys = Object.keys(settingDefs) as SettingKey[];
 
 /**
@@ -98,7 +103,13 @@ export interface RecordingSettings {
    * Validates a patch (400 naming the field), stores it, notifies listeners of changed keys. A
    * destination changed without its secret in the same patch clears that secret (named in `cleared`).
    */
-  patch(body: unknown, now: number): PatchResult;
+  patch(body: unknown, now: number, by?: { owner?: boolean }): PatchResult;
+  /**
+   * Whether the destination `key` names now is one the owner set (from the PC or with a session;
+   * the environment and the defaults are the owner's too). A secret read from the PC (the media
+   * server's token) is sent only to such a destination.
+   */
+  ownerSet(key: SettingKey): boolean;
   /**
    * The secret to attach to a request for `url`: the stored secret when `url`'s origin is one it was
    * given for, else '' (never sent elsewhere).
@@ -166,12 +177,21 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
   };
   const sameDestinations = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-  // Migration: a secret stored before secrets were bound is bound to the destination stored now.
+  const ownerDestination = (k: SettingKey): string | null => {
+    const row = selectOne.get(ownerSetKey(k)) as { value_json: string } | undefined;
+    const v: unknown = row ? JSON.parse(row.value_json) : null;
+    return typeof v === 'string' ? v : null;
+  };
+  const recordOwnerDestination = (k: SettingKey, values: Settings, now: number) => upsert.run(ownerSetKey(k), JSON.stringify(destinationOf(String(values[k]))), now);
+
+  // Migration: a secret stored before secrets were bound is bound to the destination stored now;
+  // a destination stored before the owner's were told apart is taken as the owner's (once).
   db.transaction(() => {
     const { values, sources } = resolve();
     for (const k of secretKeys) {
       if (sources[k] === 'stored' && values[k] && binding(k) === null) upsert.run(bindingKey(k), JSON.stringify(destinationsNow(k, values)), Date.now());
     }
+    for (const k of destinationKeys) if (ownerDestination(k) === null) recordOwnerDestination(k, values, Date.now());
   })();
 
   const view = (): SettingsView => {
@@ -188,7 +208,7 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
   return {
     get: () => resolve().values,
     view,
-    patch(body, now) {
+    patch(body, now, by = {}) {
       const parsed = parseInput(settingsPatchSchema, body ?? {}, 'body') as Partial<Record<SettingKey, unknown>>;
       const changed: SettingKey[] = [];
       const cleared: SecretKey[] = [];
@@ -204,6 +224,7 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
         }
         // Bind each secret given in this patch to the destinations now set; clear the others whose destination moved.
         const values = resolve().values;
+        if (by.owner) for (const k of destinationKeys) if (parsed[k] !== undefined) recordOwnerDestination(k, values, now);
         for (const k of secretKeys) {
           const given = parsed[k] !== undefined && parsed[k] !== SECRET_MASK;
           const dest = destinationsNow(k, values);
@@ -223,6 +244,10 @@ export function createRecordingSettings(db: Db, ctx: SettingsContext): Recording
         ? `${sentenceList(cleared.map((k) => settingDefs[k].label))} ${cleared.length === 1 ? 'was' : 'were'} cleared: a secret is only sent to the address it was given for, and that address changed. Enter ${cleared.length === 1 ? 'it' : 'them'} again for the new address.`
         : undefined;
       return { ...view(), cleared, ...(message ? { message } : {}) };
+    },
+    ownerSet(k) {
+      const values = resolve().values;
+      return ownerDestination(k) === destinationOf(String(values[k]));
     },
     secretFor(k, url) {
       const value = resolve().values[k];

@@ -48,8 +48,12 @@ export interface SettingsView {
   settings: Record<string, string | number | boolean>;
   sources: Record<string, SettingSource>;
   tz: string;
-  detector_config: { path: string; source: 'user' | 'bundled' };
+  /** `path` only for the owner (another device is not shown the PC's folders). */
+  detector_config: { path?: string; source: 'user' | 'bundled' };
   capabilities?: Capabilities;
+  /** Whether this browser may change `owner_only` (from the PC itself, or with a passcode session). */
+  owner?: boolean;
+  owner_only?: string[];
 }
 
 export interface BoxView {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { conflict, invalid } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { isOwnerRequest, requireOwner } from '../../core/owner-only.js';
 import { parseInput } from '../../core/validate.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { Security } from '../security/gate.js';
@@ -36,9 +37,25 @@ function checkFiles(files: string[]): string[] {
   });
 }
 
+/** A history file's outcome without its path (what another device sees). */
+const reportForGuest = (r: LegacyImportReport) => ({ status: r.status, progress: r.progress, imported: r.imported, skipped: r.skipped, unreadable: r.unreadable });
+
 /**
- * The import routes, behind the passcode gate. The folder is a path on the bridge computer, given
- * by its owner; it is read, never written. Settings, passcode and HomeKit identity are applied
+ * The import as another device sees it: state, times and counts, never a path of the PC (the
+ * folder, the history files) nor text read from its files.
+ */
+export function jobForGuest(job: ImportJob): Record<string, unknown> {
+  if (job.state === 'idle') return { state: 'idle' };
+  const base = { state: job.state, from: job.from, startedAt: job.startedAt };
+  if (job.state === 'running') return { ...base, history: job.history.map(reportForGuest) };
+  if (job.state === 'failed') return { ...base, finishedAt: job.finishedAt, error: 'The import failed: the reason is shown on the PC that started it.' };
+  return { ...base, finishedAt: job.finishedAt, status: job.result.status, historyReports: job.result.historyReports.map(reportForGuest) };
+}
+
+/**
+ * The import routes, behind the passcode gate and only for the owner (from the PC itself or with
+ * a session; GET /api/import/status shows another device no paths). The folder is a path on the
+ * bridge computer, given by its owner; it is read, never written. Settings, passcode and HomeKit identity are applied
  * before the answer (202); the history follows in the background (a worker), its progress on
  * GET /api/import/status. When the import brings a passcode, the caller gets a session token so it
  * stays unlocked (the old passcode locks the settings from then on).
@@ -49,13 +66,15 @@ export function registerImportRoutes(app: FastifyInstance, deps: { security: Sec
   let job: ImportJob = { state: 'idle' };
   let running: Promise<void> | null = null;
   const iso = (t: number) => new Date(t).toISOString();
+  // The folders are the PC's: only its owner imports from them (from the PC, or with a session).
+  const gate = [security.requireSession, requireOwner(security.hasSession)];
 
-  app.post('/api/import/preview', { preHandler: security.requireSession }, async (req) => {
+  app.post('/api/import/preview', { preHandler: gate }, async (req) => {
     const body = parseInput(importBody, req.body, 'body');
     return previewSigenImport(body.dir, target, { extraHistoryFiles: checkFiles(body.historyFiles) });
   });
 
-  app.post('/api/import', { preHandler: security.requireSession }, async (req, reply) => {
+  app.post('/api/import', { preHandler: gate }, async (req, reply) => {
     const body = parseInput(importBody, req.body, 'body');
     if (running) throw conflict('import_running', 'An import is already running; follow it on GET /api/import/status.');
     const folder = inspectSigenFolder(body.dir);
@@ -87,7 +106,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: { security: Sec
     return { ...job, ...(session ? { token: session.token, expiresAt: iso(session.expiresAt) } : {}) };
   });
 
-  app.get('/api/import/status', { preHandler: security.requireSession }, async () => job);
+  app.get('/api/import/status', { preHandler: security.requireSession }, async (req) => (isOwnerRequest(req, security.hasSession) ? job : jobForGuest(job)));
 
   return { running: () => running };
 }

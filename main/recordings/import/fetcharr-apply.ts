@@ -109,7 +109,7 @@ export function applyFetcharrPlan(plan: FetcharrPlan, target: ImportTarget): Imp
   })();
   target.recordings.invalidate();
 
-  target.settings.patch(plan.settings.patch, now);
+  target.settings.patch(plan.settings.patch, now, { owner: true }); // the import routes are the owner's only
 
   if (plan.source.comskipIni) {
     const mine = path.join(target.configDir, 'detector.ini');

@@ -46,16 +46,26 @@ const callerTargetFailure = (url: string, err: unknown, log: Logger): never => {
 /** A token that could not be read, without saying why (which would tell one file from another). */
 const noToken = (file: string) => `no media-server token was found in ${file}: set media_server_prefs_path (or MEDIA_SERVER_PREFS_PATH) to the media server's Preferences.xml, signed in to its account`;
 
+/** Who asked: the owner (from the PC itself or with a session) or another device. */
+export interface Caller {
+  owner: boolean;
+}
+
 export interface MediaServerIntegration {
   /** The sync hook: refresh the configured section; `not_configured` without a server URL. Throws on failure. */
   refreshLibrary(signal?: AbortSignal): Promise<'ok' | 'not_configured'>;
-  discover(body: unknown): Promise<Record<string, unknown>>;
+  /** A server found on the LAN while none is set is saved, as the owner's only when the owner asked. */
+  discover(body: unknown, caller?: Caller): Promise<Record<string, unknown>>;
+  /**
+   * Reads the token from the preferences file and stores it, bound to the media server address;
+   * refused (403 `owner_only`, nothing read or sent) while that address is not one the owner set.
+   */
   detectToken(body: unknown): Promise<Record<string, unknown>>;
 }
 
 export function createMediaServerIntegration(deps: MediaServerDeps): MediaServerIntegration {
   const log = deps.logger.child({ component: 'media-server' });
-  const save = (patch: Record<string, string>) => deps.settings.patch(patch, deps.clock.now());
+  const save = (patch: Record<string, string>, caller?: Caller) => deps.settings.patch(patch, deps.clock.now(), { owner: caller?.owner === true });
 
   return {
     async refreshLibrary(signal) {
@@ -66,7 +76,7 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       return 'ok';
     },
 
-    async discover(body) {
+    async discover(body, caller) {
       const input = parseInput(discoverBody, body ?? {}, 'body');
       const s = deps.settings.get();
       if (input.url) {
@@ -78,7 +88,7 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       const servers: FoundMediaServer[] = await searchMediaServers(deps.gdm, deps.stopSignal);
       const notes: string[] = [servers.length ? `Found ${servers.map((x) => `${x.name} at ${x.url}`).join(', ')}` : 'No media server answered on the LAN'];
       if (servers.length === 1 && !s.media_server_url) {
-        save({ media_server_url: servers[0]!.url });
+        save({ media_server_url: servers[0]!.url }, caller);
         notes.push('saved as the media server URL');
       }
       const now = deps.settings.get();
@@ -103,6 +113,12 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
 
     async detectToken(body) {
       parseInput(z.object({}).strict(), body ?? {}, 'body');
+      // A token read from the PC goes only to the media server its owner set: an address another
+      // device just wrote (to a listener of its own) never gets it.
+      if (deps.settings.get().media_server_url && !deps.settings.ownerSet('media_server_url')) {
+        log.warn('media server token not detected: the media server address was not set by the owner');
+        throw new AppError(403, 'owner_only', 'Media server address: it was set from another device, so the token read on this PC is not sent there. Check the address and save it from the PC itself (or with the passcode unlocked), then detect the token again.', { field: 'media_server_url' });
+      }
       const file = deps.settings.get().media_server_prefs_path;
       let token: string;
       try {

@@ -124,7 +124,7 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
 
   /** No body: GDM search (one server found and none set: saved); `{ url, token? }`: that server's libraries. */
   app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
-    return ctx.seams.discoverMediaServer(req.body);
+    return ctx.seams.discoverMediaServer(req.body, { owner: ctx.isOwner(req) });
   });
 
   /** Token detection from the media server's preferences file (`media_server_prefs_path`); the answer shows it masked. */

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import { parseInput } from '../../core/validate.js';
@@ -20,7 +21,7 @@ export interface IntegrationSeams {
   /** Ad scan of one downloaded recording (detect or cut per the show's mode); runs under the guard. */
   adScan(row: RecordingRow, signal: AbortSignal): Promise<void>;
   /** GDM search on the LAN (no body) or the sections of a chosen server (`{ url, token? }`); validates its body. */
-  discoverMediaServer(body: unknown): Promise<unknown>;
+  discoverMediaServer(body: unknown, caller?: { owner: boolean }): Promise<unknown>;
   /** Reads the media server's token from its preferences file and stores it (never echoed in clear). */
   detectMediaServerToken(body: unknown): Promise<unknown>;
   cloudTest(): Promise<unknown>;
@@ -46,6 +47,8 @@ export interface RouteContext {
   seams: IntegrationSeams;
   /** Aborted when the service stops (background work started by routes listens to it). */
   stopSignal: AbortSignal;
+  /** Whether the request is the owner's: from the PC itself or with a passcode session (core/owner-only.ts). */
+  isOwner(req: FastifyRequest): boolean;
 }
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

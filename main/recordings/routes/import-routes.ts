@@ -1,7 +1,8 @@
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { conflict } from '../../core/errors.js';
+import { ownerOnlyError } from '../../core/owner-only.js';
 import { parseInput } from '../../core/validate.js';
 import { applyFetcharrPlan } from '../import/fetcharr-apply.js';
 import { DEFAULT_MEDIA_ROOT_FROM, planFetcharrImport, previewOf } from '../import/fetcharr-plan.js';
@@ -29,9 +30,12 @@ export function registerImportRoutes(app: FastifyInstance, ctx: RouteContext): v
     return planFetcharrImport({ dir: b.dir, mediaRootFrom: b.media_root_from, mediaRootTo: b.media_root_to ?? ctx.settings.get().media_root, now: ctx.clock.now() });
   };
 
-  app.post('/api/import/preview', async (req) => ({ preview: previewOf(plan(req.body)) }));
+  // The folders are the PC's: only its owner imports from them (from the PC, or with a session).
+  const ownerOnly = { preHandler: async (req: FastifyRequest) => { if (!ctx.isOwner(req)) throw ownerOnlyError(); } };
 
-  app.post('/api/import', async (req) => {
+  app.post('/api/import/preview', ownerOnly, async (req) => ({ preview: previewOf(plan(req.body)) }));
+
+  app.post('/api/import', ownerOnly, async (req) => {
     const p = plan(req.body);
     const running = ctx.engine.current();
     if (running) throw conflict('sync_running', `sync run ${running.run.id} is running: import when it has finished`, { run_id: running.run.id });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import { ownerOnlyError } from '../../core/owner-only.js';
 import { parseInput } from '../../core/validate.js';
+import { refuseGuestPatch } from '../owner-settings.js';
 import { settingDefs } from '../settings.js';
 import { formatBytes, statfsFreeBytes, type FreeSpaceProbe } from '../sync/disk-space.js';
 import { mediaRootProblem } from '../sync/media-root.js';
@@ -88,6 +90,8 @@ export function registerMaintenanceRoutes(app: FastifyInstance, ctx: RouteContex
 
   app.post('/api/storage/test', { config: { rateLimit: MAINTENANCE_LIMITS.storageTest } }, async (req) => {
     const body = parseInput(storageBody, req.body ?? {}, 'body');
+    // Another device may test the media folder, never a folder of its choosing on the PC.
+    if (body.path !== undefined && !ctx.isOwner(req)) throw ownerOnlyError('path', 'Folder');
     const dir = body.path ?? ctx.settings.get().media_root;
     if (!path.isAbsolute(dir)) throw new AppError(400, 'invalid', 'The folder must be a full path, starting at the top of the disk (like /srv/media/tv).', { field: 'path' });
     return testStorage(path.resolve(dir), freeSpace);
@@ -96,6 +100,10 @@ export function registerMaintenanceRoutes(app: FastifyInstance, ctx: RouteContex
   app.post('/api/reset', { config: { rateLimit: MAINTENANCE_LIMITS.reset } }, async (req) => {
     const body = parseInput(resetBody, req.body ?? {}, 'body');
     if (body.confirm !== RESET_CONFIRMATION) throw new AppError(400, 'invalid', `Type ${RESET_CONFIRMATION} to confirm the reset.`, { field: 'confirm' });
+    // The owner's folders and host names go back to their defaults only when the owner resets.
+    const owner = ctx.isOwner(req);
+    const everySettingCleared = Object.fromEntries(Object.keys(settingDefs).map((k) => [k, null]));
+    refuseGuestPatch(ctx.settings, everySettingCleared, owner);
     const running = ctx.engine.current();
     if (running) throw new AppError(409, 'sync_running', 'A sync is running: wait for it to finish, then reset.');
     if (ctx.progress.size() > 0) throw new AppError(409, 'busy', 'A recording is being processed (an ad scan or a delete): wait for it to finish, then reset.');
@@ -105,7 +113,7 @@ export function registerMaintenanceRoutes(app: FastifyInstance, ctx: RouteContex
       sync_runs: ctx.db.prepare(`DELETE FROM sync_runs WHERE status != 'running'`).run().changes,
     }))();
     // Through the settings module, so the schedule and every listener see the defaults at once.
-    ctx.settings.patch(Object.fromEntries(Object.keys(settingDefs).map((k) => [k, null])), ctx.clock.now());
+    ctx.settings.patch(everySettingCleared, ctx.clock.now(), { owner });
     ctx.recordings.invalidate();
     ctx.logger.warn(counts, 'state reset by the owner: shows, recordings list, sync history and settings cleared');
     return {

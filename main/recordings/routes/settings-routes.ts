@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { settingDefs, type SettingDef } from '../settings.js';
+import { OWNER_ONLY_SETTINGS, refuseGuestPatch, viewForGuest } from '../owner-settings.js';
+import { parseInput } from '../../core/validate.js';
+import { settingDefs, settingsPatchSchema, type SettingDef } from '../settings.js';
 import { checkMediaRoot } from '../sync/media-root.js';
 import type { RouteContext } from './context.js';
 
@@ -29,15 +31,25 @@ export function settingsSchemaView() {
   };
 }
 
-/** `GET /api/settings` (secrets masked, sources, `tz`, detector config), `GET /api/settings/schema` and `PATCH /api/settings`. */
+/**
+ * `GET /api/settings` (secrets masked, sources, `tz`, detector config; `owner`: whether this caller
+ * may change the `owner_only` settings, and only the owner sees the detector file's path),
+ * `GET /api/settings/schema` and `PATCH /api/settings`.
+ */
 export function registerSettingsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const schema = settingsSchemaView();
-  app.get('/api/settings', async () => ({ ...ctx.settings.view(), capabilities: capabilities(ctx) }));
+  const answer = (owner: boolean, view: ReturnType<typeof ctx.settings.view>) => ({ ...(owner ? view : viewForGuest(view)), capabilities: capabilities(ctx), owner, owner_only: OWNER_ONLY_SETTINGS });
+  app.get('/api/settings', async (req) => answer(ctx.isOwner(req), ctx.settings.view()));
   app.get('/api/settings/schema', async () => schema);
   app.patch('/api/settings', async (req) => {
+    const owner = ctx.isOwner(req);
+    // The PC's folders and host names are its owner's: a well-formed change by another device is
+    // refused (403) before anything is looked at on disk.
+    refuseGuestPatch(ctx.settings, parseInput(settingsPatchSchema, req.body ?? {}, 'body'), owner);
     // A new media root must be an existing, writable, non-system folder (400 naming media_root).
     const body = req.body as Record<string, unknown> | null | undefined;
     if (body && typeof body === 'object' && typeof body.media_root === 'string') checkMediaRoot(body.media_root);
-    return { ...ctx.settings.patch(req.body, ctx.clock.now()), capabilities: capabilities(ctx) };
+    const { cleared, message, ...view } = ctx.settings.patch(req.body, ctx.clock.now(), { owner });
+    return { ...answer(owner, view), cleared, ...(message ? { message } : {}) };
   });
 }

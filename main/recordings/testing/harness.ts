@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../../core/logger.js';
+import { requestFrom } from '../../core/testing/request-from.js';
 import { createBoxSimulator, type BoxSimulator, type BoxSimulatorOptions } from '../box/simulator/box-simulator.js';
 import { createSsdpResponder, type SsdpResponder } from '../box/simulator/ssdp-responder.js';
 import { recordingConfigFromEnv, type RecordingConfig } from '../config.js';
@@ -38,13 +39,26 @@ export function testConfig(dir: string, ssdpPort: number, overrides: Partial<Rec
   };
 }
 
-/** A client over real HTTP with the CSRF double-submit handled like the web UI does it. */
+/**
+ * A client over real HTTP with the CSRF double-submit handled like the web UI does it. With
+ * `from`, every request leaves from that loopback address (127.0.0.2: a guest on the LAN), and
+ * `headers` go with each (such as a session's `authorization`).
+ */
 export class ApiClient {
   private cookie = '';
   private token = '';
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly from?: { address: string; headers?: Record<string, string> },
+  ) {}
 
   async refreshToken(): Promise<void> {
+    if (this.from) {
+      const res = await requestFrom(this.from.address, `${this.baseUrl}/api/csrf-token`, { headers: { ...this.from.headers, ...(this.cookie ? { cookie: this.cookie } : {}) } });
+      this.cookie = [res.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0]).join('; ');
+      this.token = (res.body as { token: string }).token;
+      return;
+    }
     const res = await fetch(`${this.baseUrl}/api/csrf-token`, { headers: this.cookie ? { cookie: this.cookie } : {} });
     const set = res.headers.getSetCookie();
     this.cookie = set.map((c) => c.split(';')[0]).join('; ');
@@ -60,6 +74,10 @@ export class ApiClient {
     if (unsafe && opts.csrf !== false) {
       headers.cookie = this.cookie;
       headers['x-csrf-token'] = this.token;
+    }
+    if (this.from) {
+      const res = await requestFrom(this.from.address, `${this.baseUrl}${url}`, { method, headers: { ...this.from.headers, ...headers }, body });
+      return { status: res.status, body: res.body, headers: new Headers(Object.entries(res.headers).flatMap(([k, v]) => [v ?? []].flat().map((x) => [k, x] as [string, string]))) };
     }
     const res = await fetch(`${this.baseUrl}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();

@@ -21,7 +21,7 @@ interface Props extends SectionProps {
 }
 
 /** One settings area as a form: edits stay local until Save sends the changed members. */
-export function GroupForm({ group, schema, root, value, locked, restartRequired, onSaved, onLocked, tools, editors }: Props) {
+export function GroupForm({ group, schema, root, value, locked, ownerOnly, restartRequired, onSaved, onLocked, tools, editors }: Props) {
   const [draft, setDraft] = useState<unknown>(value);
   const [raws, setRaws] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -87,6 +87,7 @@ export function GroupForm({ group, schema, root, value, locked, restartRequired,
       }),
     onRaw: (path: string, text: string) => setRaws((r) => ({ ...r, [path]: text })),
     editors,
+    ownerOnly,
   };
 
   return (

@@ -1,4 +1,5 @@
 import { Field } from '../../kit/Field.js';
+import { OWNER_ONLY_NOTE } from '../../kit/owner-only.js';
 import { labelOf, unitOf } from './plain.js';
 import { fieldInfo, type JsonSchema } from './schema.js';
 
@@ -13,6 +14,8 @@ export interface FieldProps {
   restartPending: boolean;
   disabled: boolean;
   hiddenIsSet?: boolean;
+  /** Field paths this browser may not change (opened on another device without a session): read-only, saying why. */
+  ownerOnly?: readonly string[];
   onValue: (path: string, value: unknown) => void;
   onRaw: (path: string, raw: string) => void;
   /** Purpose-built controls by field path (time-of-use windows, alert rules, place search). */
@@ -44,7 +47,9 @@ function Badges({ schema, restartPending }: { schema: JsonSchema; restartPending
 
 /** One setting, rendered from its schema node: checkbox, select, number, text, nested group or JSON. */
 export function SettingField(props: FieldProps) {
-  const { path, schema, value, disabled, onValue, onRaw } = props;
+  const { path, schema, value, onValue, onRaw } = props;
+  const readOnly = props.ownerOnly?.includes(path) === true;
+  const disabled = props.disabled || readOnly;
   const raw = props.raws[path];
   const error = props.errors[path];
   const restartPending = props.restartPending;
@@ -53,9 +58,16 @@ export function SettingField(props: FieldProps) {
   const label = labelOf(path);
   const unit = unitOf(path);
   const badge = <Badges schema={schema} restartPending={restartPending} />;
-  const hint = s.description;
+  const hint = readOnly ? [s.description, OWNER_ONLY_NOTE].filter(Boolean).join(' ') : s.description;
   const editor = props.editors?.[path];
-  if (editor) return <>{editor({ path, value, errors: props.errors, disabled, set: onValue, setRaw: onRaw })}</>;
+  if (editor) {
+    return (
+      <>
+        {editor({ path, value, errors: props.errors, disabled, set: onValue, setRaw: onRaw })}
+        {readOnly && <p className="small muted" data-testid="owner-only-note">{OWNER_ONLY_NOTE}</p>}
+      </>
+    );
+  }
 
   switch (info.kind) {
     case 'object':

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
+import { OWNER_ONLY_NOTE } from '../../kit/owner-only.js';
 import { GroupForm, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
 import { SectionedPage } from '../../kit/SectionedPage.js';
@@ -22,8 +23,9 @@ export function SettingsPage() {
   if (!settings || !schema?.properties) return <p className="muted">Loading settings…</p>;
 
   const locked = settings.passcodeSet && !settings.unlocked;
+  const ownerOnly = settings.owner === false ? (settings.ownerOnly ?? []) : [];
   const saved = (r: SaveResult) => {
-    setSettings({ ...(r.settings as Obj), passcodeSet: settings.passcodeSet, unlocked: settings.unlocked } as typeof settings);
+    setSettings({ ...(r.settings as Obj), passcodeSet: settings.passcodeSet, unlocked: settings.unlocked, owner: settings.owner, ownerOnly: settings.ownerOnly } as typeof settings);
     setRestartRequired(r.restartRequired);
   };
 
@@ -41,13 +43,18 @@ export function SettingsPage() {
           Settings are read-only until you unlock them with the passcode. Addresses and codes are hidden while locked.
         </Banner>
       )}
+      {!locked && ownerOnly.length > 0 && (
+        <Banner kind="info" testId="owner-only-banner">
+          Opened from another device: the port, host names and HomeKit connections are read-only here. {OWNER_ONLY_NOTE}
+        </Banner>
+      )}
       <SectionedPage
         sections={sectionOrder(Object.entries(schema.properties)).map(([key, sub]) => ({
           id: key,
           label: humanize(key),
           explainer: energyPageSections.get(key)?.explainer,
           render: () => {
-            const common: SectionProps = { group: key, schema: sub, root: schema, value: settings[key], locked, restartRequired, onSaved: saved, onLocked: () => void reload() };
+            const common: SectionProps = { group: key, schema: sub, root: schema, value: settings[key], locked, ownerOnly, restartRequired, onSaved: saved, onLocked: () => void reload() };
             const page = energyPageSections.get(key);
             const tools = page?.tools;
             if (page?.component) return <page.component key={key} {...common} />;

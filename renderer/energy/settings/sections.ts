@@ -8,6 +8,8 @@ export interface SectionProps {
   root: JsonSchema;
   value: unknown;
   locked: boolean;
+  /** Field paths read-only here: the PC's ports and names, when the page is open on another device. */
+  ownerOnly?: readonly string[];
   restartRequired: string[];
   onSaved: (r: SaveResult) => void;
   onLocked: () => void;

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, messageOf } from '../../api.js';
 import type { JsonSchema } from './schema.js';
 
-export type SettingsBody = Record<string, unknown> & { passcodeSet: boolean; unlocked: boolean };
+/** `owner`: whether this browser may change `ownerOnly` (from the PC itself, or with a passcode session). */
+export type SettingsBody = Record<string, unknown> & { passcodeSet: boolean; unlocked: boolean; owner?: boolean; ownerOnly?: string[] };
 
 /** GET /api/settings (with the session token, if any) and the schema that describes it. */
 export function useSettings() {

@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { Card } from '../../kit/Card.js';
 import { Field } from '../../kit/Field.js';
+import { withOwnerNote } from '../../kit/owner-only.js';
 import { WhyDisabled } from '../../kit/SectionedPage.js';
 import { messageOf, rec, RecApiError } from '../api.js';
 import type { SettingsView } from '../types.js';
@@ -31,7 +32,8 @@ const SOURCE_LABEL: Record<string, string> = { env: 'from the environment', defa
 /**
  * One group of settings saved together with `PATCH /api/settings`, sending only what changed.
  * Secrets are never shown back: their box stays empty ("stored") and is sent only when typed into.
- * A value the server refuses is shown beside its field with the server's message.
+ * A value the server refuses is shown beside its field with the server's message. Opened on another
+ * device, the settings that name a place on the PC or how the app listens are read-only, saying so.
  */
 export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions, testId }: { title: string; id: string; defs: SettingDef[]; view: SettingsView; extra?: (values: Values) => ReactNode; /** Key of the field `extra` follows (default: after the last field). */ extraAfter?: string; actions?: ReactNode; testId?: string }) {
   const [values, setValues] = useState<Values>(() => initialValues(defs, view));
@@ -92,6 +94,7 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
             setErrors((e) => ({ ...e, [d.key]: '' }));
           };
           const after = extra && extraAfter === d.key ? extra(values) : null;
+          const readOnly = view.owner === false && (view.owner_only ?? []).includes(d.key);
           if (d.kind === 'bool') {
             return (
               <Fragment key={d.key}>
@@ -105,10 +108,12 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
           const stored = d.kind === 'secret' && view.settings[d.key] === MASK;
           return (
             <Fragment key={d.key}>
-              <Field label={d.label} hint={d.hint} error={errors[d.key]} badge={badge}>
+              <Field label={d.label} hint={withOwnerNote(d.hint, readOnly)} error={errors[d.key]} badge={badge}>
                 {(p) => (
                   <input
                     {...p}
+                    readOnly={readOnly}
+                    disabled={readOnly}
                     type={d.kind === 'secret' ? 'password' : d.kind === 'number' ? 'number' : 'text'}
                     inputMode={d.kind === 'number' ? 'numeric' : undefined}
                     value={String(values[d.key] ?? '')}

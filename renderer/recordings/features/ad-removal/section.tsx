@@ -24,7 +24,7 @@ export const adRemovalPage: RecordingsFeaturePage = {
           view={view}
           extra={() => (
             <p className="small muted">
-              Detector settings: <code>{view.detector_config.path}</code> ({view.detector_config.source === 'user' ? 'your file' : 'bundled default'})
+              Detector settings: {view.detector_config.path ? <code>{view.detector_config.path}</code> : null} ({view.detector_config.source === 'user' ? 'your file' : 'bundled default'})
             </p>
           )}
         />

@@ -15,7 +15,7 @@ let nativeBinding: string | undefined;
 
 /**
  * Where better-sqlite3's compiled addon comes from: its own build (Node's ABI, tests and
- * `npm start`) unless the Electron shell points it at the Electron-ABI build (README, Tray app).
+ * `npm start`) unless the Electron shell points it at the Electron-ABI build (docs/tray.md).
  */
 export function useSqliteNativeBinding(file: string | undefined): void {
   nativeBinding = file;

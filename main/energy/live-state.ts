@@ -69,7 +69,7 @@ const num = (v: Values[string] | undefined): number | null => (typeof v === 'num
 const sum = (...xs: Array<number | null>): number | null => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, b) => a + b!, 0));
 
 /**
- * Derives power flows from a reading. Rules (documented in the README):
+ * Derives power flows from a reading. Rules (documented in docs/energy-api.md):
  * - solar = own PV (30035) + third-party PV (30194, 0 when that register is unsupported).
  * - home = total load (30284); on firmware before V2.8 it is derived as plant active power (30031)
  *   + grid (30005) + third-party PV, which balances the AC bus.

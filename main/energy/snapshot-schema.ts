@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The curated snapshot (`GET /api/snapshot`), schema version 1. Published in the README. */
+/** The curated snapshot (`GET /api/snapshot`), schema version 1. Published in docs/energy-api.md. */
 const W = z.number().nullable();
 const kWh = z.number().nullable();
 const pct = z.number().nullable();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { realPathInside } from '../../core/real-path.js';
 import type { AdStatus, RecordingRow, RecordingStatus } from '../store/recordings-store.js';
 import { isInside } from '../sync/naming.js';
 import type { FetcharrRecordingRow } from './fetcharr-source.js';
@@ -114,6 +115,11 @@ export function planRecordings(rows: readonly FetcharrRecordingRow[], roots: { f
     let filePath: string | null = null;
     let storedSize: number | null = null;
     let expectedSize: number | null = null;
+    if (r.status === 'done' && mapped && !realPathInside(roots.to, mapped)) {
+      // Carried, housekeeping and the ad cut would act on wherever it leads: not carried at all.
+      plan.refused.push({ what: `recording ${id.slice(0, 64)} (${title.slice(0, 120)})`, reason: 'its file leads outside the media root through a symbolic link: not carried' });
+      continue;
+    }
     if (r.status === 'done') {
       status = 'done';
       filePath = mapped;

@@ -46,6 +46,8 @@ export interface RouteContext {
   seams: IntegrationSeams;
   /** Aborted when the service stops (background work started by routes listens to it). */
   stopSignal: AbortSignal;
+  /** The app's own folders (install, data, state file): a media root must keep clear of them. */
+  appFolders: readonly string[];
 }
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -26,7 +26,7 @@ export const fetcharrImportSchema = z
 export function registerImportRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const plan = (body: unknown) => {
     const b = parseInput(fetcharrImportSchema, body ?? {}, 'body');
-    return planFetcharrImport({ dir: b.dir, mediaRootFrom: b.media_root_from, mediaRootTo: b.media_root_to ?? ctx.settings.get().media_root, now: ctx.clock.now() });
+    return planFetcharrImport({ dir: b.dir, mediaRootFrom: b.media_root_from, mediaRootTo: b.media_root_to ?? ctx.settings.get().media_root, appFolders: ctx.appFolders, now: ctx.clock.now() });
   };
 
   app.post('/api/import/preview', async (req) => ({ preview: previewOf(plan(req.body)) }));

@@ -35,9 +35,9 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: RouteContext):
   app.get('/api/settings', async () => ({ ...ctx.settings.view(), capabilities: capabilities(ctx) }));
   app.get('/api/settings/schema', async () => schema);
   app.patch('/api/settings', async (req) => {
-    // A new media root must be an existing, writable, non-system folder (400 naming media_root).
+    // A new media root must be an existing, writable, non-system folder clear of the app's own folders (400 naming media_root).
     const body = req.body as Record<string, unknown> | null | undefined;
-    if (body && typeof body === 'object' && typeof body.media_root === 'string') checkMediaRoot(body.media_root);
+    if (body && typeof body === 'object' && typeof body.media_root === 'string') checkMediaRoot(body.media_root, ctx.appFolders);
     return { ...ctx.settings.patch(req.body, ctx.clock.now()), capabilities: capabilities(ctx) };
   });
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { jsonFailure } from '../../core/import-file.js';
 import type { Logger } from '../../core/logger.js';
 import type { DurableStore } from './durable-store.js';
 import { fromSigenRow, hasPower, isSigenRow } from '../import/sigen-history.js';
@@ -48,7 +49,8 @@ export function parseLegacyHistory(text: string): HistorySample[] {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
+    // Where it fails, never what it says: the file's text is not echoed.
+    throw new Error(jsonFailure(err));
   }
   if (!Array.isArray(data)) throw new Error('expected a JSON array of samples');
   return data.map((item: unknown, i) => legacySample(item, i));

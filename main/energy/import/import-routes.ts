@@ -6,6 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import { parseInput } from '../../core/validate.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { Security } from '../security/gate.js';
+import { IMPORT_CAPS, importFileProblem } from '../../core/import-file.js';
 import { checkDir, inspectSigenFolder } from './sigen-folder.js';
 import { previewSigenImport, runSigenImport, type ImportTarget, type SigenResult } from './sigen-import.js';
 
@@ -30,8 +31,11 @@ function checkFiles(files: string[]): string[] {
   return files.map((f, i) => {
     const field = `historyFiles.${i}`;
     if (!path.isAbsolute(f)) throw invalid(field, `must be an absolute path, got "${f}"`);
-    // Its folder must exist; the file itself is checked by the preview (a missing one is reported).
+    // Its folder must exist; a missing file is reported by the preview. One that is there must be a
+    // regular file within the cap (a device file or FIFO would never end).
     checkDir(path.dirname(f), field);
+    const problem = importFileProblem(f, { maxBytes: IMPORT_CAPS.historyJson });
+    if (problem && !/missing/.test(problem)) throw invalid(field, `${f} ${problem}`);
     return path.resolve(f);
   });
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { invalid } from '../../core/errors.js';
+import { IMPORT_CAPS, ImportFileRefused, jsonFailure, readImportText } from '../../core/import-file.js';
 import type { SettingsStore } from '../../core/settings-store.js';
 import type { History, ImportJob } from '../history/index.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
@@ -61,10 +63,17 @@ const passcodeHash = (p: { salt: string; hash: string }): PasscodeHash => ({ alg
 
 function readSettingsJson(folder: SigenFolder): { raw: unknown; problem: NotCarried | null } {
   if (!folder.settingsFile) return { raw: null, problem: null };
+  let text: string;
   try {
-    return { raw: JSON.parse(fs.readFileSync(folder.settingsFile, 'utf8')), problem: null };
+    text = readImportText(folder.settingsFile, { inside: folder.dir, maxBytes: IMPORT_CAPS.smallFile }, 'settings.json');
   } catch (err) {
     return { raw: null, problem: { setting: 'settings.json', reason: `not readable (${(err as Error).message}); no settings were carried` } };
+  }
+  try {
+    return { raw: JSON.parse(text), problem: null };
+  } catch (err) {
+    // Where it fails, never what it says: the file's text is not echoed.
+    return { raw: null, problem: { setting: 'settings.json', reason: `not readable (${jsonFailure(err)}); no settings were carried` } };
   }
 }
 
@@ -84,12 +93,28 @@ function plan(folder: SigenFolder, target: ImportTarget) {
   return { mapping, notCarried, identity: ids.identity, passcode, hash };
 }
 
-function previewHistoryFile(job: ImportJob, cutoff: number): HistoryFilePreview & { older: number } {
+/**
+ * One history file's counts. A file that may not be read (not a regular file, too large, a
+ * `samples` that is not a table) is a 400 naming `field`; a missing one counts as damaged.
+ */
+function previewHistoryFile(job: ImportJob, cutoff: number, field: string): HistoryFilePreview & { older: number } {
+  try {
+    return previewHistoryRead(job, cutoff);
+  } catch (err) {
+    if (!(err instanceof ImportFileRefused)) throw err;
+    if (/is missing or cannot be read$/.test(err.message)) {
+      return { file: job.file, format: job.format, rows: 0, firstT: null, lastT: null, unreadable: 0, withoutPower: 0, damage: 'missing or cannot be read', older: 0 };
+    }
+    throw invalid(field, err.message);
+  }
+}
+
+function previewHistoryRead(job: ImportJob, cutoff: number): HistoryFilePreview & { older: number } {
   if (job.format === 'sigen-db') {
     const { rows, firstT, lastT, older, unreadable, withoutPower, damage } = summarizeSigenDb(job.file, cutoff);
     return { file: job.file, format: job.format, rows, firstT, lastT, unreadable, withoutPower, damage, older };
   }
-  const read = readSigenJson(fs.readFileSync(job.file, 'utf8'));
+  const read = readSigenJson(readImportText(job.file, { maxBytes: IMPORT_CAPS.historyJson }, path.basename(job.file)));
   let firstT: number | null = null;
   let lastT: number | null = null;
   let older = 0;
@@ -113,7 +138,8 @@ export function previewSigenImport(dir: unknown, target: ImportTarget, opts: { e
 function previewFolder(folder: SigenFolder, p: ReturnType<typeof plan>, target: ImportTarget, opts: { extraHistoryFiles?: string[]; historyDetail?: boolean }): SigenPreview {
   const retentionDays = (p.mapping?.next ?? target.settings.get()).history.retentionDays;
   const cutoff = target.now() - retentionDays * 86_400_000;
-  const files = opts.historyDetail === false ? [] : historyJobs(folder, opts.extraHistoryFiles).map((j) => previewHistoryFile(j, cutoff));
+  const inFolder = historyJobs(folder).length;
+  const files = opts.historyDetail === false ? [] : historyJobs(folder, opts.extraHistoryFiles).map((j, i) => previewHistoryFile(j, cutoff, i < inFolder ? 'dir' : `historyFiles.${i - inFolder}`));
   // Counted on the first file (its durable database; its legacy JSON repeats those rows).
   const olderThanRetention = files[0]?.older ?? 0;
   return {

@@ -107,11 +107,11 @@ export const readImportText = (file: string, rules: ImportFileRules, label: stri
  * Copies `file` to `dest` (a private scratch file) after the same checks: how an SQLite file and its
  * -wal are read without SQLite touching the original's folder.
  */
-export function copyImportFile(file: string, dest: string, rules: ImportFileRules, label: string): void {
+export function copyImportFile(file: string, dest: string, rules: ImportFileRules, label: string, mode?: number): void {
   const problem = importFileProblem(file, rules);
   if (problem) throw new ImportFileRefused(`${label} ${problem}`);
   try {
-    fs.copyFileSync(file, dest);
+    fs.copyFileSync(file, dest, mode);
   } catch {
     throw new ImportFileRefused(`${label} cannot be read`);
   }

@@ -8,7 +8,7 @@ import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { Security } from '../security/gate.js';
 import { IMPORT_CAPS, importFileProblem } from '../../core/import-file.js';
 import { checkDir, inspectSigenFolder } from './sigen-folder.js';
-import { previewSigenImport, runSigenImport, type ImportTarget, type SigenResult } from './sigen-import.js';
+import { previewSigenImportOffThread, runSigenImport, type ImportTarget, type SigenResult } from './sigen-import.js';
 
 /** POST /api/import and /api/import/preview: which program, and its folder on the bridge computer. */
 export const importBody = z
@@ -56,7 +56,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: { security: Sec
 
   app.post('/api/import/preview', { preHandler: security.requireSession }, async (req) => {
     const body = parseInput(importBody, req.body, 'body');
-    return previewSigenImport(body.dir, target, { extraHistoryFiles: checkFiles(body.historyFiles) });
+    return previewSigenImportOffThread(body.dir, target, { extraHistoryFiles: checkFiles(body.historyFiles) });
   });
 
   app.post('/api/import', { preHandler: security.requireSession }, async (req, reply) => {

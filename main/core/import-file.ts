@@ -117,6 +117,16 @@ export function copyImportFile(file: string, dest: string, rules: ImportFileRule
   }
 }
 
+/**
+ * An import failure in words safe to answer with: a system error (ENOENT, EACCES, EISDIR… whose
+ * text names the path and the call) becomes a plain sentence; other messages are the importer's own.
+ */
+export function plainReason(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return 'cannot be read (missing, not readable, or not a regular file)';
+  return typeof e?.message === 'string' && e.message ? e.message : 'cannot be read';
+}
+
 /** A JSON parse failure in plain words: where, never what (the message of JSON.parse quotes the text). */
 export function jsonFailure(err: unknown): string {
   const m = /position (\d+)/.exec(String((err as Error)?.message ?? ''));

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { jsonFailure } from '../../core/import-file.js';
+import { jsonFailure, plainReason } from '../../core/import-file.js';
 import type { Logger } from '../../core/logger.js';
 import type { DurableStore } from './durable-store.js';
 import { fromSigenRow, hasPower, isSigenRow } from '../import/sigen-history.js';
@@ -110,7 +110,7 @@ export function importLegacyFiles(opts: { files: string[]; durable: DurableStore
       opts.logger.info(report, 'legacy history imported');
       reports.push(report);
     } catch (err) {
-      const report = { file, status: 'failed' as const, error: (err as Error).message };
+      const report = { file, status: 'failed' as const, error: plainReason(err) };
       opts.logger.error(report, 'legacy history file not imported; fix or remove it and restart');
       reports.push(report);
     }

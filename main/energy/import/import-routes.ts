@@ -6,7 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import { parseInput } from '../../core/validate.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { Security } from '../security/gate.js';
-import { IMPORT_CAPS, importFileProblem } from '../../core/import-file.js';
+import { IMPORT_CAPS, importFileProblem, plainReason } from '../../core/import-file.js';
 import { checkDir, inspectSigenFolder } from './sigen-folder.js';
 import { previewSigenImportOffThread, runSigenImport, type ImportTarget, type SigenResult } from './sigen-import.js';
 
@@ -81,7 +81,8 @@ export function registerImportRoutes(app: FastifyInstance, deps: { security: Sec
         log.info({ status: result.status, message: result.message }, 'import from sigen-home-bridge finished');
       },
       (err: Error) => {
-        job = { state: 'failed', from: 'sigen-home-bridge', dir: folder.dir, startedAt, finishedAt: iso(deps.now()), error: err.message };
+        // A plain reason: never a raw filesystem error (its text names paths and calls).
+        job = { state: 'failed', from: 'sigen-home-bridge', dir: folder.dir, startedAt, finishedAt: iso(deps.now()), error: plainReason(err) };
         log.error({ err: err.message }, 'import from sigen-home-bridge failed');
       },
     );

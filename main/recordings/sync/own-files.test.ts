@@ -115,6 +115,27 @@ describe('nothing outside the media root is written, renamed or deleted through 
     expect(await h.syncAndWait()).toMatchObject({ status: 'ok' });
     expect(fs.readdirSync(outside).sort()).toEqual(['victim.ts', 'victim.ts.orig', 'victim.ts.partial']);
   });
+
+  it("the start-up repair of interrupted cuts neither restores an .orig nor removes a work folder through the symlink", async () => {
+    outside = tempDir('outside-media-');
+    fs.writeFileSync(path.join(outside, 'cut.ts.orig'), 'their original');
+    fs.mkdirSync(path.join(outside, '.adcut-work', 'run'), { recursive: true });
+    fs.writeFileSync(path.join(outside, '.adcut-work', 'run', 'theirs'), 'x');
+    fs.symlinkSync(outside, path.join(h.mediaRoot, 'Linked2'));
+    const db = new Database(path.join(h.dataDir, 'state.db'));
+    try {
+      // A cut interrupted between its two renames, as the start-up repair sees it: no file, an .orig.
+      db.prepare(
+        `INSERT INTO recordings (box_id, show_title, box_title, expected_size, status, file_path, ad_status, updated_at) VALUES ('900000002', 'News', 'cut', 10, 'done', ?, 'cut', 1)`,
+      ).run(path.join(h.mediaRoot, 'Linked2', 'cut.ts'));
+    } finally {
+      db.close();
+    }
+    await h.service.stop();
+    await h.restart();
+    expect(fs.readdirSync(outside).sort()).toEqual(['.adcut-work', 'cut.ts.orig']);
+    expect(fs.readdirSync(path.join(outside, '.adcut-work', 'run'))).toEqual(['theirs']);
+  });
 });
 
 const suite = fixtureAvailable() ? describe : describe.skip;

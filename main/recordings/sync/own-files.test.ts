@@ -116,6 +116,31 @@ describe('nothing outside the media root is written, renamed or deleted through 
     expect(fs.readdirSync(outside).sort()).toEqual(['victim.ts', 'victim.ts.orig', 'victim.ts.partial']);
   });
 
+  it('an ad scan of a recording whose folder leads outside fails plainly and touches nothing there', async () => {
+    outside = tempDir('outside-media-');
+    fs.writeFileSync(path.join(outside, 'show.ts'), 'their file');
+    fs.symlinkSync(outside, path.join(h.mediaRoot, 'Linked3'));
+    const db = new Database(path.join(h.dataDir, 'state.db'));
+    try {
+      db.prepare(`INSERT INTO recordings (box_id, show_title, box_title, expected_size, status, file_path, updated_at) VALUES ('900000003', 'News', 'scan', 10, 'done', ?, 1)`).run(
+        path.join(h.mediaRoot, 'Linked3', 'show.ts'),
+      );
+    } finally {
+      db.close();
+    }
+    h.service.recordings.invalidate();
+    expect((await h.api.post('/api/recordings/900000003/ad-scan')).status).toBe(202);
+    let row: { ad_status: string; ad_error: string | null } | undefined;
+    for (let i = 0; i < 200; i++) {
+      row = ((await h.api.get('/api/recordings')).body.recordings as Array<{ box_id: string; ad_status: string; ad_error: string | null }>).find((r) => r.box_id === '900000003');
+      if (row && row.ad_status !== 'scanning' && row.ad_status !== 'unscanned') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(row).toMatchObject({ ad_status: 'detect_failed', ad_error: expect.stringMatching(/leads outside the media root/) });
+    expect(fs.readdirSync(outside)).toEqual(['show.ts']);
+    expect(fs.readFileSync(path.join(outside, 'show.ts'), 'utf8')).toBe('their file');
+  });
+
   it("the start-up repair of interrupted cuts neither restores an .orig nor removes a work folder through the symlink", async () => {
     outside = tempDir('outside-media-');
     fs.writeFileSync(path.join(outside, 'cut.ts.orig'), 'their original');

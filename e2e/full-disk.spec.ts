@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { fillDisk, tmpfsUnavailable } from '../main/core/testing/tmpfs.js';
 import { startBridge } from './bridge.js';
+import { testDataDir } from '../main/recordings/testing/harness.js';
 import { startRecordings } from './recordings-fixture.js';
 
 const cannotMount = tmpfsUnavailable(os.tmpdir());
@@ -36,7 +37,7 @@ test('the recordings pages say what needs attention when the data folder’s dis
     await expect(page.getByTestId('health-banner')).toHaveCount(0);
     const filler = fillDisk(rec.dir);
     await page.reload();
-    await expect(page.getByTestId('health-banner')).toContainText(`the disk holding the data folder ${rec.dir} is full`);
+    await expect(page.getByTestId('health-banner')).toContainText(`the disk holding the data folder ${testDataDir(rec.dir)} is full`);
     fs.rmSync(filler);
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -1,3 +1,4 @@
+import { testDataDir } from '../main/recordings/testing/harness.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -65,7 +66,7 @@ test.describe('overview', () => {
   test('a failed ad scan says why in the list', async ({ page, rec }) => {
     await rec.api.post('/api/sync');
     await rec.service.engine.current()?.done;
-    const db = new Database(path.join(rec.dir, 'state.db'));
+    const db = new Database(path.join(testDataDir(rec.dir), 'state.db'));
     db.prepare(`UPDATE recordings SET ad_status = 'detect_failed', ad_error = ? WHERE box_id = ?`).run('the detector did not finish within 3600 s', '585587764');
     db.close();
     rec.service.recordings.invalidate();

@@ -1,3 +1,4 @@
+import { testDataDir } from '../main/recordings/testing/harness.js';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
@@ -27,7 +28,7 @@ function library(): SimShow[] {
 async function arrange(rec: RecEnv) {
   await rec.api.post('/api/sync');
   await rec.service.engine.current()?.done;
-  const db = new Database(path.join(rec.dir, 'state.db'));
+  const db = new Database(path.join(testDataDir(rec.dir), 'state.db'));
   db.prepare('UPDATE recordings SET purged_at = ? WHERE box_id = ?').run(Date.now() - 86_400_000, '903106335');
   db.close();
   rec.service.recordings.invalidate();

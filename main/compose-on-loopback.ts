@@ -5,15 +5,16 @@ import { silentLogger } from './core/logger.js';
 import { tempDir } from './recordings/testing/harness.js';
 
 /**
- * Tests: both services composed as `npm start` does, on loopback ephemeral ports, in a fresh data
- * folder with a media folder; the gateway is an address nothing answers on. `stop` also removes
- * the folder.
+ * Tests: both services composed as `npm start` does, on loopback ephemeral ports, in a fresh
+ * folder holding the data folder (`data`) and, beside it, a media folder (`media`: a media root
+ * never sits inside the app's data folder); the gateway is an address nothing answers on. `stop`
+ * also removes the folder.
  */
 export async function startComposedOnLoopback(prefix: string) {
   const dir = tempDir(prefix);
   fs.mkdirSync(path.join(dir, 'media'));
   const services = composeServices({
-    dataDir: dir,
+    dataDir: path.join(dir, 'data'),
     env: { PORT: '0', MEDIA_ROOT: path.join(dir, 'media'), GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
     logger: silentLogger,
     host: '127.0.0.1',

@@ -166,7 +166,7 @@ afterEach(async () => {
 });
 
 const baseEnv = () => ({
-  DATA_DIR: dataDir,
+  DATA_DIR: path.join(dataDir, 'data'), // beside the media root: a media root never sits inside the data folder
   BIND_HOST: '127.0.0.1',
   SERVER_PORT: '0',
   PORT: '0',
@@ -184,7 +184,7 @@ const start = async (env: Record<string, string>) => {
 describe('electron shell (electron mocked)', () => {
   it('quits at once when another instance holds the lock', async () => {
     electronMock.app.requestSingleInstanceLock.mockReturnValueOnce(false);
-    expect(await startShell({ env: { DATA_DIR: dataDir } })).toBeNull();
+    expect(await startShell({ env: { DATA_DIR: path.join(dataDir, 'data') } })).toBeNull();
     expect(electronMock.app.quit).toHaveBeenCalled();
   });
 
@@ -216,7 +216,7 @@ describe('electron shell (electron mocked)', () => {
     expect(item(/^Notifications$/).checked).toBe(true);
     click(/^Notifications$/, false);
     expect(item(/^Notifications$/).checked).toBe(false);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'tray.json'), 'utf8')).notifications).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'data', 'tray.json'), 'utf8')).notifications).toBe(false);
 
     // Open at login (Linux here): an XDG autostart entry that starts this app.
     expect(item(/^Open at login$/).checked).toBe(false);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { repoRoot } from '../core/paths.js';
 import { systemTimeZone } from '../core/time-zone.js';
 import { SSDP_MULTICAST_ADDRESS, SSDP_PORT, type SsdpTarget } from './box/ssdp.js';
+import { appFoldersOf } from './sync/media-root.js';
 import { GDM_MULTICAST_ADDRESS, GDM_PORT, type GdmTarget } from './mediaserver/gdm.js';
 import { settingSeedsFrom } from './settings.js';
 
@@ -28,11 +29,24 @@ export interface RecordingConfig {
   ssdp: SsdpTarget;
   /** Where the media-server (GDM) search goes: its multicast group on `SSDP_INTERFACE` in production. */
   gdm: GdmTarget;
+  /**
+   * The app's own folders a media root must keep clear of (its data folder; the service adds the
+   * state file's and configuration folders and the install folder).
+   */
+  appFolders?: string[];
   /** Folder of the built web UI (`dist/renderer` by default); the recordings pages are served at `/`. */
   staticDir?: string;
 }
 
 export const DEFAULT_PORT = 8124;
+
+/**
+ * The app's own folders a media root must keep clear of: its install folder, its data folder, the
+ * folders of its state file and configuration (detector.ini, csrf-secret) and of its built pages.
+ */
+export function ownFolders(config: Pick<RecordingConfig, 'appFolders' | 'configDir' | 'dbPath' | 'staticDir'>): string[] {
+  return appFoldersOf([...(config.appFolders ?? []), config.configDir, path.dirname(config.dbPath), ...(config.staticDir ? [config.staticDir] : [])]);
+}
 
 /** The production configuration from the environment; `dataDir` is the app's data folder. */
 export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string): RecordingConfig {
@@ -58,5 +72,6 @@ export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
     },
     gdm: { bindAddress: iface || '0.0.0.0', address: GDM_MULTICAST_ADDRESS, port: GDM_PORT, multicastInterface: iface || undefined, windowMs: 3000 },
     staticDir: env.RECORDINGS_UI_DIR || undefined,
+    appFolders: [path.resolve(dataDir)],
   };
 }

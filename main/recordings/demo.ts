@@ -67,8 +67,12 @@ export async function startRecordingsDemo(opts: {
   });
   await cloud.start();
   const base = recordingConfigFromEnv({}, opts.dataDir);
+  // The demo's one temporary folder holds everything; its recordings state (`state`) and media
+  // root (`media`) sit side by side, so the media root keeps clear of the state's folder.
   const root = path.join(opts.dataDir, 'recordings-demo');
+  const stateDir = path.join(root, 'state');
   fs.mkdirSync(path.join(root, 'media'), { recursive: true });
+  fs.mkdirSync(stateDir, { recursive: true });
   const prefsPath = path.join(root, 'Preferences.xml');
   fs.writeFileSync(prefsPath, `<?xml version="1.0" encoding="utf-8"?>\n<Preferences FriendlyName="Demo Media Server" PlexOnlineToken="${plexToken}"/>\n`);
   const service = createRecordingService(
@@ -76,8 +80,9 @@ export async function startRecordingsDemo(opts: {
       ...base,
       port: opts.port,
       host: '127.0.0.1',
-      dbPath: path.join(root, 'state.db'),
-      configDir: root,
+      dbPath: path.join(stateDir, 'state.db'),
+      configDir: stateDir,
+      appFolders: [stateDir],
       csrfSecret: crypto.randomBytes(32).toString('hex'),
       production: false,
       env: { ...settingSeedsFrom(opts.env ?? {}), MEDIA_ROOT: path.join(root, 'media') },

@@ -8,7 +8,7 @@ import { recordingConfigFromEnv } from './config.js';
 import { DEV_CSRF_SECRET, mintToken } from './csrf.js';
 import { unhandledRejectionLogger, installUnhandledRejectionLogging } from '../core/process-guards.js';
 import { createRecordingService } from './service.js';
-import { ApiClient, tempDir, testConfig } from './testing/harness.js';
+import { ApiClient, tempDir, testConfig, testDataDir } from './testing/harness.js';
 
 describe('configuration and start-up rules', () => {
   const dirs: string[] = [];
@@ -76,19 +76,20 @@ describe('configuration and start-up rules', () => {
     dirs.push(other);
     const three = createRecordingService(testConfig(other, 1, { csrfSecret: undefined }), { logger: silentLogger });
     await three.start();
-    expect(fs.readFileSync(path.join(other, 'csrf-secret'), 'utf8').trim()).not.toBe(stored);
+    expect(fs.readFileSync(path.join(testDataDir(other), 'csrf-secret'), 'utf8').trim()).not.toBe(stored);
     await three.stop();
   });
 
   it('replaces a truncated stored secret with a new random one and drops a temp file left by a kill', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    fs.writeFileSync(path.join(dir, 'csrf-secret'), 'abc');
-    fs.writeFileSync(path.join(dir, 'csrf-secret.4242.tmp'), 'half');
+    fs.mkdirSync(testDataDir(dir));
+    fs.writeFileSync(path.join(testDataDir(dir), 'csrf-secret'), 'abc');
+    fs.writeFileSync(path.join(testDataDir(dir), 'csrf-secret.4242.tmp'), 'half');
     const svc = createRecordingService(testConfig(dir, 1, { csrfSecret: undefined }), { logger: silentLogger });
     await svc.start();
-    expect(fs.readFileSync(path.join(dir, 'csrf-secret'), 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(fs.existsSync(path.join(dir, 'csrf-secret.4242.tmp'))).toBe(false);
+    expect(fs.readFileSync(path.join(testDataDir(dir), 'csrf-secret'), 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fs.existsSync(path.join(testDataDir(dir), 'csrf-secret.4242.tmp'))).toBe(false);
     await svc.stop();
   });
 

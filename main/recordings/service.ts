@@ -13,7 +13,7 @@ import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { openDatabase, type Db } from '../core/sqlite.js';
 import type { FetchLike } from './box/description.js';
-import type { RecordingConfig } from './config.js';
+import { ownFolders, type RecordingConfig } from './config.js';
 import { resolveCsrfSecret } from './csrf.js';
 import { registerHttpSecurity, registerRecordingHeaders } from './http-security.js';
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
@@ -38,6 +38,7 @@ import { createThreadDownloader, inProcessDownloader, type Downloader } from './
 import type { MediaGet } from './sync/media-get.js';
 import type { FreeSpaceProbe } from './sync/disk-space.js';
 import { syncHealth } from './sync/health.js';
+import { mediaRootProblem } from './sync/media-root.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 import type { CloudTimings } from './cloud/cloud-client.js';
 import { registerRecordingsUi } from './web-ui.js';
@@ -139,12 +140,16 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const interrupted = runs.closeInterrupted(clock.now());
         if (interrupted) logger.warn({ interrupted }, 'closed sync runs left running by an earlier process');
         await yieldToIo();
+        // The media root must keep clear of these (refused when saved, and no sync writes into them).
+        const appFolders = ownFolders(config);
         const settings = createRecordingSettings(db, {
           env: config.env,
           tz: config.tz,
           configDir: config.configDir,
           bundledDetectorIni: config.bundledDetectorIni,
         });
+        const rootProblem = mediaRootProblem(settings.get().media_root, { appFolders });
+        if (rootProblem) logger.error({ media_root: settings.get().media_root, problem: rootProblem }, 'the media root cannot be used: no sync runs until media_root is set to a folder meant for recordings');
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
         // The integrations (ad removal, media server, cloud delete), one per entry of the feature
@@ -162,7 +167,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           disposer.add(() => thread.close());
           download = thread.download;
         }
-        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace });
+        const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace, appFolders });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
 
@@ -173,7 +178,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerOwnerGate(app, deps.owner);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
-          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal,
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal, appFolders,
           isOwner: (req) => isOwnerRequest(req, (r) => deps.owner?.hasSession(r) ?? false),
         };
         // 200 either way (the service is up); `degraded` names what needs the user: a full disk for

@@ -61,7 +61,9 @@ export function sigenDbSource(
   db.prepare('ATTACH DATABASE ? AS old').run(copy);
   const detach = () => db.exec('DETACH DATABASE old');
   try {
-    const columns = new Set(db.prepare("SELECT name FROM pragma_table_info('samples', 'old')").pluck().all() as string[]);
+    // A plain table only: a view (or anything else) named samples could run any query for as long as it likes.
+    const type = db.prepare("SELECT type FROM old.sqlite_master WHERE name = 'samples' COLLATE NOCASE").pluck().get();
+    const columns = new Set(type === 'table' ? (db.prepare("SELECT name FROM pragma_table_info('samples', 'old')").pluck().all() as string[]) : []);
     if (!columns.has('t') || !SIGEN_POWER_FIELDS.some((f) => columns.has(f))) {
       detach();
       return null;

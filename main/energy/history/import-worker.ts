@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
+import { IMPORT_CAPS, importFileProblem, plainReason } from '../../core/import-file.js';
 import { copySigenDb, hasPower, readSigenJson, sigenDbPages, type SourceRead } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
 import { Chunker, type OnChunk } from './import-copy.js';
@@ -260,12 +261,18 @@ try {
     if (seen.has(job.file) || !fs.existsSync(job.file)) continue;
     seen.add(job.file);
     const { file } = job;
+    // Only a regular file within the cap (never a device or FIFO that would not end).
+    const problem = importFileProblem(file, { maxBytes: IMPORT_CAPS.database });
+    if (problem) {
+      send({ type: 'report', report: { file, status: 'failed', error: `${path.basename(file)} ${problem}` } });
+      continue;
+    }
     try {
       const report = job.format === 'sigen-db' ? await importSigenDb(store, file) : job.format === 'sigen-json' ? await importSigenJson(store, file) : await importLegacyJson(store, file);
       if (job.format === 'legacy-json') fs.renameSync(file, `${file}.imported`);
       send({ type: 'report', report });
     } catch (err) {
-      send({ type: 'report', report: { file, status: 'failed', error: (err as Error).message } });
+      send({ type: 'report', report: { file, status: 'failed', error: plainReason(err) } });
     }
   }
 } finally {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +85,16 @@ describe('legacy history import', () => {
     expect(stats).toMatchObject({ count: 0, legacyImport: [{ file, status: 'failed' }] });
     expect(stats.legacyImport[0].error).toMatch(/none of its 2 rows carries a power value/);
     expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it('a history.json that is a FIFO is reported and never read: the start does not wait on it', async () => {
+    const { dataDir, file } = legacyDir('');
+    fs.rmSync(file);
+    execFileSync('mkfifo', [file]);
+    th = await openTestHistory({ dataDir, start: T0 + 10_000 });
+    const stats = (await th.get('/api/history/stats')).body;
+    expect(stats).toMatchObject({ count: 0, legacyImport: [{ file, status: 'failed' }] });
+    expect(stats.legacyImport[0].error).toBe('history.json is a FIFO (named pipe), not a regular file: not read');
   });
 
   for (const [what, content, error] of [

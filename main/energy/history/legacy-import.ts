@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { jsonFailure, plainReason } from '../../core/import-file.js';
 import type { Logger } from '../../core/logger.js';
 import type { DurableStore } from './durable-store.js';
 import { fromSigenRow, hasPower, isSigenRow } from '../import/sigen-history.js';
@@ -48,7 +49,8 @@ export function parseLegacyHistory(text: string): HistorySample[] {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
+    // Where it fails, never what it says: the file's text is not echoed.
+    throw new Error(jsonFailure(err));
   }
   if (!Array.isArray(data)) throw new Error('expected a JSON array of samples');
   return data.map((item: unknown, i) => legacySample(item, i));
@@ -108,7 +110,7 @@ export function importLegacyFiles(opts: { files: string[]; durable: DurableStore
       opts.logger.info(report, 'legacy history imported');
       reports.push(report);
     } catch (err) {
-      const report = { file, status: 'failed' as const, error: (err as Error).message };
+      const report = { file, status: 'failed' as const, error: plainReason(err) };
       opts.logger.error(report, 'legacy history file not imported; fix or remove it and restart');
       reports.push(report);
     }

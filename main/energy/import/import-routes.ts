@@ -7,8 +7,9 @@ import { isOwnerRequest, requireOwner } from '../../core/owner-only.js';
 import { parseInput } from '../../core/validate.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { Security } from '../security/gate.js';
+import { IMPORT_CAPS, importFileProblem, plainReason } from '../../core/import-file.js';
 import { checkDir, inspectSigenFolder } from './sigen-folder.js';
-import { previewSigenImport, runSigenImport, type ImportTarget, type SigenResult } from './sigen-import.js';
+import { previewSigenImportOffThread, runSigenImport, type ImportTarget, type SigenResult } from './sigen-import.js';
 
 /** POST /api/import and /api/import/preview: which program, and its folder on the bridge computer. */
 export const importBody = z
@@ -31,8 +32,11 @@ function checkFiles(files: string[]): string[] {
   return files.map((f, i) => {
     const field = `historyFiles.${i}`;
     if (!path.isAbsolute(f)) throw invalid(field, `must be an absolute path, got "${f}"`);
-    // Its folder must exist; the file itself is checked by the preview (a missing one is reported).
+    // Its folder must exist; a missing file is reported by the preview. One that is there must be a
+    // regular file within the cap (a device file or FIFO would never end).
     checkDir(path.dirname(f), field);
+    const problem = importFileProblem(f, { maxBytes: IMPORT_CAPS.historyJson });
+    if (problem && !/missing/.test(problem)) throw invalid(field, `${f} ${problem}`);
     return path.resolve(f);
   });
 }
@@ -71,7 +75,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: { security: Sec
 
   app.post('/api/import/preview', { preHandler: gate }, async (req) => {
     const body = parseInput(importBody, req.body, 'body');
-    return previewSigenImport(body.dir, target, { extraHistoryFiles: checkFiles(body.historyFiles) });
+    return previewSigenImportOffThread(body.dir, target, { extraHistoryFiles: checkFiles(body.historyFiles) });
   });
 
   app.post('/api/import', { preHandler: gate }, async (req, reply) => {
@@ -96,7 +100,8 @@ export function registerImportRoutes(app: FastifyInstance, deps: { security: Sec
         log.info({ status: result.status, message: result.message }, 'import from sigen-home-bridge finished');
       },
       (err: Error) => {
-        job = { state: 'failed', from: 'sigen-home-bridge', dir: folder.dir, startedAt, finishedAt: iso(deps.now()), error: err.message };
+        // A plain reason: never a raw filesystem error (its text names paths and calls).
+        job = { state: 'failed', from: 'sigen-home-bridge', dir: folder.dir, startedAt, finishedAt: iso(deps.now()), error: plainReason(err) };
         log.error({ err: err.message }, 'import from sigen-home-bridge failed');
       },
     );

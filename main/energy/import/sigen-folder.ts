@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, invalid } from '../../core/errors.js';
+import { IMPORT_CAPS, importFileOk, readImportText } from '../../core/import-file.js';
+import { realPathInside } from '../../core/real-path.js';
 import type { ImportJob } from '../history/index.js';
 
 /** The history files it keeps under its `DATA_DIR`, as a folder import looks for them. */
@@ -33,17 +35,9 @@ export function checkDir(dir: unknown, field = 'dir'): string {
   return path.resolve(p);
 }
 
-const isFile = (p: string) => {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-};
-
 function looksLikeSigenSettings(file: string): boolean {
   try {
-    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    const raw = JSON.parse(readImportText(file, { maxBytes: IMPORT_CAPS.smallFile }, 'settings.json')) as unknown;
     if (typeof raw !== 'object' || raw === null) return false;
     const o = raw as Record<string, unknown>;
     // Its own section names: "sigen" (the gateway), or a "poll" section with its interval field.
@@ -92,10 +86,13 @@ function looksLikeSigenJson(file: string): boolean {
 export function inspectSigenFolder(dirInput: unknown, field = 'dir'): SigenFolder {
   const dir = checkDir(dirInput, field);
   const at = (name: string) => path.join(dir, name);
-  const settingsFile = isFile(at('settings.json')) && looksLikeSigenSettings(at('settings.json')) ? at('settings.json') : null;
-  const historyDb = isFile(at('history.db')) && looksLikeSigenDb(at('history.db')) ? at('history.db') : null;
-  const historyJson = SIGEN_HISTORY_JSON.map(at).filter((f) => isFile(f) && looksLikeSigenJson(f));
-  const hapPersist = fs.existsSync(at('hap-persist')) && fs.readdirSync(at('hap-persist')).some((n) => n.startsWith('AccessoryInfo.')) ? at('hap-persist') : null;
+  // Only regular files inside the folder, each within its cap: a device file, a FIFO or a symlink
+  // out of the folder under one of these names is as good as absent (never opened).
+  const ok = (name: string, maxBytes: number) => importFileOk(at(name), { inside: dir, maxBytes });
+  const settingsFile = ok('settings.json', IMPORT_CAPS.smallFile) && looksLikeSigenSettings(at('settings.json')) ? at('settings.json') : null;
+  const historyDb = ok('history.db', IMPORT_CAPS.database) && looksLikeSigenDb(at('history.db')) ? at('history.db') : null;
+  const historyJson = SIGEN_HISTORY_JSON.filter((name) => ok(name, IMPORT_CAPS.historyJson) && looksLikeSigenJson(at(name))).map(at);
+  const hapPersist = isFolderInside(dir, at('hap-persist')) && fs.readdirSync(at('hap-persist')).some((n) => n.startsWith('AccessoryInfo.')) ? at('hap-persist') : null;
   if (!settingsFile && !historyDb && !historyJson.length) {
     throw new AppError(
       422,
@@ -105,6 +102,15 @@ export function inspectSigenFolder(dirInput: unknown, field = 'dir'): SigenFolde
     );
   }
   return { dir, settingsFile, historyDb, historyJson, hapPersist };
+}
+
+/** `folder` is a folder whose real path lies inside `dir`. */
+function isFolderInside(dir: string, folder: string): boolean {
+  try {
+    return fs.statSync(folder).isDirectory() && realPathInside(dir, folder);
+  } catch {
+    return false;
+  }
 }
 
 /** The history jobs of a folder, its durable database first (its rows win a tie on `t`). */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { IMPORT_CAPS, ImportFileRefused, copyImportFile, importFileProblem, jsonFailure } from '../../core/import-file.js';
 import { POWER_FIELDS, SAMPLE_FIELDS, type HistorySample } from '../history/sample.js';
 
 /**
@@ -101,8 +102,13 @@ function collectRaw(rows: unknown[][], out: SourceRead): void {
  */
 export function copySigenDb(file: string, tmp: string): string {
   const copy = path.join(tmp, 'history.db');
-  fs.copyFileSync(file, copy);
-  if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+  // Regular files only, each capped: a FIFO or device named history.db(-wal) is refused, not read.
+  copyImportFile(file, copy, { maxBytes: IMPORT_CAPS.database }, path.basename(file));
+  if (fs.lstatSync(`${file}-wal`, { throwIfNoEntry: false })) {
+    const problem = importFileProblem(`${file}-wal`, { inside: path.dirname(file), maxBytes: IMPORT_CAPS.database });
+    if (problem) throw new ImportFileRefused(`${path.basename(file)}-wal ${problem}`);
+    fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+  }
   // A copy of a read-only file is read-only too: SQLite could not fold its WAL in to read it.
   fs.chmodSync(copy, 0o600);
   if (fs.existsSync(`${copy}-wal`)) fs.chmodSync(`${copy}-wal`, 0o600);
@@ -126,6 +132,16 @@ export function readSigenDb(file: string): SourceRead {
  * The same read a page at a time (at most 10,000 samples held): `out` gathers the counts and the
  * damage but not the samples; `onCount` hears the table's row count first when it can be read.
  */
+/**
+ * Why the database's `samples` cannot be read as its history: missing, or not a plain table (a view
+ * or anything else could run any query, for as long as it likes). Null when it is a table.
+ */
+export function samplesTableProblem(db: Database.Database): string | null {
+  const type = db.prepare(`SELECT type FROM sqlite_master WHERE name = 'samples' COLLATE NOCASE`).pluck().get() as string | undefined;
+  if (type === undefined) return 'has no "samples" table';
+  return type === 'table' ? null : `has a "samples" ${type}, not a table: refused`;
+}
+
 export function* sigenDbPages(file: string, out: SourceRead, onCount?: (rows: number) => void): Generator<HistorySample[]> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sigen-history-'));
   let db: Database.Database | null = null;
@@ -141,6 +157,11 @@ export function* sigenDbPages(file: string, out: SourceRead, onCount?: (rows: nu
     try {
       db = new Database(copy, { fileMustExist: true });
       db.pragma('query_only = ON');
+      const notTable = samplesTableProblem(db);
+      if (notTable) {
+        out.damage = `history.db ${notTable}`;
+        return;
+      }
       const columns = new Set((db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('samples') as string[]));
       if (!columns.has('t') || !SIGEN_POWER_FIELDS.some((f) => columns.has(f))) {
         out.damage = 'no "samples" table with sigen-home-bridge columns (t, pvPower, gridPower, batteryPower, batterySoc, loadPower, outdoorTemp)';
@@ -210,7 +231,7 @@ export function readSigenJson(text: string): SourceRead {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    out.damage = `not valid JSON (${(err as Error).message}); the whole rows before and after the damage were read`;
+    out.damage = `${jsonFailure(err)}; the whole rows before and after the damage were read`;
     const salvaged = salvageObjects(text);
     out.unreadable += salvaged.broken;
     collect(salvaged.rows, out);
@@ -270,6 +291,8 @@ export function summarizeSigenDb(file: string, cutoff: number): { rows: number; 
     const copy = copySigenDb(file, tmp);
     const db = new Database(copy, { fileMustExist: true });
     try {
+      const notTable = samplesTableProblem(db);
+      if (notTable) throw new ImportFileRefused(`history.db ${notTable}`);
       const row = db.prepare('SELECT count(*) AS rows, min(t) AS firstT, max(t) AS lastT, count(CASE WHEN t < ? THEN 1 END) AS older, count(CASE WHEN pvPower IS NULL AND gridPower IS NULL AND batteryPower IS NULL AND loadPower IS NULL THEN 1 END) AS withoutPower FROM samples').get(cutoff) as {
         rows: number;
         firstT: number | null;
@@ -281,7 +304,8 @@ export function summarizeSigenDb(file: string, cutoff: number): { rows: number; 
     } finally {
       db.close();
     }
-  } catch {
+  } catch (err) {
+    if (err instanceof ImportFileRefused) throw err;
     // Damaged: read what can be read, row by row.
     const read = readSigenDb(file);
     const ts = read.samples.map((s) => s.t);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { IMPORT_CAPS, jsonFailure, readImportText } from '../../core/import-file.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { identitySchema, saveIdentity, type BridgeIdentity } from '../homekit/identity.js';
@@ -57,7 +58,14 @@ export function readSigenIdentity(dir: string, pin: string | null): { identity: 
   }
   for (const name of names.sort()) {
     try {
-      const info = accessoryInfoSchema.parse(JSON.parse(fs.readFileSync(path.join(persist, name), 'utf8')));
+      const text = readImportText(path.join(persist, name), { inside: dir, maxBytes: IMPORT_CAPS.smallFile }, 'the file');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (err) {
+        throw new Error(jsonFailure(err));
+      }
+      const info = accessoryInfoSchema.parse(json);
       const username = usernameOf(FILE.exec(name)![1]!);
       const setupId = info.setupID ?? '';
       found.push({ file: name, username, setupId, displayName: info.displayName, pairedControllers: Object.keys(info.pairedClients).length, info });

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { IMPORT_CAPS, jsonFailure, readImportText } from '../../core/import-file.js';
 import type { SettingsStore } from '../../core/settings-store.js';
-import type { History, ImportJob } from '../history/index.js';
+import type { History } from '../history/index.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { PasscodeHash, PasscodeStore } from '../security/passcode-store.js';
 import type { EnergySettings } from '../settings.js';
 import { historyJobs, inspectSigenFolder, type SigenFolder } from './sigen-folder.js';
-import { readSigenJson, summarizeSigenDb } from './sigen-history.js';
+import { previewHistoryOffThread, type PreviewJob } from './preview-thread.js';
+import { previewHistoryFile, type HistoryFilePreview, type HistoryFileSummary } from './sigen-preview-file.js';
 import { pairedHere, readSigenIdentity, writeSigenIdentity } from './sigen-homekit.js';
 import { mapSigenSettings, type Carried, type NotCarried, type SettingsMapping } from './sigen-settings.js';
 
@@ -27,16 +29,8 @@ export interface ImportTarget {
   homekit?: { writeItem(key: string, value: unknown): void; reload(): Promise<void> };
 }
 
-export interface HistoryFilePreview {
-  file: string;
-  format: ImportJob['format'];
-  rows: number;
-  firstT: number | null;
-  lastT: number | null;
-  unreadable: number;
-  withoutPower: number;
-  damage: string | null;
-}
+
+export type { HistoryFilePreview };
 
 export interface SigenPreview {
   from: 'sigen-home-bridge';
@@ -61,10 +55,17 @@ const passcodeHash = (p: { salt: string; hash: string }): PasscodeHash => ({ alg
 
 function readSettingsJson(folder: SigenFolder): { raw: unknown; problem: NotCarried | null } {
   if (!folder.settingsFile) return { raw: null, problem: null };
+  let text: string;
   try {
-    return { raw: JSON.parse(fs.readFileSync(folder.settingsFile, 'utf8')), problem: null };
+    text = readImportText(folder.settingsFile, { inside: folder.dir, maxBytes: IMPORT_CAPS.smallFile }, 'settings.json');
   } catch (err) {
     return { raw: null, problem: { setting: 'settings.json', reason: `not readable (${(err as Error).message}); no settings were carried` } };
+  }
+  try {
+    return { raw: JSON.parse(text), problem: null };
+  } catch (err) {
+    // Where it fails, never what it says: the file's text is not echoed.
+    return { raw: null, problem: { setting: 'settings.json', reason: `not readable (${jsonFailure(err)}); no settings were carried` } };
   }
 }
 
@@ -84,36 +85,40 @@ function plan(folder: SigenFolder, target: ImportTarget) {
   return { mapping, notCarried, identity: ids.identity, passcode, hash };
 }
 
-function previewHistoryFile(job: ImportJob, cutoff: number): HistoryFilePreview & { older: number } {
-  if (job.format === 'sigen-db') {
-    const { rows, firstT, lastT, older, unreadable, withoutPower, damage } = summarizeSigenDb(job.file, cutoff);
-    return { file: job.file, format: job.format, rows, firstT, lastT, unreadable, withoutPower, damage, older };
-  }
-  const read = readSigenJson(fs.readFileSync(job.file, 'utf8'));
-  let firstT: number | null = null;
-  let lastT: number | null = null;
-  let older = 0;
-  for (const s of read.samples) {
-    if (firstT === null || s.t < firstT) firstT = s.t;
-    if (lastT === null || s.t > lastT) lastT = s.t;
-    if (s.t < cutoff) older++;
-  }
-  return { file: job.file, format: job.format, rows: read.samples.length, firstT, lastT, unreadable: read.unreadable, withoutPower: read.withoutPower, damage: read.damage, older };
-}
-
 /**
  * What an import of `dir` would bring, without writing anything anywhere. `historyDetail: false`
  * skips reading the history files (the import's own reports tell about them).
  */
 export function previewSigenImport(dir: unknown, target: ImportTarget, opts: { extraHistoryFiles?: string[]; historyDetail?: boolean } = {}): SigenPreview {
   const folder = inspectSigenFolder(dir);
-  return previewFolder(folder, plan(folder, target), target, opts);
+  const p = plan(folder, target);
+  const { jobs, cutoff } = previewJobs(folder, p, target, opts.extraHistoryFiles);
+  return previewFolder(folder, p, target, opts.historyDetail === false ? [] : jobs.map(({ job, field }) => previewHistoryFile(job, cutoff, field)));
 }
 
-function previewFolder(folder: SigenFolder, p: ReturnType<typeof plan>, target: ImportTarget, opts: { extraHistoryFiles?: string[]; historyDetail?: boolean }): SigenPreview {
+/** The history files to summarise, each with the field a refusal names, and the retention cutoff. */
+function previewJobs(folder: SigenFolder, p: ReturnType<typeof plan>, target: ImportTarget, extra: string[] | undefined): { jobs: PreviewJob[]; cutoff: number } {
   const retentionDays = (p.mapping?.next ?? target.settings.get()).history.retentionDays;
-  const cutoff = target.now() - retentionDays * 86_400_000;
-  const files = opts.historyDetail === false ? [] : historyJobs(folder, opts.extraHistoryFiles).map((j) => previewHistoryFile(j, cutoff));
+  const inFolder = historyJobs(folder).length;
+  return {
+    jobs: historyJobs(folder, extra).map((job, i) => ({ job, field: i < inFolder ? 'dir' : `historyFiles.${i - inFolder}` })),
+    cutoff: target.now() - retentionDays * 86_400_000,
+  };
+}
+
+/**
+ * The same preview for a request: the history files are read on a thread of their own within a
+ * time budget and a heap limit (preview-thread.ts), so the service keeps answering meanwhile.
+ */
+export async function previewSigenImportOffThread(dir: unknown, target: ImportTarget, opts: { extraHistoryFiles?: string[]; budget?: { ms: number; heapMb: number } } = {}): Promise<SigenPreview> {
+  const folder = inspectSigenFolder(dir);
+  const p = plan(folder, target);
+  const { jobs, cutoff } = previewJobs(folder, p, target, opts.extraHistoryFiles);
+  return previewFolder(folder, p, target, await previewHistoryOffThread(jobs, cutoff, opts.budget));
+}
+
+function previewFolder(folder: SigenFolder, p: ReturnType<typeof plan>, target: ImportTarget, files: HistoryFileSummary[]): SigenPreview {
+  const retentionDays = (p.mapping?.next ?? target.settings.get()).history.retentionDays;
   // Counted on the first file (its durable database; its legacy JSON repeats those rows).
   const olderThanRetention = files[0]?.older ?? 0;
   return {
@@ -151,7 +156,7 @@ export async function runSigenImport(
 ): Promise<SigenResult> {
   const folder = inspectSigenFolder(dir);
   const p = plan(folder, target);
-  const preview = previewFolder(folder, p, target, { extraHistoryFiles: opts.extraHistoryFiles, historyDetail: false });
+  const preview = previewFolder(folder, p, target, []);
   const restartRequired: string[] = [];
 
   if (p.mapping) {

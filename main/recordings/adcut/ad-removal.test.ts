@@ -61,7 +61,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
       deps: { adTools: tools, adRemoval: { scanTimeout: (d) => scanTimeout ?? Math.max(60_000, (d ?? 600) * 1500) } },
     });
     // A user detector.ini (the synthetic clips have no real logo) that also tries to turn the edit list off.
-    fs.writeFileSync(path.join(h.dir, 'detector.ini'), `; output_edl=0\n${SYNTHETIC_DETECTOR_INI}`);
+    fs.writeFileSync(path.join(h.dataDir, 'detector.ini'), `; output_edl=0\n${SYNTHETIC_DETECTOR_INI}`);
     const set = h.service.progress.set.bind(h.service.progress);
     h.service.progress.set = (boxId, u) => {
       updates.push({ box_id: boxId, ...u });
@@ -82,7 +82,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
   afterAll(async () => h.cleanup());
 
   it('does nothing after a download while ad removal is switched off, even for a cut-mode show', async () => {
-    expect((await h.api.get('/api/settings')).body.detector_config).toEqual({ path: path.join(h.dir, 'detector.ini'), source: 'user' });
+    expect((await h.api.get('/api/settings')).body.detector_config).toEqual({ path: path.join(h.dataDir, 'detector.ini'), source: 'user' });
     const run = await h.syncAndWait();
     expect(run.summary.downloaded).toBe(1);
     const row = await rowOf(CUT);
@@ -131,7 +131,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     expect(updates.filter((u) => u.box_id === CUT && u.phase === 'cutting').map((u) => u.detail)).toEqual(['segment 1/2', 'segment 2/2']);
 
     // The box deleted the recording (the cloud-delete pipeline sets purged_at): the local file remains.
-    const db = new Database(path.join(h.dir, 'state.db'));
+    const db = new Database(path.join(h.dataDir, 'state.db'));
     db.prepare('UPDATE recordings SET purged_at = ? WHERE box_id = ?').run(Date.now(), CUT);
     db.close();
     h.service.recordings.invalidate();
@@ -196,7 +196,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
   });
 
   it('puts the original back when a re-cut finds nothing to cut (a changed detector.ini)', async () => {
-    const ini = path.join(h.dir, 'detector.ini');
+    const ini = path.join(h.dataDir, 'detector.ini');
     const before = fs.readFileSync(ini, 'utf8');
     // Without the synthetic scoring, comskip keeps everything of these clips.
     fs.writeFileSync(ini, 'detect_method=1\nmin_show_segment_length=10\n');
@@ -229,7 +229,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
 
   it('gives a row its earlier state back when the service stops mid-scan, and leaves no work folder', async () => {
     // An earlier failure: a scan that completed would turn it into `detected`.
-    const rw = new Database(path.join(h.dir, 'state.db'));
+    const rw = new Database(path.join(h.dataDir, 'state.db'));
     rw.prepare("UPDATE recordings SET ad_status = 'detect_failed', ad_breaks_json = NULL WHERE box_id = ?").run(DETECT);
     rw.close();
     h.service.recordings.invalidate();
@@ -239,7 +239,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     await waitFor('scanning', async () => ((await rowOf(DETECT)).ad_status === 'scanning' ? true : undefined));
     expect(h.service.guard.isBusy(DETECT)).toBe(true);
     await h.service.stop();
-    const db = new Database(path.join(h.dir, 'state.db'), { readonly: true });
+    const db = new Database(path.join(h.dataDir, 'state.db'), { readonly: true });
     const stored = db.prepare('SELECT ad_status, ad_breaks_json FROM recordings WHERE box_id = ?').get(DETECT);
     db.close();
     expect(stored).toEqual({ ad_status: before.ad_status, ad_breaks_json: before.ad_breaks_json });
@@ -249,7 +249,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
 
   it('returns rows stuck in scanning to unscanned at start', async () => {
     await h.service.stop();
-    const db = new Database(path.join(h.dir, 'state.db'));
+    const db = new Database(path.join(h.dataDir, 'state.db'));
     db.prepare("UPDATE recordings SET ad_status = 'scanning' WHERE box_id = ?").run(OFF);
     db.close();
     await h.restart();

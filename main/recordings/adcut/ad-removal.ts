@@ -13,7 +13,8 @@ import { detectBreaks, scanTimeoutMs } from './detect.js';
 import { resolveDetectorConfig } from './detector-config.js';
 import { origPathOf, pruneOriginals, recoverOriginals } from './swap.js';
 import { probeTimeline, type AdTools } from './tools.js';
-import { removeStaleWorkDirs, withWorkDir } from './work-dir.js';
+import { removeStaleWorkDirs, withWorkDir, workRootOf } from './work-dir.js';
+import { assertInMediaRoot } from '../sync/media-root.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -76,7 +77,10 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
     if (!file) return;
     setScanning.run({ box_id: boxId, now: deps.clock.now() });
     deps.recordings.invalidate();
+    const mediaRoot = deps.settings.get().media_root;
     try {
+      // The recording, its kept original and the work folder must really lie inside the media root.
+      for (const p of [file, origPathOf(file), workRootOf(file)]) assertInMediaRoot(mediaRoot, p);
       // A re-scan of a cut recording reads the kept original, so breaks and cuts refer to it.
       const source = fs.existsSync(origPathOf(file)) ? origPathOf(file) : file;
       if (!fs.existsSync(source)) throw new Error(`the recording file is missing: ${file}`);
@@ -100,7 +104,11 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         }
         if (breaks.length === 0) {
           // A re-cut that finds nothing to cut (say, a changed detector.ini) puts the original back.
-          if (mode === 'cut' && source !== file) fs.renameSync(source, file);
+          if (mode === 'cut' && source !== file) {
+            assertInMediaRoot(mediaRoot, source);
+            assertInMediaRoot(mediaRoot, file);
+            fs.renameSync(source, file);
+          }
           write(boxId, 'no_breaks', []);
           return;
         }
@@ -111,6 +119,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         const result = await cutRecording({
           tools: deps.tools,
           file,
+          mediaRoot,
           source,
           breaks,
           workDir,
@@ -155,9 +164,10 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
           .list()
           .map((r) => r.file_path)
           .filter((p): p is string => !!p);
-        const restored = recoverOriginals(files, (file, err) => log.error({ file, err }, 'cannot restore the original of an interrupted cut'));
+        const mediaRoot = deps.settings.get().media_root;
+        const restored = recoverOriginals(files, mediaRoot, (file, err) => log.error({ file, err }, 'cannot restore the original of an interrupted cut'));
         if (restored.length) log.warn({ restored }, 'restored originals of interrupted cuts');
-        const stale = removeStaleWorkDirs(files.map((f) => path.dirname(f)));
+        const stale = removeStaleWorkDirs(files.map((f) => path.dirname(f)), mediaRoot);
         if (stale) log.info({ folders: stale }, 'removed work folders left by an earlier process');
       } catch (err) {
         log.error({ err }, 'start-up recovery of ad removal failed');
@@ -180,6 +190,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         const removed = pruneOriginals(
           deps.recordings.list().filter((r) => r.ad_status !== 'scanning'),
           deps.clock.now() - days * DAY_MS,
+          deps.settings.get().media_root,
         );
         if (removed.length) log.info({ removed: removed.length }, 'housekeeping: removed kept originals past retention');
       } catch (err) {

@@ -13,6 +13,8 @@ export interface CutInput {
   tools: AdTools;
   /** The recording's path (where the cut file ends up). */
   file: string;
+  /** Every file the swap renames must really lie inside it at that moment. */
+  mediaRoot?: string;
   /** What is read: the file itself, or its `.orig` when a re-cut starts from the kept original. */
   source: string;
   breaks: readonly Span[];
@@ -85,7 +87,7 @@ export async function cutRecording(input: CutInput): Promise<CutResult> {
     fail(`verification failed: the output lasts ${outputSeconds!.toFixed(1)} s, expected ${expectedSeconds.toFixed(1)} s ± ${toleranceSeconds} s`);
   }
   try {
-    swapIntoPlace(input.file, output, input.betweenRenames);
+    swapIntoPlace(input.file, output, input.betweenRenames, input.mediaRoot);
   } catch (err) {
     fail(`swapping the cut file into place failed: ${(err as Error).message}`);
   }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { realPathInside } from '../../core/real-path.js';
 
 /** The hidden folder next to a recording (same filesystem) holding every intermediate of a scan or cut. */
 export const WORK_DIR_NAME = '.adcut-work';
@@ -29,13 +30,16 @@ export async function withWorkDir<T>(recording: string, fn: (dir: string) => Pro
   }
 }
 
-/** At start (nothing runs yet): removes `.adcut-work` folders a killed process left in these folders. */
-export function removeStaleWorkDirs(folders: Iterable<string>): number {
+/**
+ * At start (nothing runs yet): removes `.adcut-work` folders a killed process left in these folders,
+ * those whose real path lies inside `mediaRoot` only.
+ */
+export function removeStaleWorkDirs(folders: Iterable<string>, mediaRoot: string): number {
   let n = 0;
   for (const folder of new Set(folders)) {
     const root = path.join(folder, WORK_DIR_NAME);
     try {
-      if (!fs.existsSync(root)) continue;
+      if (!fs.existsSync(root) || !realPathInside(mediaRoot, root)) continue;
       fs.rmSync(root, { recursive: true, force: true });
       n++;
     } catch {

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { defaultDataDir } from '../../core/paths.js';
 import { openDatabase } from '../../core/sqlite.js';
-import { recordingConfigFromEnv } from '../config.js';
+import { ownFolders, recordingConfigFromEnv } from '../config.js';
 import { createRecordingSettings } from '../settings.js';
 import { recordingMigrations } from '../store/migrations.js';
 import { createRecordingsStore } from '../store/recordings-store.js';
@@ -122,7 +122,7 @@ export async function runFetcharrImportCli(args: string[], io: ImportCliIo): Pro
     // Folders given on the command line may be relative to where it runs; "then" is fetcharr's own path.
     const cwd = io.cwd ?? process.cwd();
     const mediaRootTo = parsed.to === undefined ? settings.get().media_root : path.resolve(cwd, parsed.to);
-    const plan = planFetcharrImport({ dir: path.resolve(cwd, parsed.dir), mediaRootFrom: parsed.from, mediaRootTo, now: clock.now() });
+    const plan = planFetcharrImport({ dir: path.resolve(cwd, parsed.dir), mediaRootFrom: parsed.from, mediaRootTo, appFolders: ownFolders(config), now: clock.now() });
     if (parsed.dryRun) {
       const preview = previewOf(plan);
       if (parsed.json) io.out(JSON.stringify({ preview }, null, 2));

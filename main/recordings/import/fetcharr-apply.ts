@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { IMPORT_CAPS, copyImportFile } from '../../core/import-file.js';
 import path from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../core/sqlite.js';
@@ -116,7 +117,8 @@ export function applyFetcharrPlan(plan: FetcharrPlan, target: ImportTarget): Imp
     if (fs.existsSync(mine)) written.detector_ini = 'kept';
     else {
       fs.mkdirSync(target.configDir, { recursive: true });
-      fs.copyFileSync(plan.source.comskipIni, mine, fs.constants.COPYFILE_EXCL);
+      // Checked again now: still a regular file inside fetcharr's folder, within the cap.
+      copyImportFile(plan.source.comskipIni, mine, { inside: path.dirname(plan.source.comskipIni), maxBytes: IMPORT_CAPS.smallFile }, 'comskip.ini', fs.constants.COPYFILE_EXCL);
       written.detector_ini = 'carried';
     }
   }

@@ -14,6 +14,8 @@ export interface FetcharrImportOptions {
   mediaRootFrom: string;
   /** Where those files are on this computer now: becomes our media root. */
   mediaRootTo: string;
+  /** The app's own folders: the media root to move to must keep clear of them. */
+  appFolders?: readonly string[];
   now: number;
 }
 
@@ -47,7 +49,7 @@ export const DEFAULT_MEDIA_ROOT_FROM = '/media';
 /** Reads a fetcharr config folder and plans its import (nothing is written). Throws 400s naming the field. */
 export function planFetcharrImport(opts: FetcharrImportOptions): FetcharrPlan {
   if (!path.posix.isAbsolute(opts.mediaRootFrom.replace(/\\/g, '/'))) throw invalid('media_root_from', 'must be an absolute path (as fetcharr saw it, e.g. /media)');
-  checkMediaRoot(opts.mediaRootTo, 'media_root_to', 'Media folder to move to');
+  checkMediaRoot(opts.mediaRootTo, opts.appFolders ?? [], 'media_root_to', 'Media folder to move to');
   const roots = { from: opts.mediaRootFrom, to: path.resolve(opts.mediaRootTo) };
   const source = readFetcharrFolder(opts.dir);
   const settings = mapFetcharrSettings(source.settings, roots);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
+import { realPathInside } from '../../core/real-path.js';
 import type { AdStatus, RecordingRow, RecordingStatus } from '../store/recordings-store.js';
-import { isInside } from '../sync/naming.js';
 import type { FetcharrRecordingRow } from './fetcharr-source.js';
 import { fetcharrTime } from './fetcharr-time.js';
 import { mapMediaPath } from './media-path.js';
@@ -58,24 +58,14 @@ function breaksJson(text: unknown): string | null {
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'bigint' ? Number(v) : null);
 
 /** The size of a mapped file when it exists as a regular file inside the new media root (its real path, symlinks resolved). */
-function foundInside(file: string, realRoot: string | null): number | null {
-  if (realRoot === null) return null;
+function foundInside(file: string, root: string): number | null {
   try {
     const st = fs.statSync(file, { throwIfNoEntry: false });
-    if (!st?.isFile()) return null;
-    return isInside(realRoot, fs.realpathSync(file)) ? st.size : null;
+    return st?.isFile() && realPathInside(root, file) ? st.size : null;
   } catch {
     return null;
   }
 }
-
-const realPathOrNull = (p: string) => {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return null;
-  }
-};
 
 /**
  * fetcharr's `recordings` rows → ours, keyed by the same box id (its `fetch_id` is the box's DLNA
@@ -97,7 +87,6 @@ export function planRecordings(rows: readonly FetcharrRecordingRow[], roots: { f
     missing: [],
     refused: [],
   };
-  const realRoot = realPathOrNull(roots.to);
   for (const r of rows) {
     const id = typeof r.fetch_id === 'string' || typeof r.fetch_id === 'number' ? String(r.fetch_id) : '';
     const title = typeof r.fetch_title === 'string' ? r.fetch_title : '';
@@ -114,10 +103,15 @@ export function planRecordings(rows: readonly FetcharrRecordingRow[], roots: { f
     let filePath: string | null = null;
     let storedSize: number | null = null;
     let expectedSize: number | null = null;
+    if (r.status === 'done' && mapped && !realPathInside(roots.to, mapped)) {
+      // Carried, housekeeping and the ad cut would act on wherever it leads: not carried at all.
+      plan.refused.push({ what: `recording ${id.slice(0, 64)} (${title.slice(0, 120)})`, reason: 'its file leads outside the media root through a symbolic link: not carried' });
+      continue;
+    }
     if (r.status === 'done') {
       status = 'done';
       filePath = mapped;
-      const onDisk = mapped ? foundInside(mapped, realRoot) : null;
+      const onDisk = mapped ? foundInside(mapped, roots.to) : null;
       if (onDisk !== null) {
         plan.counts.files_found++;
         storedSize = onDisk;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../core/errors.js';
+import { IMPORT_CAPS, ImportFileRefused, copyImportFile, importFileOk, importFileProblem } from '../../core/import-file.js';
 
 /**
  * Reading a fetcharr config folder (furey/fetcharr 1.x, knex migrations 0001–0003) exactly as it is
@@ -80,11 +81,11 @@ export function findStateDb(dir: string): string {
   }
   if (!stat.isDirectory()) throw notFetcharr(`${dir} is not a folder: give the folder that holds fetcharr's state.db`);
   for (const candidate of [path.join(dir, 'state.db'), path.join(dir, 'config', 'state.db')]) {
-    try {
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // try the next place
-    }
+    if (!fs.lstatSync(candidate, { throwIfNoEntry: false })) continue;
+    // Only a regular file inside the folder given, within the cap: never a device, FIFO or a link out.
+    const problem = importFileProblem(candidate, { inside: dir, maxBytes: IMPORT_CAPS.database });
+    if (problem) throw notFetcharr(`${path.relative(dir, candidate)} in ${dir} ${problem}`);
+    return candidate;
   }
   throw notFetcharr(`${dir} is not a fetcharr config folder: it has no state.db (nor config/state.db)`);
 }
@@ -94,11 +95,23 @@ const REQUIRED = {
   recordings: ['fetch_id', 'fetch_title', 'status'],
 } as const;
 
-/** Reads every row of a table one at a time: rows before a damaged page are kept, the failure is reported. */
+/** The most rows read from one table: fetcharr keeps a few thousand; a crafted file cannot make it hold millions. */
+export const FETCHARR_ROW_BUDGET = 200_000;
+
+/**
+ * Reads every row of a table one at a time, at most `FETCHARR_ROW_BUDGET`: rows before a damaged
+ * page are kept, the failure (or the budget) is reported.
+ */
 function readTable<T>(db: Database.Database, table: string, problems: string[], order: string): T[] {
   const rows: T[] = [];
   try {
-    for (const row of db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).iterate()) rows.push(row as T);
+    for (const row of db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).iterate()) {
+      if (rows.length >= FETCHARR_ROW_BUDGET) {
+        problems.push(`${table}: only the first ${FETCHARR_ROW_BUDGET} rows were read (the most an import reads)`);
+        break;
+      }
+      rows.push(row as T);
+    }
   } catch (err) {
     problems.push(`${table}: ${rows.length ? `only the first ${rows.length} rows could be read` : 'could not be read'} (${(err as Error).message})`);
   }
@@ -116,11 +129,17 @@ export function readFetcharrFolder(dir: string): FetcharrSource {
   // -shm file next to it even read-only, so both are read from a private copy instead.
   let scratch: string | null = null;
   let openPath = dbPath;
-  if (fs.existsSync(`${dbPath}-wal`)) {
+  if (fs.lstatSync(`${dbPath}-wal`, { throwIfNoEntry: false })) {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fetcharr-read-'));
     openPath = path.join(scratch, 'state.db');
-    fs.copyFileSync(dbPath, openPath);
-    fs.copyFileSync(`${dbPath}-wal`, `${openPath}-wal`);
+    const rules = { inside: path.dirname(dbPath), maxBytes: IMPORT_CAPS.database };
+    try {
+      copyImportFile(dbPath, openPath, rules, 'state.db');
+      copyImportFile(`${dbPath}-wal`, `${openPath}-wal`, rules, 'state.db-wal');
+    } catch (err) {
+      fs.rmSync(scratch, { recursive: true, force: true });
+      throw err instanceof ImportFileRefused ? notFetcharr(err.message) : err;
+    }
   }
   let db: Database.Database;
   try {
@@ -164,7 +183,7 @@ export function readFetcharrFolder(dir: string): FetcharrSource {
       shows: readTable<FetcharrShowRow>(db, 'shows', problems, 'id'),
       recordings: readTable<FetcharrRecordingRow>(db, 'recordings', problems, 'rowid'),
       syncs,
-      comskipIni: fs.existsSync(comskip) ? comskip : null,
+      comskipIni: importFileOk(comskip, { inside: path.dirname(dbPath), maxBytes: IMPORT_CAPS.smallFile }) ? comskip : null,
       problems,
     };
   } finally {

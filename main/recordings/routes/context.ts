@@ -49,6 +49,8 @@ export interface RouteContext {
   stopSignal: AbortSignal;
   /** Whether the request is the owner's: from the PC itself or with a passcode session (core/owner-only.ts). */
   isOwner(req: FastifyRequest): boolean;
+  /** The app's own folders (install, data, state file): a media root must keep clear of them. */
+  appFolders: readonly string[];
 }
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -5,7 +5,8 @@ import { conflict } from '../../core/errors.js';
 import { ownerOnlyError } from '../../core/owner-only.js';
 import { parseInput } from '../../core/validate.js';
 import { applyFetcharrPlan } from '../import/fetcharr-apply.js';
-import { DEFAULT_MEDIA_ROOT_FROM, planFetcharrImport, previewOf } from '../import/fetcharr-plan.js';
+import { DEFAULT_MEDIA_ROOT_FROM, previewOf } from '../import/fetcharr-plan.js';
+import { planFetcharrOffThread } from '../import/plan-thread.js';
 import type { RouteContext } from './context.js';
 
 const folder = z.string().trim().min(1).max(4096).refine((p) => !p.includes('\0'), 'must not contain NUL');
@@ -25,18 +26,19 @@ export const fetcharrImportSchema = z
 
 /** Switching from fetcharr: preview what a folder holds, then import it (see docs/import-fetcharr.md). */
 export function registerImportRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  // The folder is read on a thread of its own, within a time budget (plan-thread.ts).
   const plan = (body: unknown) => {
     const b = parseInput(fetcharrImportSchema, body ?? {}, 'body');
-    return planFetcharrImport({ dir: b.dir, mediaRootFrom: b.media_root_from, mediaRootTo: b.media_root_to ?? ctx.settings.get().media_root, now: ctx.clock.now() });
+    return planFetcharrOffThread({ dir: b.dir, mediaRootFrom: b.media_root_from, mediaRootTo: b.media_root_to ?? ctx.settings.get().media_root, appFolders: [...ctx.appFolders], now: ctx.clock.now() });
   };
 
   // The folders are the PC's: only its owner imports from them (from the PC, or with a session).
   const ownerOnly = { preHandler: async (req: FastifyRequest) => { if (!ctx.isOwner(req)) throw ownerOnlyError(); } };
 
-  app.post('/api/import/preview', ownerOnly, async (req) => ({ preview: previewOf(plan(req.body)) }));
+  app.post('/api/import/preview', ownerOnly, async (req) => ({ preview: previewOf(await plan(req.body)) }));
 
   app.post('/api/import', ownerOnly, async (req) => {
-    const p = plan(req.body);
+    const p = await plan(req.body);
     const running = ctx.engine.current();
     if (running) throw conflict('sync_running', `sync run ${running.run.id} is running: import when it has finished`, { run_id: running.run.id });
     const report = applyFetcharrPlan(p, {

@@ -36,8 +36,8 @@ export interface StorageTest {
  * Whether `dir` can hold recordings: it exists, is a folder, a file can be written and removed in it
  * (a real write, not a permission guess), how much space is free, and the media root's own rules.
  */
-export function testStorage(dir: string, freeSpace: FreeSpaceProbe): StorageTest {
-  const problem = mediaRootProblem(dir);
+export function testStorage(dir: string, freeSpace: FreeSpaceProbe, appFolders: readonly string[] = []): StorageTest {
+  const problem = mediaRootProblem(dir, { appFolders });
   let exists = false;
   let directory = false;
   try {
@@ -94,7 +94,7 @@ export function registerMaintenanceRoutes(app: FastifyInstance, ctx: RouteContex
     if (body.path !== undefined && !ctx.isOwner(req)) throw ownerOnlyError('path', 'Folder');
     const dir = body.path ?? ctx.settings.get().media_root;
     if (!path.isAbsolute(dir)) throw new AppError(400, 'invalid', 'The folder must be a full path, starting at the top of the disk (like /srv/media/tv).', { field: 'path' });
-    return testStorage(path.resolve(dir), freeSpace);
+    return testStorage(path.resolve(dir), freeSpace, ctx.appFolders);
   });
 
   app.post('/api/reset', { config: { rateLimit: MAINTENANCE_LIMITS.reset } }, async (req) => {

@@ -46,9 +46,9 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: RouteContext):
     // The PC's folders and host names are its owner's: a well-formed change by another device is
     // refused (403) before anything is looked at on disk.
     refuseGuestPatch(ctx.settings, parseInput(settingsPatchSchema, req.body ?? {}, 'body'), owner);
-    // A new media root must be an existing, writable, non-system folder (400 naming media_root).
+    // A new media root must be an existing, writable, non-system folder clear of the app's own folders (400 naming media_root).
     const body = req.body as Record<string, unknown> | null | undefined;
-    if (body && typeof body === 'object' && typeof body.media_root === 'string') checkMediaRoot(body.media_root);
+    if (body && typeof body === 'object' && typeof body.media_root === 'string') checkMediaRoot(body.media_root, ctx.appFolders);
     const { cleared, message, ...view } = ctx.settings.patch(req.body, ctx.clock.now(), { owner });
     return { ...answer(owner, view), cleared, ...(message ? { message } : {}) };
   });

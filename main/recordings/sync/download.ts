@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Clock, Timer } from '../../core/clock.js';
 import type { FetchLike } from '../box/description.js';
 import { RECORDING_SIZE_MARKER } from '../box/sizes.js';
+import { assertInside, realPathInside } from '../../core/real-path.js';
 import { abortScope } from '../abort-scope.js';
 import { downloadUnreachable } from './box-errors.js';
 import type { MediaGet, MediaResponse } from './media-get.js';
@@ -10,6 +11,8 @@ export interface DownloadRequest {
   url: string;
   /** Bytes land here (`<final path>.partial`) so a later run resumes from it. */
   partialPath: string;
+  /** The partial file must really lie inside this folder when it is opened or removed. */
+  mediaRoot?: string;
   get: MediaGet;
   clock: Clock;
   /** Aborts the transfer (service stop); the partial file stays for the next run. */
@@ -49,6 +52,9 @@ export interface DownloadResult {
 }
 
 export const STILL_RECORDING = 'currently recording';
+
+/** Write-only, created when missing, never through a symlink (O_NOFOLLOW where the platform has it). */
+const OPEN_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0);
 
 function fileSize(file: string): number {
   try {
@@ -120,7 +126,7 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
       if (resumedFrom > 0 && total === resumedFrom) {
         return { recorded: true, actualSize: resumedFrom, announcedSize: total, resumedFrom, restarted: false };
       }
-      fs.rmSync(req.partialPath, { force: true });
+      if (req.mediaRoot === undefined || realPathInside(req.mediaRoot, req.partialPath)) fs.rmSync(req.partialPath, { force: true });
       return { recorded: false, actualSize: null, announcedSize: null, error: `the box refused the resume range (HTTP 416); the next sync starts over`, resumedFrom, restarted: false };
     }
     if (res.status !== 200 && res.status !== 206) {
@@ -171,7 +177,9 @@ export async function downloadToPartial(req: DownloadRequest): Promise<DownloadR
     // so a write the kernel holds back while it flushes never holds up the service's event loop.
     let fd: number;
     try {
-      fd = fs.openSync(req.partialPath, append ? 'a' : 'w');
+      // At the moment of opening: inside the media root by its real path, and never through a symlink.
+      if (req.mediaRoot !== undefined) assertInside(req.mediaRoot, req.partialPath, 'the media root');
+      fd = fs.openSync(req.partialPath, OPEN_FLAGS | (append ? fs.constants.O_APPEND : fs.constants.O_TRUNC));
     } catch (err) {
       res.cancel();
       return { recorded: false, actualSize: null, announcedSize, error: writeFailure(req.partialPath, err), resumedFrom, restarted };

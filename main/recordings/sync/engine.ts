@@ -48,6 +48,8 @@ export interface SyncEngineDeps {
   hooks?: SyncHooks;
   /** Free bytes on a folder's filesystem (statfs by default). */
   freeSpace?: FreeSpaceProbe;
+  /** The app's own folders (install, data, state file): a media root overlapping one is refused. */
+  appFolders: readonly string[];
 }
 
 export interface RunningSync {
@@ -92,7 +94,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         summary.note = 'no followed show is enabled: follow a show to sync it';
         return deps.runs.finish(run.id, 'ok', summary, deps.clock.now());
       }
-      const rootProblem = mediaRootProblem(settings.media_root);
+      const rootProblem = mediaRootProblem(settings.media_root, { appFolders: deps.appFolders });
       if (rootProblem) throw new Error(`the media root ${settings.media_root} ${rootProblem}: set media_root to a folder for recordings`);
       const choice = await chooseSyncBoxes(deps, settings.box_address, signal);
       if (choice.pin) {
@@ -133,7 +135,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       };
       saveProgress();
 
-      const ctx = { mediaRoot: settings.media_root, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
+      const ctx = { mediaRoot: settings.media_root, appFolders: deps.appFolders, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
       let next = 0;
       const downloaded: Array<{ boxId: string; show: Show }> = [];
       const worker = async () => {
@@ -186,7 +188,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (purged) log.info({ purged }, 'housekeeping: removed old tombstones');
       // Only a run that saw every followed show on every box may call an unlisted item gone.
       const complete = showId === undefined && boxErrors.length === 0;
-      const removed = removeStalePartials(deps, complete ? new Set(work.map((w) => w.item.id)) : null);
+      const removed = removeStalePartials(deps, settings.media_root, complete ? new Set(work.map((w) => w.item.id)) : null);
       if (removed) {
         summary.partials_removed = removed;
         log.info({ removed }, 'housekeeping: removed partial files of items that will never resume');

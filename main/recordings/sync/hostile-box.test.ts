@@ -57,7 +57,8 @@ describe('a hostile device answering as the recording box', () => {
       if (inside(h.dir, p) || inside(p, h.dir)) continue; // the service folder and its ancestors a/b/c
       throw new Error(`written outside the service folder: ${p}`);
     }
-    for (const p of fs.readdirSync(h.dir)) expect(p === 'media' || p.startsWith('state.db')).toBe(true);
+    for (const p of fs.readdirSync(h.dir)) expect(p === 'media' || p === 'data').toBe(true);
+    for (const p of fs.readdirSync(h.dataDir)) expect(p.startsWith('state.db')).toBe(true);
   };
 
   for (const where of ['envelope', 'didl'] as const) {
@@ -138,7 +139,7 @@ describe('a hostile box listing traversal in show names, titles and ids', () => 
       if (inside(h.dir, p) || inside(p, h.dir)) continue;
       throw new Error(`written outside the service folder: ${p}`);
     }
-    for (const p of walk(h.dir)) if (!inside(h.mediaRoot, p)) expect(path.basename(p)).toMatch(/^state\.db/);
+    for (const p of walk(h.dir)) if (!inside(h.mediaRoot, p) && p !== h.dataDir) expect(path.basename(p)).toMatch(/^state\.db/);
     // Everything in the media root is under the show's folder, in one season folder per season.
     for (const p of walk(h.mediaRoot)) expect(inside(path.join(h.mediaRoot, 'Kids'), p) || p === path.join(h.mediaRoot, 'Kids')).toBe(true);
     expect(fs.readdirSync(path.join(h.mediaRoot, 'Kids')).sort()).toEqual(['Season 00', 'Season 01']);

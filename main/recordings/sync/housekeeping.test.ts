@@ -20,7 +20,7 @@ describe('sync housekeeping', () => {
     await h.api.post('/api/shows', { name: 'news', dest_folder: 'News' });
     await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl });
     expect(await h.syncAndWait()).toMatchObject({ status: 'ok' });
-    db = new Database(path.join(h.dir, 'state.db'));
+    db = new Database(path.join(h.dataDir, 'state.db'));
   });
   afterAll(async () => {
     db.close();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../core/clock.js';
+import { realPathInside } from '../../core/real-path.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
 import { parseEpisodeTitle } from '../box/didl.js';
@@ -12,8 +13,8 @@ import { classifyDownload, type SummaryCounter } from './classify.js';
 import { probeContentLength } from './download.js';
 import type { Downloader } from './download-thread.js';
 import { formatBytes, spaceShortfall, statfsFreeBytes, type FreeSpaceProbe } from './disk-space.js';
-import { prepareFolderInside, refuseSymlinkFile } from './media-root.js';
-import { destinationPath, withIdSuffix } from './naming.js';
+import { assertInMediaRoot, prepareFolderInside, refuseSymlinkFile } from './media-root.js';
+import { destinationPath, numberedName, withIdSuffix } from './naming.js';
 
 export const CURRENTLY_RECORDING = 'currently recording';
 
@@ -31,6 +32,8 @@ export interface ItemPipelineDeps {
 
 export interface ItemContext {
   mediaRoot: string;
+  /** The app's own folders (install, data, state file): the media root must keep clear of them. */
+  appFolders: readonly string[];
   tolerance: number;
   /** Bytes a download must leave free on the destination's filesystem. */
   marginBytes: number;
@@ -111,9 +114,12 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   if (owner !== undefined && owner !== item.id) finalPath = withIdSuffix(finalPath, item.id);
   try {
     // Real paths, one folder at a time: a symlink inside the media root never leads a write outside it.
-    prepareFolderInside(ctx.mediaRoot, path.dirname(finalPath));
+    prepareFolderInside(ctx.mediaRoot, path.dirname(finalPath), ctx.appFolders);
+    finalPath = unclaimedName(deps, item.id, finalPath);
     refuseSymlinkFile(finalPath);
     refuseSymlinkFile(partialPathOf(finalPath));
+    assertInMediaRoot(ctx.mediaRoot, finalPath);
+    assertInMediaRoot(ctx.mediaRoot, partialPathOf(finalPath));
   } catch (err) {
     const error = `cannot create the folder ${path.dirname(finalPath)}: ${(err as Error).message} — check that media_root (${ctx.mediaRoot}) exists and the app may write there`;
     return { outcome: 'failed', row: write({ status: 'failed', error }) };
@@ -121,7 +127,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
 
   const partialPath = partialPathOf(finalPath);
   // The show's folder or naming changed since an earlier attempt: carry its bytes to the new place.
-  if (existing?.file_path && existing.file_path !== finalPath) adoptPartial(partialPathOf(existing.file_path), partialPath);
+  if (existing?.file_path && existing.file_path !== finalPath) adoptPartial(ctx.mediaRoot, partialPathOf(existing.file_path), partialPath);
   const expected = item.size;
   const have = fileSize(partialPath);
 
@@ -130,7 +136,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   if (noSpace) {
     // Its partial bytes would only keep the disk full for the items that do fit: give them back.
     // (It starts over once there is room for all of it.)
-    if (have > 0) fs.rmSync(partialPath, { force: true });
+    if (have > 0) removeInside(ctx.mediaRoot, partialPath);
     const error = have > 0 ? `${noSpace} (its ${formatBytes(have)} partial download was removed to give the space back)` : noSpace;
     return { outcome: 'skipped', noSpace: error, row: write({ status: 'skipped', error }) };
   }
@@ -146,6 +152,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
       return await deps.download({
         url: item.url!,
         partialPath,
+        mediaRoot: ctx.mediaRoot,
         signal: ctx.signal,
         expectedSize: expected,
         onTick: (bytes) => void deps.progress.set(item.id, downloadProgress(meter, deps.clock.now(), bytes, expected)),
@@ -160,6 +167,10 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   if (result.error && result.recorded) deps.logger.warn({ box_id: item.id, error: result.error }, 'download interrupted');
   if (c.complete) {
     try {
+      // Checked again at the moment of the rename: the folders may have changed during the download.
+      assertInMediaRoot(ctx.mediaRoot, partialPath);
+      assertInMediaRoot(ctx.mediaRoot, finalPath);
+      refuseSymlinkFile(finalPath);
       fs.renameSync(partialPath, finalPath);
     } catch (err) {
       if (result.actualSize !== null || fs.existsSync(partialPath)) {
@@ -187,13 +198,39 @@ function fileSize(file: string): number {
   }
 }
 
-/** Moves an earlier attempt's partial file to the new partial path (or drops it when it cannot move). */
-function adoptPartial(from: string, to: string): void {
-  if (from === to || !fs.existsSync(from)) return;
+/** Removes `file` when it really lies inside the media root (else leaves it alone). */
+function removeInside(root: string, file: string): void {
+  if (realPathInside(root, file)) fs.rmSync(file, { force: true });
+}
+
+/**
+ * Moves an earlier attempt's partial file to the new partial path (or drops it when it cannot
+ * move). Nothing outside the media root is moved or removed.
+ */
+function adoptPartial(root: string, from: string, to: string): void {
+  if (from === to || !fs.existsSync(from) || !realPathInside(root, from) || !realPathInside(root, to)) return;
   try {
     if (fs.existsSync(to)) fs.rmSync(from, { force: true });
     else fs.renameSync(from, to);
   } catch {
     fs.rmSync(from, { force: true });
   }
+}
+
+const takenOnDisk = (file: string) => fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+
+/**
+ * `file`, or the first numbered name (`Name (2).ts`, `Name (3).ts`, …) that is this recording's own
+ * or free: a file the app did not create (no recording row names it) is never replaced or appended to.
+ */
+function unclaimedName(deps: ItemPipelineDeps, boxId: string, file: string): string {
+  for (let n = 1; n <= 999; n++) {
+    const candidate = n === 1 ? file : numberedName(file, n);
+    const owner = deps.recordings.pathOwner(candidate);
+    if (owner === boxId) return candidate;
+    if (owner !== undefined || takenOnDisk(candidate) || takenOnDisk(partialPathOf(candidate))) continue;
+    if (n > 1) deps.logger.warn({ box_id: boxId, file: candidate, taken: file }, 'a file the app did not create has this recording\'s name: it is left alone and the recording is saved under a numbered name');
+    return candidate;
+  }
+  throw new Error(`${file} and its numbered names up to (999) are all taken by files the app did not create`);
 }

@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { invalid } from '../../core/errors.js';
-import { isInside } from './naming.js';
+import { repoRoot } from '../../core/paths.js';
+import { assertInside, foldersOverlap, isInside } from '../../core/real-path.js';
 
 /**
  * The media root receives files named by a device on the LAN, so it must be a folder meant for
  * media: an existing, writable directory that is not a system folder, the home folder itself or a
- * hidden (dot) folder. Checked on the path as given and on its real path (symlinks resolved).
+ * hidden (dot) folder, and that is not, does not hold and does not sit inside one of the app's own
+ * folders (its install folder, its data folder, the folder of any file it keeps). Checked on the
+ * path as given and on its real path (symlinks resolved).
  */
 
 /** System folders refused together with everything under them. */
@@ -36,7 +39,17 @@ function refusal(p: string, home: string, platform: NodeJS.Platform): string | n
 export interface MediaRootCheckOptions {
   home?: string;
   platform?: NodeJS.Platform;
+  /**
+   * The app's own folders (data folder, the folders of its state file, settings and detector.ini);
+   * its install folder is always added.
+   */
+  appFolders?: readonly string[];
 }
+
+/** The app's folders a media root must keep clear of: the install folder and those given. */
+export const appFoldersOf = (given: readonly string[] = []): string[] => [...new Set([repoRoot, ...given.map((f) => path.resolve(f))])];
+
+export const APP_FOLDER_REFUSAL = "is, holds or sits inside one of the app's own folders (its install folder, data folder or the folder of its settings, database or detector.ini): choose a folder meant for recordings";
 
 /**
  * Why `root` cannot be the media root, or null when it can. Checks the path as given and its real
@@ -48,6 +61,7 @@ export function mediaRootProblem(root: string, opts: MediaRootCheckOptions = {})
   if (!(platform === 'win32' ? path.win32 : path.posix).isAbsolute(root)) return 'must be an absolute path';
   const named = refusal(root, home, platform);
   if (named) return `${named} (choose a folder meant for recordings)`;
+  if (appFoldersOf(opts.appFolders).some((f) => foldersOverlap(root, f))) return APP_FOLDER_REFUSAL;
   let real: string;
   try {
     real = fs.realpathSync(root);
@@ -72,8 +86,8 @@ export function mediaRootProblem(root: string, opts: MediaRootCheckOptions = {})
 }
 
 /** Throws a 400 naming `field` (in words: `label`) when `root` cannot be the media root. */
-export function checkMediaRoot(root: string, field = 'media_root', label = 'Media folder'): void {
-  const problem = mediaRootProblem(root);
+export function checkMediaRoot(root: string, appFolders: readonly string[], field = 'media_root', label = 'Media folder'): void {
+  const problem = mediaRootProblem(root, { appFolders });
   if (problem) throw invalid(field, problem, label);
 }
 
@@ -82,8 +96,8 @@ export function checkMediaRoot(root: string, field = 'media_root', label = 'Medi
  * segment that is a symlink leading outside the root, before anything is created beyond it.
  * Returns the folder's real path. Throws with a message for the recording row.
  */
-export function prepareFolderInside(root: string, folder: string): string {
-  const problem = mediaRootProblem(root);
+export function prepareFolderInside(root: string, folder: string, appFolders: readonly string[]): string {
+  const problem = mediaRootProblem(root, { appFolders });
   if (problem) throw new Error(`the media root ${root} ${problem}`);
   const realRoot = fs.realpathSync(root);
   const rel = path.relative(path.resolve(root), path.resolve(folder));
@@ -125,4 +139,12 @@ export function refuseSymlinkFile(file: string): void {
     return;
   }
   if (st.isSymbolicLink()) throw new Error(`${file} is a symbolic link: refused`);
+}
+
+/**
+ * Throws unless `file` (a recording, its `.partial` or `.orig`, a work folder) really lies inside
+ * the media root right now: called just before each write, rename or delete of the sync's files.
+ */
+export function assertInMediaRoot(root: string, file: string): void {
+  assertInside(root, file, 'the media root');
 }

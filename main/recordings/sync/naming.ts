@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { invalid } from '../../core/errors.js';
+import { isInside } from '../../core/real-path.js';
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
@@ -54,6 +55,11 @@ export function withIdSuffix(file: string, boxId: string): string {
   return `${file.replace(/\.ts$/, '')} [${id}].ts`;
 }
 
+/** `Name.ts` → `Name (2).ts`: the name a download takes when a file the app did not create has its name. */
+export function numberedName(file: string, n: number): string {
+  return `${file.replace(/\.ts$/, '')} (${n}).ts`;
+}
+
 /** `<Show> - S01E02 - <episode title>.ts` when season and episode parse, else the cleaned box title. */
 export function recordingFileName(show: string, boxTitle: string, season: number | null, episode: number | null, episodeTitle: string): string {
   if (season !== null && episode !== null) {
@@ -82,16 +88,7 @@ export function checkRelativeFolder(field: string, value: string, opts: { allowE
 /** The show fields checked here, in the words the show form uses. */
 export const FOLDER_LABELS: Record<string, string> = { dest_folder: 'Folder name', season_template: 'Season folder' };
 
-/**
- * True when `target` is `root` itself or inside it (lexically, after resolving). Only `..` as a
- * whole first segment leaves the root: a folder named `..foo` is inside.
- */
-export function isInside(root: string, target: string): boolean {
-  const rel = path.relative(path.resolve(root), path.resolve(target));
-  if (rel === '') return true;
-  if (path.isAbsolute(rel)) return false;
-  return rel !== '..' && !rel.startsWith(`..${path.sep}`);
-}
+export { isInside };
 
 /**
  * Validates a show's `dest_folder` and `season_template` on write: relative, no `..`, and the

@@ -50,7 +50,7 @@ describe('restart in the middle of a download', () => {
 
   it('closes runs a crashed process left running, at the next start, before serving', async () => {
     await h.service.stop();
-    const db = new Database(path.join(h.dir, 'state.db'));
+    const db = new Database(path.join(h.dataDir, 'state.db'));
     db.prepare(`INSERT INTO sync_runs (trigger, started_at, status) VALUES ('cron', 1, 'running')`).run();
     db.close();
     await h.restart();

@@ -18,16 +18,23 @@ export function sha256File(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
-/** A loopback-only test configuration: port 0, a state file and media root (created) under `dir`, SSDP to the responder. */
+/**
+ * The data folder of a test service under `dir` (state file, detector.ini, csrf-secret): beside
+ * its media root `dir/media`, never around it (a media root inside the app's folders is refused).
+ */
+export const testDataDir = (dir: string) => path.join(dir, 'data');
+
+/** A loopback-only test configuration: port 0, a data folder and a media root (created) under `dir`, SSDP to the responder. */
 export function testConfig(dir: string, ssdpPort: number, overrides: Partial<RecordingConfig> = {}): RecordingConfig {
-  const base = recordingConfigFromEnv({}, dir);
+  const data = testDataDir(dir);
+  const base = recordingConfigFromEnv({}, data);
   fs.mkdirSync(path.join(dir, 'media'), { recursive: true });
   return {
     ...base,
     port: 0,
     host: '127.0.0.1',
-    dbPath: path.join(dir, 'state.db'),
-    configDir: dir,
+    dbPath: path.join(data, 'state.db'),
+    configDir: data,
     csrfSecret: 'test-secret-0123456789abcdef0123456789abcdef',
     production: false,
     tz: 'Australia/Sydney',
@@ -98,6 +105,8 @@ export class ApiClient {
 
 export interface Harness {
   dir: string;
+  /** The service's data folder (state.db, detector.ini): `dir/data`. */
+  dataDir: string;
   mediaRoot: string;
   box: BoxSimulator;
   ssdp: SsdpResponder;
@@ -134,6 +143,7 @@ export async function startHarness(opts: {
   const make = () => createRecordingService(config, { logger: silentLogger, ...opts.deps });
   const h: Harness = {
     dir,
+    dataDir: testDataDir(dir),
     mediaRoot: path.join(dir, 'media'),
     box,
     ssdp,

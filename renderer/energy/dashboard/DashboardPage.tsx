@@ -24,8 +24,8 @@ export function DashboardPage() {
       </>
     );
   }
-  // A locked bridge blanks the gateway host for visitors without a session: a connected gateway is configured.
-  const notConfigured = state !== null && state.gateway.host === '' && !snapshot.connected;
+  // A locked bridge blanks the gateway host for visitors without a session and says it did (hostHidden).
+  const notConfigured = state !== null && state.gateway.host === '' && !state.gateway.hostHidden && !snapshot.connected;
   const stale = !snapshot.connected;
   return (
     <div className={stale ? 'stale' : undefined} data-testid="dashboard" data-stale={stale ? 'true' : 'false'}>

@@ -1,0 +1,28 @@
+import { expect, test } from './fixtures.js';
+
+/**
+ * Issue 42, "Messages that are false" on the energy pages: what a page says about the gateway, the
+ * battery, money and the weather place is what is true, locked or not.
+ */
+
+async function setPasscode(url: string, code: string): Promise<void> {
+  const res = await fetch(`${url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: code }) });
+  expect(res.status).toBe(200);
+}
+
+test('locked, an offline gateway reads "offline", never "No gateway is configured yet"', async ({ page, bridge }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
+  await bridge.stopSimulator();
+  await expect(page.getByTestId('connection-status')).toContainText('Gateway offline');
+  // The owner locks the bridge; this browser has no session, so the gateway's address is hidden from it.
+  await setPasscode(bridge.url, '4711');
+  await page.reload();
+  await expect(page.getByTestId('offline-banner')).toContainText('Gateway offline since');
+  await expect(page.getByTestId('offline-banner')).toContainText('keeps retrying the gateway');
+  await expect(page.getByTestId('setup-cta')).toHaveCount(0);
+  await expect(page.getByText('No gateway is configured yet')).toHaveCount(0);
+  // The address stays hidden: no host, no dangling ":port".
+  await expect(page.getByTestId('connection-status')).not.toContainText('127.0.0.1');
+  await expect(page.getByTestId('connection-status')).not.toContainText(' · :');
+});

@@ -26,3 +26,21 @@ test('locked, an offline gateway reads "offline", never "No gateway is configure
   await expect(page.getByTestId('connection-status')).not.toContainText('127.0.0.1');
   await expect(page.getByTestId('connection-status')).not.toContainText(' · :');
 });
+
+test.describe('money below zero', () => {
+  // Noon: the plant exports what the battery cannot take, at a feed-in rate far above the import rate,
+  // so today's bill is a credit and the battery (storing what could have been sold) costs money.
+  test.use({ bridgeOptions: { configured: true, simHour: 12, settings: { tariff: { importRate: 0.01, feedInRate: 100, dailySupplyCharge: 0 } } } });
+
+  test('a negative bill reads as a credit earned, in words, never "Paid -£2.18"', async ({ page }) => {
+    await page.goto('/');
+    const saved = page.getByTestId('saved-today');
+    await expect(saved).toContainText('You earned a credit of', { timeout: 30_000 });
+    await expect(saved).toContainText('instead of paying');
+    await expect(saved).toContainText('the battery:');
+    await expect(saved).toContainText('more spent');
+    const text = (await saved.textContent()) ?? '';
+    expect(text).not.toMatch(/[-−]\s*\D{0,3}\d/);
+    expect(text).not.toContain('Paid');
+  });
+});

@@ -2,6 +2,7 @@ import { Link } from '../../app/router.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
 import type { Snapshot } from '../types.js';
+import { paidInsteadOf, savedOrCost } from './money-words.js';
 
 const clock = (iso: string | null) => (iso === null ? '—' : new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
 
@@ -15,7 +16,7 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
         <Card title="Saved today" id="saved-today">
           {today.currency ? (
             <p data-testid="saved-today">
-              <strong>{formatMoney(today.savedBySolarAndBattery, today.currency)}</strong> saved so far by solar and battery ({formatMoney(today.savedByBattery, today.currency)} by the battery). Paid {formatMoney(today.paid, today.currency)} instead of {formatMoney(today.paidWithoutSolar, today.currency)}.
+              <SavedToday today={today} />
             </p>
           ) : (
             <p data-testid="saved-today">Set a tariff in Settings to see what today saved.</p>
@@ -73,6 +74,30 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
           )}
         </Card>
       )}
+    </>
+  );
+}
+
+type Today = NonNullable<NonNullable<Snapshot['savings']>['today']>;
+
+/** What solar and the battery did to today's bill, in words ("a credit of £2.18", never "-£2.18"). */
+function SavedToday({ today }: { today: Today }) {
+  const money = (v: number) => formatMoney(v, today.currency!);
+  const total = today.savedBySolarAndBattery;
+  const battery = today.savedByBattery;
+  const batteryWords = battery === null ? null : battery < 0 ? `the battery: ${savedOrCost(battery, money)}` : `${money(battery)} by the battery`;
+  return (
+    <>
+      {total !== null && total < 0 ? (
+        <>
+          <strong>{money(-total)} more spent</strong> so far than without solar and battery
+        </>
+      ) : (
+        <>
+          <strong>{total === null ? '—' : money(total)}</strong> saved so far by solar and battery
+        </>
+      )}
+      {batteryWords && ` (${batteryWords})`}. {paidInsteadOf(today.paid, today.paidWithoutSolar, money)}
     </>
   );
 }

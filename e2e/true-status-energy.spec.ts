@@ -44,3 +44,29 @@ test.describe('money below zero', () => {
     expect(text).not.toContain('Paid');
   });
 });
+
+/** Two hours of one sample a minute, ending a minute ago: the history a chart over the last hour reads. */
+function minuteHistory(now = Date.now()): Array<Record<string, number | null>> {
+  const rows: Array<Record<string, number | null>> = [];
+  const start = Math.floor((now - 2 * 3_600_000) / 60_000) * 60_000;
+  for (let t = start; t <= now - 60_000; t += 60_000) rows.push({ t, solar: 0, solarNative: 0, solarThirdParty: 0, home: 800, homeGeneral: 800, smartPort: null, grid: 800, battery: 0, soc: 40, outdoorTemp: null });
+  return rows;
+}
+
+test.describe('trends export', () => {
+  test.use({ bridgeOptions: { configured: true, simHour: 0, seedHistory: () => minuteHistory() } });
+
+  test("the CSV button names the chart's row interval, and the two CSV files have different names", async ({ page, bridge }) => {
+    await bridge.stopSimulator();
+    await page.goto('/trends');
+    await expect(page.getByTestId('trends-summary')).toContainText('one per 60 s');
+    const every = page.getByTestId('csv-every');
+    await expect(every).toHaveText('Download CSV (one row per 60 s)');
+
+    const [thinned] = await Promise.all([page.waitForEvent('download'), every.click()]);
+    const [all] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-all').click()]);
+    expect(thinned.suggestedFilename()).toMatch(/^energy-history-\d{4}-\d{2}-\d{2}-every-60s\.csv$/);
+    expect(all.suggestedFilename()).toMatch(/^energy-history-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(thinned.suggestedFilename()).not.toBe(all.suggestedFilename());
+  });
+});

@@ -1,3 +1,4 @@
+import { startFakeWeather } from '../main/energy/weather/fake-server.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -68,5 +69,32 @@ test.describe('trends export', () => {
     expect(thinned.suggestedFilename()).toMatch(/^energy-history-\d{4}-\d{2}-\d{2}-every-60s\.csv$/);
     expect(all.suggestedFilename()).toMatch(/^energy-history-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(thinned.suggestedFilename()).not.toBe(all.suggestedFilename());
+  });
+});
+
+test.describe('one battery estimate and one solar figure', () => {
+  // A week of the plant's own history (as the demo seeds it), late morning, the battery charging; the
+  // forecast's sunlight is a dull 5 W/m² all day, so what came so far is far above what was forecast.
+  test.use({ bridgeOptions: { configured: true, simHour: 11.5, demoPast: true, settings: { tariff: { importRate: 0.3, feedInRate: 0.08 } } } });
+
+  test('the battery card and The day ahead give the same full time; "so far" above "expected" says the forecast was low', async ({ page }) => {
+    test.setTimeout(150_000); // a week of demo history is seeded first
+    const weather = await startFakeWeather({ temperature: 18, weatherCode: 3, irradiance: () => 5 });
+    try {
+      const put = await page.request.put('/api/settings', { data: { solar: { ratedKwp: 6.6 }, weather: { enabled: true, location: 'Sydney', forecastUrl: weather.forecastUrl, geocodingUrl: weather.geocodingUrl } } });
+      expect(put.ok()).toBe(true);
+      await page.goto('/');
+      const forecast = page.getByTestId('solar-forecast');
+      await expect(forecast).toContainText('(the forecast was low)', { timeout: 30_000 });
+      await expect(forecast).toContainText(/Solar today \d+\.\d kWh so far, more than the \d+\.\d kWh forecast/);
+      await expect(forecast).not.toContainText('Solar expected today');
+
+      await expect(page.getByTestId('direction-battery')).toHaveText('Charging');
+      const dayAhead = (await page.getByTestId('outlook-full-at').textContent())!;
+      expect(dayAhead).toMatch(/^(Full at about .+|Not expected to be full today)\.$/);
+      await expect(page.getByTestId('battery-estimate')).toHaveText(dayAhead);
+    } finally {
+      await weather.close();
+    }
   });
 });

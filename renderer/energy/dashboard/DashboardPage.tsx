@@ -50,7 +50,7 @@ export function DashboardPage() {
           <PowerFlow power={snapshot.power} />
         </Card>
         <Card title="Battery" id="battery">
-          <BatteryGauge battery={snapshot.battery} power={snapshot.power.battery} />
+          <BatteryGauge battery={snapshot.battery} power={snapshot.power.battery} outlook={snapshot.outlook} />
         </Card>
         <Card title="Today" id="today">
           <EnergyToday energy={snapshot.energy} tariff={snapshot.tariff} />

@@ -2,9 +2,9 @@ import { Link } from '../../app/router.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
 import type { Snapshot } from '../types.js';
+import { fullAtText, solarTodayText } from './day-ahead-words.js';
 import { paidInsteadOf, savedOrCost } from './money-words.js';
 
-const clock = (iso: string | null) => (iso === null ? '—' : new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
 
 /** Dashboard cards: saved today, and the day ahead (solar forecast and battery outlook). */
 export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
@@ -30,9 +30,7 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
         <Card title="The day ahead" id="day-ahead">
           <p data-testid="solar-forecast">
             {outlook.solar.today.expectedKwh !== null ? (
-              <>
-                Solar expected today {formatKwh(outlook.solar.today.expectedKwh, 1)} ({formatKwh(outlook.solar.today.actualKwh, 1)} so far), tomorrow {formatKwh(outlook.solar.tomorrow.expectedKwh, 1)}.
-              </>
+              <>{solarTodayText(outlook.solar)}</>
             ) : outlook.solar.error ? (
               <>No solar forecast: {outlook.solar.error}.</>
             ) : outlook.solar.basis === 'none' ? (
@@ -55,7 +53,7 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
           )}
           {outlook.battery ? (
             <ul data-testid="battery-outlook">
-              <li>{outlook.battery.fullAt ? `Full at about ${clock(outlook.battery.fullAt)}.` : 'Not expected to be full today.'}</li>
+              <li data-testid="outlook-full-at">{fullAtText(outlook.battery)}</li>
               {outlook.battery.windows.map((w) => (
                 <li key={w.name + w.startsAt} data-covers={w.covers ? 'true' : 'false'}>
                   {w.name}: {w.message}.

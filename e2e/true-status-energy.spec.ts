@@ -97,4 +97,19 @@ test.describe('one battery estimate and one solar figure', () => {
       await weather.close();
     }
   });
+
+  test('with a week of history, the solar outlook learns from it, not "No history to learn from yet"', async ({ page }) => {
+    test.setTimeout(150_000);
+    const weather = await startFakeWeather({ temperature: 18, weatherCode: 1 });
+    try {
+      const put = await page.request.put('/api/settings', { data: { solar: { ratedKwp: 6.6 }, weather: { enabled: true, location: 'Sydney', forecastUrl: weather.forecastUrl, geocodingUrl: weather.geocodingUrl } } });
+      expect(put.ok()).toBe(true);
+      await page.goto('/');
+      const basis = page.getByTestId('solar-basis');
+      await expect(basis).toContainText(/Scaled from this plant's last [3-9] days/, { timeout: 30_000 });
+      await expect(basis).not.toContainText('No history to learn from yet');
+    } finally {
+      await weather.close();
+    }
+  });
 });

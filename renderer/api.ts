@@ -56,6 +56,9 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
   }
 }
 
+/** What a page says when a change needs the owner's passcode and this browser has no session. */
+export const LOCKED_MESSAGE = 'Locked: unlock with the passcode to make changes.';
+
 /**
  * The JSON body of a response, or an `ApiError` from the services' error body
  * (`{ error: { code, message, field } }`); both services' pages read answers this way.
@@ -74,10 +77,13 @@ export async function readJsonResponse<T>(res: Response, method: string, url: st
     const retry = Number(res.headers.get('retry-after'));
     const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
     const fallback = res.status === 429 && retryAfter ? `Too many requests; try again in ${retryAfter} s` : `${method} ${url} failed (${res.status})`;
+    const code = typeof err.code === 'string' ? err.code : `http_${res.status}`;
+    // The service's `locked` message is written for API clients (endpoints, headers); a page says what to do.
+    const message = code === 'locked' ? LOCKED_MESSAGE : typeof err.message === 'string' ? err.message : fallback;
     throw new ApiError(
       res.status,
-      typeof err.code === 'string' ? err.code : `http_${res.status}`,
-      typeof err.message === 'string' ? err.message : fallback,
+      code,
+      message,
       typeof err.field === 'string' ? err.field : null,
       err,
       retryAfter,

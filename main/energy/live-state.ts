@@ -43,7 +43,8 @@ export interface LiveState {
   lastUpdated: number | null;
   lastError: string | null;
   pollIntervalMs: number;
-  gateway: { host: string; port: number; firmware: Firmware | null };
+  /** `hostHidden`: a host is configured but this client may not see it (locked, no session). */
+  gateway: { host: string; port: number; firmware: Firmware | null; hostHidden?: boolean };
   power: { solar: W; solarNative: W; solarThirdParty: W; home: W; homeGeneral: W; smartPort: W; grid: W; battery: W; batteryGross: W };
   battery: { soc: number | null; soh: number | null; ratedCapacityKwh: number | null; reserveSoc: number | null; energyRemainingKwh: number | null; energyChargeableKwh: number | null };
   energy: {

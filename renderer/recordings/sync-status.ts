@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { rec } from './api.js';
-import type { SyncState } from './types.js';
+import type { SyncRun, SyncState } from './types.js';
 import { useLivePoll } from './use-live.js';
 
 /**
@@ -11,14 +11,26 @@ import { useLivePoll } from './use-live.js';
 let latest: { state: SyncState; at: number } | null = null;
 const listeners = new Set<() => void>();
 
-export function announceSync(state: SyncState): void {
-  latest = { state, at: Date.now() };
+/**
+ * What `GET /api/sync` answered to a request sent at `askedAt` (epoch ms). An answer to a request
+ * sent before the latest one known (e.g. the header's poll that overtook a started sync) is dropped:
+ * an older "idle" never overwrites a newer "syncing".
+ */
+export function announceSync(state: SyncState, askedAt = Date.now()): void {
+  if (latest && askedAt < latest.at) return;
+  latest = { state, at: askedAt };
   for (const l of listeners) l();
 }
 
+/** This page started `run` (the 202 of "Sync now"): the header shows it at once, on every page. */
+export function announceStarted(run: SyncRun): void {
+  announceSync({ schedule: latest?.state.schedule ?? null, running: run });
+}
+
 const loadSync = async (): Promise<SyncState> => {
+  const askedAt = Date.now();
   const s = await rec.get<SyncState>('/api/sync');
-  announceSync(s);
+  announceSync(s, askedAt);
   return s;
 };
 

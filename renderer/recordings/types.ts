@@ -25,7 +25,7 @@ export type Show = WithIsoTimes<StoredShow, 'created_at' | 'updated_at'>;
 
 /** A run's counters: runs stored by older versions may lack the newer ones; the engine adds a few of its own. */
 export type SyncSummary = Partial<StoredSummary> &
-  Pick<StoredSummary, 'downloaded' | 'failed' | 'skipped'> & { already_done?: number; busy?: number; interrupted?: number };
+  Pick<StoredSummary, 'downloaded' | 'failed' | 'skipped'> & { already_done?: number; busy?: number; interrupted?: number; imported_from?: string };
 
 export type SyncRun = Omit<WithIsoTimes<StoredRun, 'started_at' | 'finished_at'>, 'summary'> & { summary: SyncSummary | null };
 

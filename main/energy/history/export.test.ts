@@ -46,7 +46,10 @@ describe('GET /api/history/export', () => {
   it('thins with every, in JSON and CSV alike, matching the reference buckets', async () => {
     const json = (await th.get('/api/history/export?format=json&every=300')).body;
     expectSameBuckets(json, referenceBuckets(samples, 300_000));
-    const { header, rows } = parseCsv((await th.get('/api/history/export?format=csv&every=300')).text);
+    const thinned = await th.get('/api/history/export?format=csv&every=300');
+    // Not the every-sample export's name: both can sit in one downloads folder.
+    expect(thinned.headers['content-disposition']).toBe('attachment; filename="energy-history-2026-01-01-every-300s.csv"');
+    const { header, rows } = parseCsv(thinned.text);
     expect(header.slice(0, 2)).toEqual(['time', 't']);
     expect(header.slice(1)).toEqual(Object.keys(json[0]));
     const fromCsv = rows.map((cells) => Object.fromEntries(header.slice(1).map((k, j) => [k, cells[j + 1] === '' ? null : Number(cells[j + 1])])));

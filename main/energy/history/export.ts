@@ -297,7 +297,8 @@ export function isoFormatter(): (t: number) => string {
 }
 
 /** `energy-history-YYYY-MM-DD.<ext>`, dated in the given time zone. */
-export function exportFileName(now: number, timeZone: string, format: ExportFormat): string {
+export function exportFileName(now: number, timeZone: string, format: ExportFormat, every?: number): string {
   const day = localMinute(now, timeZone).date;
-  return `energy-history-${day}.${format}`;
+  // A thinned export names its row interval, so it never has the same name as the every-sample one.
+  return `energy-history-${day}${every ? `-every-${every}s` : ''}.${format}`;
 }

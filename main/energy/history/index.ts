@@ -84,7 +84,8 @@ export interface History {
    * changes. Samples already stored (same `t`) are skipped, so importing twice equals once.
    */
   importFiles(jobs: ImportJob[], onProgress?: (reports: LegacyImportReport[]) => void, from?: number): Promise<LegacyImportReport[]>;
-  exportFileName(format: ExportFormat): string;
+  /** `energy-history-<local date>[-every-<n>s].<format>`: the interval is in the name when thinned. */
+  exportFileName(format: ExportFormat, every?: number): string;
   /** Deletes durable rows older than the retention window now; returns how many went. */
   prune(): number;
   /** The in-memory window's extent. */
@@ -323,8 +324,8 @@ export function createHistory(opts: HistoryOptions): History {
       return pool.exportStream(format, every, cutoff());
     },
 
-    exportFileName(format) {
-      return exportFileName(clock.now(), opts.timeZone?.() ?? 'UTC', format);
+    exportFileName(format, every) {
+      return exportFileName(clock.now(), opts.timeZone?.() ?? 'UTC', format, every);
     },
 
     prune,

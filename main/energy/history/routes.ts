@@ -77,7 +77,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: History): v
     const stream = history.exportOffThread(format, every);
     return reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${history.exportFileName(format)}"`)
+      .header('content-disposition', `attachment; filename="${history.exportFileName(format, every)}"`)
       .header('cache-control', 'no-store')
       .send(stream);
   });

@@ -50,7 +50,7 @@ describe('history through the running energy service', () => {
     expect(snap.history).toEqual({ ...stats, links: { recent: '/api/history', export: '/api/history/export?format=json&every=60' } });
     const exported = await fetch(`${h.service.url}${snap.history.links.export}`);
     expect(exported.status).toBe(200);
-    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="energy-history-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="energy-history-\d{4}-\d{2}-\d{2}-every-60s\.json"$/);
     const buckets = await exported.json();
     expect(buckets.reduce((a: number, b: { n: number }) => a + b.n, 0)).toBe(4);
 

@@ -138,6 +138,16 @@ export function mapSigenSettings(raw: unknown, current: EnergySettings): Setting
     if (w.enabled && (w.latitude === null || w.longitude === null || w.latitude === undefined || w.longitude === undefined)) {
       drop('weather (place)', 'it found your place from your internet address; this bridge never does that: type the place in Settings → Weather');
     }
+    // It keeps coordinates only, no place name: a name typed here before ("Sydney") would now label
+    // another place's weather. The name is cleared (the weather then shows the coordinates) and said so.
+    const movesPlace = typeof w.latitude === 'number' && typeof w.longitude === 'number' && (w.latitude !== current.weather.latitude || w.longitude !== current.weather.longitude);
+    if (movesPlace && current.weather.location.trim()) {
+      (patch.weather as Record<string, unknown>).location = '';
+      drop(
+        'weather (place name)',
+        `it keeps coordinates only (${w.latitude}, ${w.longitude}), not a place name: "${current.weather.location.trim()}" was cleared here, so the weather shows those coordinates until you type the place's name in Settings → Weather`,
+      );
+    }
   }
   if (s.battery) {
     if (s.battery.capacityKwh !== undefined) put('battery', 'capacityKwh', s.battery.capacityKwh, 'battery.capacityKwh');

@@ -124,7 +124,8 @@ export interface IrradianceHour {
 }
 
 /** At most this many hours are read from one answer (16 days, Open-Meteo's longest forecast). */
-const MAX_HOURS = 16 * 24;
+/** The most hours read from one answer: past days for the plant fit (up to 16) plus the three ahead. */
+const MAX_HOURS = 20 * 24;
 
 const irradianceAnswer = z.object({
   hourly: z.object({
@@ -135,14 +136,15 @@ const irradianceAnswer = z.object({
 
 /**
  * Open-Meteo hourly global horizontal irradiance (`shortwave_radiation`, W/m², mean of the preceding
- * hour) from yesterday to the day after tomorrow in zone `timeZone`. Hours without a value are left out.
+ * hour) from `pastDays` days back (1: yesterday) to the day after tomorrow in zone `timeZone`. Hours
+ * without a value are left out.
  */
-export async function fetchIrradiance(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, timeZone: string, cancel?: AbortSignal): Promise<IrradianceHour[]> {
+export async function fetchIrradiance(fetchFn: FetchLike, baseUrl: string, lat: number, lon: number, timeZone: string, cancel?: AbortSignal, pastDays = 1): Promise<IrradianceHour[]> {
   const u = new URL(baseUrl);
   u.searchParams.set('latitude', String(lat));
   u.searchParams.set('longitude', String(lon));
   u.searchParams.set('hourly', 'shortwave_radiation');
-  u.searchParams.set('past_days', '1');
+  u.searchParams.set('past_days', String(Math.min(16, Math.max(1, Math.round(pastDays)))));
   // Hours are labelled by their end: three days make tomorrow's last hour (labelled 00:00 after it) complete.
   u.searchParams.set('forecast_days', '3');
   u.searchParams.set('timezone', timeZone);

@@ -46,7 +46,7 @@ export const mediaServerFeature: RecordingFeatureModule<typeof mediaServerSettin
     const mediaServer = createMediaServerIntegration({ settings: ctx.settings, fetch: ctx.lanFetch, gdm: ctx.config.gdm, clock: ctx.clock, logger: ctx.logger, stopSignal: ctx.stopSignal });
     return {
       hooks: { mediaServer },
-      seams: { discoverMediaServer: mediaServer.discover, detectMediaServerToken: mediaServer.detectToken },
+      seams: { discoverMediaServer: mediaServer.discover, detectMediaServerToken: mediaServer.detectToken, mediaServerStatus: mediaServer.status },
     };
   },
 };

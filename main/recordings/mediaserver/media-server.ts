@@ -51,9 +51,25 @@ export interface Caller {
   owner: boolean;
 }
 
+/** `GET /api/media-server`: whether the saved media server answers now (asked, not assumed). */
+export interface MediaServerStatus {
+  configured: boolean;
+  /** `answering`: it listed its libraries with the saved token; `token_refused`: it answered but refused the token. */
+  state: 'not_configured' | 'answering' | 'token_refused' | 'not_answering';
+  /** One short line when it is not answering as it should. */
+  message?: string;
+}
+
+/** How long `GET /api/media-server` reuses the server's answer (pages poll it; the server is asked at most this often). */
+export const MEDIA_SERVER_STATUS_CACHE_MS = 30_000;
+/** How long that check waits for the server (shorter than a refresh: a page is waiting). */
+const STATUS_TIMEOUT_MS = 3000;
+
 export interface MediaServerIntegration {
   /** The sync hook: refresh the configured section; `not_configured` without a server URL. Throws on failure. */
   refreshLibrary(signal?: AbortSignal): Promise<'ok' | 'not_configured'>;
+  /** Asks the saved server for its libraries (cached for MEDIA_SERVER_STATUS_CACHE_MS per URL). */
+  status(): Promise<MediaServerStatus>;
   /** A server found on the LAN while none is set is saved, as the owner's only when the owner asked. */
   discover(body: unknown, caller?: Caller): Promise<Record<string, unknown>>;
   /**
@@ -66,8 +82,34 @@ export interface MediaServerIntegration {
 export function createMediaServerIntegration(deps: MediaServerDeps): MediaServerIntegration {
   const log = deps.logger.child({ component: 'media-server' });
   const save = (patch: Record<string, string>, caller?: Caller) => deps.settings.patch(patch, deps.clock.now(), { owner: caller?.owner === true });
+  let statusCache: { url: string; at: number; status: MediaServerStatus } | null = null;
+
+  const askStatus = async (url: string): Promise<MediaServerStatus> => {
+    const timeout = AbortSignal.timeout(STATUS_TIMEOUT_MS);
+    const signal = deps.stopSignal ? AbortSignal.any([deps.stopSignal, timeout]) : timeout;
+    try {
+      await listSections(deps.fetch, { url, token: deps.settings.secretFor('media_server_token', url) }, signal);
+      return { configured: true, state: 'answering' };
+    } catch (err) {
+      if (!(err instanceof MediaServerError)) throw err;
+      log.info({ target: hostPort(new URL(url)), detail: err.message }, 'saved media server check failed');
+      if (err.kind === 'unauthorized') return { configured: true, state: 'token_refused', message: `${hostPort(new URL(url))} answered but refused the token` };
+      if (err.kind === 'no_answer') return { configured: true, state: 'not_answering', message: noHttpAnswer(url) };
+      return { configured: true, state: 'not_answering', message: `${hostPort(new URL(url))} answered HTTP, but not as a media server` };
+    }
+  };
 
   return {
+    async status() {
+      const url = deps.settings.get().media_server_url;
+      if (!url) return { configured: false, state: 'not_configured' };
+      const now = deps.clock.now();
+      if (statusCache && statusCache.url === url && now - statusCache.at < MEDIA_SERVER_STATUS_CACHE_MS) return statusCache.status;
+      const status = await askStatus(url);
+      statusCache = { url, at: now, status };
+      return status;
+    },
+
     async refreshLibrary(signal) {
       const s = deps.settings.get();
       if (!s.media_server_url) return 'not_configured';

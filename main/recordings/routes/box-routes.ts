@@ -127,6 +127,9 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
     return ctx.seams.discoverMediaServer(req.body, { owner: ctx.isOwner(req) });
   });
 
+  /** The saved media server: answering (libraries listed with the saved token), token refused, or not answering. */
+  app.get('/api/media-server', async () => ctx.seams.mediaServerStatus());
+
   /** Token detection from the media server's preferences file (`media_server_prefs_path`); the answer shows it masked. */
   app.post('/api/media-server/detect-token', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
     return ctx.seams.detectMediaServerToken(req.body);

@@ -22,6 +22,8 @@ export interface IntegrationSeams {
   adScan(row: RecordingRow, signal: AbortSignal): Promise<void>;
   /** GDM search on the LAN (no body) or the sections of a chosen server (`{ url, token? }`); validates its body. */
   discoverMediaServer(body: unknown, caller?: { owner: boolean }): Promise<unknown>;
+  /** Whether the saved media server answers now (`GET /api/media-server`). */
+  mediaServerStatus(): Promise<unknown>;
   /** Reads the media server's token from its preferences file and stores it (never echoed in clear). */
   detectMediaServerToken(body: unknown): Promise<unknown>;
   cloudTest(): Promise<unknown>;

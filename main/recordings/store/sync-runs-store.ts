@@ -57,6 +57,7 @@ export interface SyncRunsStore {
   start(trigger: SyncTrigger, showId: number | null, now: number): SyncRun;
   finish(id: number, status: Exclude<SyncRunStatus, 'running'>, summary: SyncSummary, now: number): SyncRun;
   get(id: number): SyncRun | undefined;
+  /** The newest `limit` runs by start time (newest first). */
   list(limit: number): SyncRun[];
   /** Deletes every finished run; a running one stays. Returns how many went. */
   clearFinished(): number;
@@ -75,10 +76,11 @@ export function createSyncRunsStore(db: Db): SyncRunsStore {
   const insert = db.prepare(`INSERT INTO sync_runs (trigger, show_id, started_at, status) VALUES (?, ?, ?, 'running')`);
   const finishStmt = db.prepare('UPDATE sync_runs SET status = ?, summary_json = ?, finished_at = ? WHERE id = ?');
   const getStmt = db.prepare('SELECT * FROM sync_runs WHERE id = ?');
-  const listStmt = db.prepare('SELECT * FROM sync_runs ORDER BY id DESC LIMIT ?');
+  // Newest first by when they ran: imported runs get ids after runs already here, but ran before them.
+  const listStmt = db.prepare('SELECT * FROM sync_runs ORDER BY started_at DESC, id DESC LIMIT ?');
   const clearStmt = db.prepare(`DELETE FROM sync_runs WHERE status != 'running'`);
   const capStmt = db.prepare(`DELETE FROM sync_runs WHERE id <= (SELECT id FROM sync_runs ORDER BY id DESC LIMIT 1 OFFSET ?)`);
-  const lastFinishedStmt = db.prepare(`SELECT * FROM sync_runs WHERE status != 'running' ORDER BY id DESC LIMIT 1`);
+  const lastFinishedStmt = db.prepare(`SELECT * FROM sync_runs WHERE status != 'running' ORDER BY started_at DESC, id DESC LIMIT 1`);
   const progressStmt = db.prepare(`UPDATE sync_runs SET summary_json = ? WHERE id = ? AND status = 'running'`);
   const runningStmt = db.prepare(`SELECT * FROM sync_runs WHERE status = 'running'`);
   const interrupted = db.prepare(`UPDATE sync_runs SET status = 'error', finished_at = ?, summary_json = ? WHERE id = ?`);

@@ -55,7 +55,8 @@ describe('restart in the middle of a download', () => {
     db.close();
     await h.restart();
     const runs = (await h.api.get('/api/sync-runs')).body.runs;
-    expect(runs[0]).toMatchObject({ trigger: 'cron', status: 'error' });
+    // Runs are listed by start time: the crashed one (started at epoch ms 1) is the oldest.
+    expect(runs.at(-1)).toMatchObject({ trigger: 'cron', status: 'error', started_at: new Date(1).toISOString() });
     expect((await h.api.delete('/api/sync-runs')).body.deleted).toBe(runs.length);
     expect((await h.api.get('/api/sync-runs')).body.runs).toEqual([]);
   });

@@ -1,9 +1,16 @@
 import { formatDuration, formatKwh, formatPercent, formatPower } from '../../kit/format.js';
 import { formatClockTime } from '../DemoClock.js';
+import { fullAtText } from '../savings/day-ahead-words.js';
 import type { Snapshot } from '../types.js';
 
-function estimateText(b: Snapshot['battery']): string {
+/**
+ * Time to full or empty. Charging, with The day ahead's outlook at hand, it is the outlook's figure
+ * (usual load and the solar forecast), not the one the charge rate of this minute gives: the page
+ * shows one estimate, not two that disagree.
+ */
+function estimateText(b: Snapshot['battery'], outlookBattery: NonNullable<Snapshot['outlook']>['battery'] | undefined): string {
   const e = b.estimate;
+  if (outlookBattery && (b.direction === 'charge' || (e.status === 'ready' && e.target === 'full'))) return fullAtText(outlookBattery);
   if (e.status === 'warming') return 'Estimating time remaining…';
   if (e.status !== 'ready') return 'Holding steady';
   const target = e.target === 'full' ? 'Full' : e.target === 'reserve' ? 'Reserve' : 'Empty';
@@ -23,7 +30,7 @@ export function storedKwh(b: Pick<Snapshot['battery'], 'soc' | 'capacityKwh' | '
 }
 
 /** Battery ring with state of charge, reserve mark and the time-to-full/empty estimate. */
-export function BatteryGauge({ battery, power }: { battery: Snapshot['battery']; power: number | null }) {
+export function BatteryGauge({ battery, power, outlook }: { battery: Snapshot['battery']; power: number | null; outlook?: Snapshot['outlook'] }) {
   const soc = battery.soc ?? 0;
   const r = 52;
   const c = 2 * Math.PI * r;
@@ -58,7 +65,7 @@ export function BatteryGauge({ battery, power }: { battery: Snapshot['battery'];
         <div className="flow-dir">
           {direction} {power !== null && battery.direction !== 'idle' ? formatPower(power) : ''}
         </div>
-        <div data-testid="battery-estimate">{estimateText(battery)}</div>
+        <div data-testid="battery-estimate">{estimateText(battery, outlook?.battery)}</div>
         <dl className="pairs small">
           <dt>Reserve</dt>
           <dd data-testid="battery-reserve">{formatPercent(battery.reserveSoc)}</dd>

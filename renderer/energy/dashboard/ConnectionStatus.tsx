@@ -5,7 +5,7 @@ import type { LiveState, Snapshot } from '../types.js';
 /** Gateway connection state and the time of the last poll; an offline gateway is unmistakable. */
 export function ConnectionStatus({ snapshot, state, streamOpen, now }: { snapshot: Snapshot; state: LiveState | null; streamOpen: boolean; now: number }) {
   const gw = state?.gateway;
-  const where = gw ? `${gw.host}:${gw.port}` : 'the gateway';
+  const where = gw?.host ? `${gw.host}:${gw.port}` : 'the gateway';
   return (
     <>
       {!streamOpen && (

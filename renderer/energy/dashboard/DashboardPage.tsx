@@ -24,8 +24,8 @@ export function DashboardPage() {
       </>
     );
   }
-  // A locked bridge blanks the gateway host for visitors without a session: a connected gateway is configured.
-  const notConfigured = state !== null && state.gateway.host === '' && !snapshot.connected;
+  // A locked bridge blanks the gateway host for visitors without a session and says it did (hostHidden).
+  const notConfigured = state !== null && state.gateway.host === '' && !state.gateway.hostHidden && !snapshot.connected;
   const stale = !snapshot.connected;
   return (
     <div className={stale ? 'stale' : undefined} data-testid="dashboard" data-stale={stale ? 'true' : 'false'}>
@@ -50,7 +50,7 @@ export function DashboardPage() {
           <PowerFlow power={snapshot.power} />
         </Card>
         <Card title="Battery" id="battery">
-          <BatteryGauge battery={snapshot.battery} power={snapshot.power.battery} />
+          <BatteryGauge battery={snapshot.battery} power={snapshot.power.battery} outlook={snapshot.outlook} />
         </Card>
         <Card title="Today" id="today">
           <EnergyToday energy={snapshot.energy} tariff={snapshot.tariff} />

@@ -2,8 +2,9 @@ import { Link } from '../../app/router.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
 import type { Snapshot } from '../types.js';
+import { fullAtText, solarTodayText } from './day-ahead-words.js';
+import { paidInsteadOf, savedOrCost } from './money-words.js';
 
-const clock = (iso: string | null) => (iso === null ? '—' : new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
 
 /** Dashboard cards: saved today, and the day ahead (solar forecast and battery outlook). */
 export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
@@ -15,7 +16,7 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
         <Card title="Saved today" id="saved-today">
           {today.currency ? (
             <p data-testid="saved-today">
-              <strong>{formatMoney(today.savedBySolarAndBattery, today.currency)}</strong> saved so far by solar and battery ({formatMoney(today.savedByBattery, today.currency)} by the battery). Paid {formatMoney(today.paid, today.currency)} instead of {formatMoney(today.paidWithoutSolar, today.currency)}.
+              <SavedToday today={today} />
             </p>
           ) : (
             <p data-testid="saved-today">Set a tariff in Settings to see what today saved.</p>
@@ -29,9 +30,7 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
         <Card title="The day ahead" id="day-ahead">
           <p data-testid="solar-forecast">
             {outlook.solar.today.expectedKwh !== null ? (
-              <>
-                Solar expected today {formatKwh(outlook.solar.today.expectedKwh, 1)} ({formatKwh(outlook.solar.today.actualKwh, 1)} so far), tomorrow {formatKwh(outlook.solar.tomorrow.expectedKwh, 1)}.
-              </>
+              <>{solarTodayText(outlook.solar)}</>
             ) : outlook.solar.error ? (
               <>No solar forecast: {outlook.solar.error}.</>
             ) : outlook.solar.basis === 'none' ? (
@@ -54,7 +53,7 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
           )}
           {outlook.battery ? (
             <ul data-testid="battery-outlook">
-              <li>{outlook.battery.fullAt ? `Full at about ${clock(outlook.battery.fullAt)}.` : 'Not expected to be full today.'}</li>
+              <li data-testid="outlook-full-at">{fullAtText(outlook.battery)}</li>
               {outlook.battery.windows.map((w) => (
                 <li key={w.name + w.startsAt} data-covers={w.covers ? 'true' : 'false'}>
                   {w.name}: {w.message}.
@@ -73,6 +72,30 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
           )}
         </Card>
       )}
+    </>
+  );
+}
+
+type Today = NonNullable<NonNullable<Snapshot['savings']>['today']>;
+
+/** What solar and the battery did to today's bill, in words ("a credit of £2.18", never "-£2.18"). */
+function SavedToday({ today }: { today: Today }) {
+  const money = (v: number) => formatMoney(v, today.currency!);
+  const total = today.savedBySolarAndBattery;
+  const battery = today.savedByBattery;
+  const batteryWords = battery === null ? null : battery < 0 ? `the battery: ${savedOrCost(battery, money)}` : `${money(battery)} by the battery`;
+  return (
+    <>
+      {total !== null && total < 0 ? (
+        <>
+          <strong>{money(-total)} more spent</strong> so far than without solar and battery
+        </>
+      ) : (
+        <>
+          <strong>{total === null ? '—' : money(total)}</strong> saved so far by solar and battery
+        </>
+      )}
+      {batteryWords && ` (${batteryWords})`}. {paidInsteadOf(today.paid, today.paidWithoutSolar, money)}
     </>
   );
 }

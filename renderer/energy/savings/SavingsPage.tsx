@@ -5,6 +5,7 @@ import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
+import { paidInsteadOf, savedOrCost } from './money-words.js';
 import type { SavingsPeriod } from '../../../main/energy/features/savings/report.js';
 
 type By = 'day' | 'month' | 'year';
@@ -72,7 +73,7 @@ export function SavingsPage() {
           <Card title={`Saved ${report.from} to ${report.to}`} id="savings-total">
             {currency ? (
               <p data-testid="savings-total">
-                The battery saved <strong>{money(report.total.savedByBattery)}</strong>; solar and battery together saved <strong>{money(report.total.savedBySolarAndBattery)}</strong>. You paid {money(report.total.paid)} instead of {money(report.total.paidWithoutSolar)}.
+                The battery: <strong>{savedOrCost(report.total.savedByBattery, (v) => formatMoney(v, currency))}</strong>; solar and battery together: <strong>{savedOrCost(report.total.savedBySolarAndBattery, (v) => formatMoney(v, currency))}</strong>. {paidInsteadOf(report.total.paid, report.total.paidWithoutSolar, (v) => formatMoney(v, currency))}
               </p>
             ) : (
               <Banner kind="info" testId="savings-no-tariff">

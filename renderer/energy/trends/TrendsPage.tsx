@@ -180,13 +180,14 @@ export function TrendsPage() {
           {stats ? `${stats.count} samples held${stats.firstT ? `, ${formatDateTime(stats.firstT)} to ${formatDateTime(stats.lastT)}` : ''}.` : ''} The export holds the full retained series.
         </p>
         <div className="row">
-          <a className="button" href={`/api/history/export?format=csv&every=${query.every}`} download>
-            Download CSV (one row per {query.every} s)
+          {/* The chart's own row interval (the samples' spacing when it is coarser than asked), so the two agree. */}
+          <a className="button" href={`/api/history/export?format=csv&every=${spacing}`} download data-testid="csv-every">
+            Download CSV (one row per {spacing} s)
           </a>
-          <a className="button" href={`/api/history/export?format=json&every=${query.every}`} download>
+          <a className="button" href={`/api/history/export?format=json&every=${spacing}`} download>
             Download JSON
           </a>
-          <a className="button" href="/api/history/export?format=csv" download>
+          <a className="button" href="/api/history/export?format=csv" download data-testid="csv-all">
             CSV, every sample
           </a>
         </div>

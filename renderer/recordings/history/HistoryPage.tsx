@@ -5,6 +5,7 @@ import { formatTime } from '../../kit/format.js';
 import { messageOf, rec } from '../api.js';
 import { episodeLabel, formatInZone } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';
+import { announceSync } from '../sync-status.js';
 import { SyncNowButton } from '../SyncNow.js';
 import type { Recording, SyncRun, SyncState, SyncSummary } from '../types.js';
 import { useLivePoll } from '../use-live.js';
@@ -17,11 +18,14 @@ interface HistoryData {
 }
 
 const load = async (): Promise<HistoryData> => {
+  const askedAt = Date.now();
   const [runs, sync, list] = await Promise.all([
     rec.get<{ runs: SyncRun[] }>('/api/sync-runs?limit=100'),
     rec.get<SyncState>('/api/sync'),
     rec.get<{ recordings: Recording[] }>('/api/recordings'),
   ]);
+  // The header's chip reads the same answer, so it never says "Idle" beside a running sync.
+  announceSync(sync, askedAt);
   return { runs: runs.runs, sync, active: list.recordings.filter((r) => r.progress) };
 };
 const isLive = (d: HistoryData) => d.sync.running !== null || d.active.length > 0;

@@ -10,7 +10,7 @@ import { SyncNowButton } from '../SyncNow.js';
 import type { Recording, Show, SyncRun, SyncState } from '../types.js';
 import { useLivePoll } from '../use-live.js';
 import { useServerSettings } from '../use-server.js';
-import { countsLine, hostOf, lastRunWith, showCounts, thisWeek } from './overview-data.js';
+import { countsLine, hostOf, isImported, lastRunWith, showCounts, thisWeek } from './overview-data.js';
 
 interface OverviewData {
   sync: SyncState;
@@ -27,14 +27,29 @@ interface SavedBox {
   message?: string;
 }
 
+/** `GET /api/media-server`: the saved media server as it answered just now. */
+interface MediaServerStatus {
+  configured: boolean;
+  state: 'not_configured' | 'answering' | 'token_refused' | 'not_answering';
+  message?: string;
+}
+
+const MEDIA_PILL: Record<MediaServerStatus['state'], { text: string; kind: string }> = {
+  answering: { text: 'connected', kind: 'ok' },
+  token_refused: { text: 'token refused', kind: 'failed' },
+  not_answering: { text: 'not answering', kind: 'failed' },
+  not_configured: { text: 'not set up', kind: '' },
+};
+
 const load = async (): Promise<OverviewData> => {
+  const askedAt = Date.now();
   const [sync, runs, shows, list] = await Promise.all([
     rec.get<SyncState>('/api/sync'),
     rec.get<{ runs: SyncRun[] }>('/api/sync-runs?limit=20'),
     rec.get<{ shows: Show[] }>('/api/shows'),
     rec.get<{ recordings: Recording[] }>('/api/recordings'),
   ]);
-  announceSync(sync);
+  announceSync(sync, askedAt);
   return { sync, runs: runs.runs, shows: shows.shows, recordings: list.recordings };
 };
 const isLive = (d: OverviewData) => d.sync.running !== null || d.recordings.some((r) => r.progress !== null);
@@ -57,6 +72,19 @@ export function OverviewPage() {
       alive = false;
     };
   }, [boxSetting]);
+  const [media, setMedia] = useState<MediaServerStatus | null>(null);
+  const mediaSetting = String(view?.settings.media_server_url ?? '');
+  useEffect(() => {
+    let alive = true;
+    setMedia(null);
+    rec
+      .get<MediaServerStatus>('/api/media-server')
+      .then((r) => alive && setMedia(r))
+      .catch(() => alive && setMedia(null));
+    return () => {
+      alive = false;
+    };
+  }, [mediaSetting]);
 
   const tz = view?.tz;
   const d = live.data;
@@ -103,7 +131,14 @@ export function OverviewPage() {
         <p data-testid="last-sync">
           {lastFinished ? (
             <>
-              <strong>Last sync</strong> #{lastFinished.id}, {formatInZone(lastFinished.finished_at ?? lastFinished.started_at, tz)}:{' '}
+              <strong>Last sync</strong> #{lastFinished.id}
+              {isImported(lastFinished) && (
+                <>
+                  {' '}
+                  <span className="pill" data-testid="last-sync-imported">imported</span>
+                </>
+              )}
+              , {formatInZone(lastFinished.finished_at ?? lastFinished.started_at, tz)}:{' '}
               <span className={`pill ${lastFinished.status}`}>{lastFinished.status}</span> {countsLine(lastFinished)}
               {lastFinished.summary?.error && <span className="error-text small"> — {lastFinished.summary.error}</span>}
             </>
@@ -160,11 +195,13 @@ export function OverviewPage() {
           {mediaUrl ? (
             <>
               <p>
-                <span className={`pill ${refreshRun?.summary?.media_server_refresh === 'failed' ? 'failed' : refreshRun ? 'ok' : ''}`}>
-                  {refreshRun ? (refreshRun.summary?.media_server_refresh === 'ok' ? 'connected' : 'last refresh failed') : 'set up'}
+                {/* Connected only after the server answered just now; an earlier (or imported) refresh proves nothing. */}
+                <span className={`pill ${media ? MEDIA_PILL[media.state].kind : ''}`} data-testid="media-state">
+                  {media ? MEDIA_PILL[media.state].text : 'asking…'}
                 </span>{' '}
                 <strong>{hostOf(mediaUrl)}</strong>
                 {settings?.media_server_section_id ? <span className="muted small"> · library {String(settings.media_server_section_id)}</span> : null}
+                {media?.message && <span className="muted small"> — {media.message}</span>}
               </p>
               <p className="muted small">
                 {refreshRun
@@ -217,9 +254,9 @@ export function OverviewPage() {
               <li key={r.id} data-run-id={r.id}>
                 <span className={`pill ${r.status}`}>{r.status}</span>
                 <span>
-                  #{r.id} · {formatInZone(r.started_at, tz)} · {TRIGGER[r.trigger] ?? r.trigger}
+                  #{r.id} · {formatInZone(r.started_at, tz)} · {isImported(r) ? `imported from ${r.summary?.imported_from}` : (TRIGGER[r.trigger] ?? r.trigger)}
                 </span>
-                <span className="muted small">{countsLine(r)}</span>
+                <span className="muted small">{countsLine(r, active.length)}</span>
               </li>
             ))}
           </ul>

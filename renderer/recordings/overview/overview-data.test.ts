@@ -21,6 +21,11 @@ describe('overview tiles', () => {
     expect(countsLine(run(1, { downloaded: 3, failed: 0, skipped: 1 }))).toBe('3 downloaded · 1 skipped');
     expect(countsLine(run(2, { downloaded: 0, failed: 0, skipped: 0 }))).toBe('nothing new');
   });
+  it('says what a running run is doing, never "nothing new" while it downloads', () => {
+    expect(countsLine(run(3, { downloaded: 0, failed: 0, skipped: 0 }, 'running'), 2)).toBe('downloading 2 now');
+    expect(countsLine(run(3, { downloaded: 1, failed: 0, skipped: 0 }, 'running'), 1)).toBe('downloading 1 now · 1 downloaded so far');
+    expect(countsLine(run(3, null, 'running'))).toBe('checking the box for new recordings');
+  });
   it('finds the newest finished run that refreshed the media server (not one that was not configured)', () => {
     const runs = [run(5, null, 'running'), run(4, { downloaded: 0, failed: 0, skipped: 0, media_server_refresh: 'not_configured' }), run(3, { downloaded: 1, failed: 0, skipped: 0, media_server_refresh: 'ok' })];
     expect(lastRunWith(runs, 'media_server_refresh')?.id).toBe(3);

@@ -26,13 +26,23 @@ export function lastRunWith<K extends 'media_server_refresh' | 'box_deleted' | '
   return runs.find((r) => r.status !== 'running' && r.summary && r.summary[key] !== undefined && r.summary[key] !== 0 && r.summary[key] !== 'not_configured') ?? null;
 }
 
-/** "3 downloaded · 1 failed · 2 skipped" (zeros left out; "nothing new" when all are zero). */
-export function countsLine(run: SyncRun): string {
+/**
+ * "3 downloaded · 1 failed · 2 skipped" (zeros left out; "nothing new" when all are zero). A running
+ * run says what it is doing: downloading (how many now) with its counts so far, never "nothing new".
+ */
+export function countsLine(run: SyncRun, downloadingNow = 0): string {
   const s = run.summary;
-  if (!s) return run.status === 'running' ? 'running' : 'no counts';
-  const parts = [s.downloaded ? `${s.downloaded} downloaded` : '', s.failed ? `${s.failed} failed` : '', s.skipped ? `${s.skipped} skipped` : ''].filter(Boolean);
+  const parts = s ? [s.downloaded ? `${s.downloaded} downloaded` : '', s.failed ? `${s.failed} failed` : '', s.skipped ? `${s.skipped} skipped` : ''].filter(Boolean) : [];
+  if (run.status === 'running') {
+    const doing = downloadingNow ? `downloading ${downloadingNow} now` : 'checking the box for new recordings';
+    return parts.length ? `${doing} · ${parts.join(' · ')} so far` : doing;
+  }
+  if (!s) return 'no counts';
   return parts.length ? parts.join(' · ') : 'nothing new';
 }
+
+/** A run read from another program's history (fetcharr), not one this service ran. */
+export const isImported = (run: SyncRun): boolean => Boolean(run.summary?.imported_from);
 
 /** Host (and port) of a URL setting, for "connected to …" lines; the text itself when not a URL. */
 export function hostOf(url: string): string {

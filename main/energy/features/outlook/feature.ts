@@ -76,7 +76,9 @@ export const createOutlookFeature: FeatureFactory = (ctx) => {
     const s = ctx.settings();
     try {
       const place = await resolvePlace(weatherFetch, s.weather, undefined, cancel.signal);
-      const got = await fetchIrradiance(weatherFetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.timezone, cancel.signal);
+      // The past FIT_DAYS too: with a week of history already here, the fit learns from it at once
+      // instead of from forecasts this bridge happened to record as the days went by.
+      const got = await fetchIrradiance(weatherFetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.timezone, cancel.signal, FIT_DAYS);
       if (gen !== generation) return;
       hours = got;
       status.fetchedAt = ctx.clock.now();

@@ -53,11 +53,12 @@ describe('commercial detection with the real comskip', () => {
     const resolved = resolveDetectorConfig(configDir, '/nonexistent/bundled.ini');
     expect(resolved).toEqual({ path: userIni, source: 'user' });
 
-    // The gotcha is real: comskip reading that file (or the file with output_edl=1 appended) writes no edit list.
+    // The gotcha is real: comskip reading that file (or the file with output_edl=1 appended) writes no
+    // edit list, not even the empty one it writes for a clip without breaks (the shorter clip: quicker).
     const naive = work('naive');
     fs.writeFileSync(path.join(naive, 'appended.ini'), `${fs.readFileSync(userIni, 'utf8')}output_edl=1\n`);
-    spawnSync('comskip', [`--ini=${path.join(naive, 'appended.ini')}`, `--output=${naive}`, clip]);
-    expect(fs.existsSync(path.join(naive, `${path.basename(clip, '.ts')}.edl`))).toBe(false);
+    spawnSync('comskip', [`--ini=${path.join(naive, 'appended.ini')}`, `--output=${naive}`, plain]);
+    expect(fs.existsSync(path.join(naive, `${path.basename(plain, '.ts')}.edl`))).toBe(false);
 
     const breaks = await detectBreaks({ tools: defaultAdTools, iniSource: resolved.path, file: clip, workDir: work('forced'), timeoutMs: 120_000 });
     expect(breaks).toHaveLength(1);
@@ -92,8 +93,9 @@ describe('commercial detection with the real comskip', () => {
           return child;
         }) as typeof defaultAdTools.spawn,
       };
-      const breaks = await detectBreaks({ tools, iniSource: ini, file: clip, workDir: work(`nice-${nice || 'none'}`), timeoutMs: 120_000 });
-      expect(breaks).toHaveLength(1);
+      // The shorter clip without breaks: what is checked is the priority comskip ran at.
+      const breaks = await detectBreaks({ tools, iniSource: ini, file: plain, workDir: work(`nice-${nice || 'none'}`), timeoutMs: 120_000 });
+      expect(breaks).toEqual([]);
       expect(seen.length).toBeGreaterThan(0);
       // Like `nice -n 10`: 10 above the service's own niceness (0 in production; tests may run niced).
       expect(new Set(seen)).toEqual(new Set([Math.min(19, os.getPriority() + 10)]));

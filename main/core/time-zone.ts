@@ -37,8 +37,8 @@ export function systemZoneRules(tz: string, dir = zoneDir()): ZoneRules | null {
   }
 }
 
-/** Offsets through Intl, for systems without a tz database. */
-function intlOffset(tz: string): ZoneOffset {
+/** Offsets through Intl (ICU's copy of the tz data): for systems without a tz database. */
+export function intlOffset(tz: string): ZoneOffset {
   const f = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
   return (t) => {
     const p: Record<string, number> = {};

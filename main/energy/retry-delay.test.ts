@@ -53,7 +53,8 @@ describe('retry after a gateway drop', () => {
     sim = await startGatewaySimulator({ firmware: 'V2.9', port });
 
     clock.advance(retryDelayMs - 1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The retry has not started: its timer is still the one pending (it starts synchronously when due).
+    expect(poller!.waiting).toBe(true);
     expect(connects).toBe(before);
     expect(readings).toBe(1);
     clock.advance(1);
@@ -76,7 +77,7 @@ describe('retry after a gateway drop', () => {
     clock.advance(0);
     await until(() => drops.length === 1 && poller!.waiting, 'the first failure');
     clock.advance(29_999);
-    await new Promise((r) => setTimeout(r, 100));
+    expect(poller!.waiting).toBe(true);
     expect(connects).toBe(1);
     clock.advance(1);
     await until(() => drops.length === 2 && poller!.waiting, 'the second failure');

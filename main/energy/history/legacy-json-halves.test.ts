@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { DurableStore } from './durable-store.js';
@@ -192,7 +192,6 @@ describe('our own legacy JSON file read in two halves on two threads', () => {
     }
     expect(fs.existsSync(file)).toBe(true);
     // The threads are gone shortly after; nothing of theirs is left in the temporary directory.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(stagesLeft()).toEqual([]);
+    await vi.waitFor(() => expect(stagesLeft()).toEqual([]), { timeout: 5_000, interval: 20 });
   });
 });

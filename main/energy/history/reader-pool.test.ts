@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { DurableStore } from './durable-store.js';
 import { EXPORT_PAGE_ROWS } from './export.js';
@@ -160,6 +161,14 @@ describe('the reader worker when nothing asks it anything', () => {
   let dir: string;
   let pool: HistoryReaderPool;
   const samples: HistorySample[] = [];
+  // The idle time passes only when the test says so.
+  const clock = createManualClock();
+  const IDLE_MS = 300;
+  /** Lets the idle time pass (again) until the reader is off: it ends once its last reply is in. */
+  const idleOut = () => vi.waitFor(() => {
+    clock.advance(IDLE_MS);
+    expect(pool.reader()).toBe('off');
+  }, { timeout: 5_000, interval: 20 });
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-reader-idle-'));
     const file = path.join(dir, 'history.db');
@@ -167,7 +176,7 @@ describe('the reader worker when nothing asks it anything', () => {
     for (let i = 0; i < 6 * 3600; i++) samples.push(makeSample(T0 + i * 1000));
     store.insertMany(samples);
     store.close();
-    pool = new HistoryReaderPool(file, silentLogger, { readerIdleMs: 300 });
+    pool = new HistoryReaderPool(file, silentLogger, { readerIdleMs: IDLE_MS, clock });
   }, 60_000);
   afterAll(async () => {
     await pool.close();
@@ -178,25 +187,30 @@ describe('the reader worker when nothing asks it anything', () => {
     expect(pool.reader()).toBe('off');
     const first = await pool.query({ every: 60, since: T0 }, T0, false);
     expect(pool.reader()).not.toBe('off');
-    await vi.waitFor(() => expect(pool.reader()).toBe('off'), { timeout: 5_000, interval: 50 });
+    clock.advance(IDLE_MS - 1);
+    expect(pool.reader()).not.toBe('off');
+    clock.advance(1);
+    expect(pool.reader()).toBe('off');
     const again = await pool.query({ every: 60, since: T0 }, T0, false);
     expect(again.body.toString()).toBe(first.body.toString());
     expect(JSON.parse(first.body.toString())).toHaveLength(360);
   }, 60_000);
 
   it('stays while a thinned export is open, however slowly it is read, and ends after it', async () => {
-    await vi.waitFor(() => expect(pool.reader()).toBe('off'), { timeout: 5_000, interval: 50 });
+    await idleOut();
     const stream = pool.exportStream('csv', 10, T0);
     const chunks: Buffer[] = [];
     const firstChunk = await new Promise<Buffer>((resolve) => stream.once('data', (c: Buffer) => resolve(Buffer.from(c))));
     chunks.push(firstChunk);
     stream.pause();
-    // Held well past the idle time: the cursor in the worker must survive.
-    await new Promise((r) => setTimeout(r, 1200));
+    // Once the page fetched ahead is in (nothing asked, nothing pending but the open cursor), it is
+    // held well past the idle time: the cursor in the worker must survive.
+    await vi.waitFor(() => expect(pool.requestsInFlight()).toBe(0), { timeout: 5_000, interval: 10 });
+    clock.advance(10 * IDLE_MS);
     expect(pool.reader()).toBe('ready');
     for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
     const lines = Buffer.concat(chunks).toString('utf8').trim().split('\n');
     expect(lines).toHaveLength(1 + samples.length / 10);
-    await vi.waitFor(() => expect(pool.reader()).toBe('off'), { timeout: 5_000, interval: 50 });
+    await idleOut();
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
+import { systemClock, type Clock, type Timer } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { startWorker } from '../../core/worker.js';
 import { csvHeader, EXPORT_PAGE_ROWS, type ExportFormat } from './export.js';
@@ -71,17 +72,20 @@ export class HistoryReaderPool {
   private exportsRunning = 0;
   /** Thinned exports with a cursor open in the reader (it must live until they end). */
   private openCursors = 0;
-  private helperIdle: NodeJS.Timeout | null = null;
-  private readerIdle: NodeJS.Timeout | null = null;
+  private helperIdle: Timer | null = null;
+  private readerIdle: Timer | null = null;
 
   private readonly helperIdleMs: number;
   private readonly readerIdleMs: number;
+  /** The idle countdowns run on it (tests: a manual clock). */
+  private readonly clock: Clock;
 
   constructor(
     private readonly file: string,
     private readonly logger: Logger,
-    opts: { helperIdleMs?: number; readerIdleMs?: number } = {},
+    opts: { helperIdleMs?: number; readerIdleMs?: number; clock?: Clock } = {},
   ) {
+    this.clock = opts.clock ?? systemClock;
     this.helperIdleMs = opts.helperIdleMs ?? EXPORT_HELPER_IDLE_MS;
     this.readerIdleMs = opts.readerIdleMs ?? READER_IDLE_MS;
   }
@@ -92,23 +96,28 @@ export class HistoryReaderPool {
     return !reader ? 'off' : reader.ready ? 'ready' : 'starting';
   }
 
+  /** Requests sent to a worker and not yet answered. */
+  requestsInFlight(): number {
+    return this.waiting.size;
+  }
+
   private busy(): boolean {
     return this.waiting.size > 0 || this.pageHandlers.size > 0 || this.exportsRunning > 0 || this.openCursors > 0;
   }
 
   /** (Re)starts the reader's idle countdown once nothing is in flight; it ends the worker when it runs out. */
   private readerDone(): void {
-    if (this.readerIdle) clearTimeout(this.readerIdle);
+    if (this.readerIdle) this.clock.clear(this.readerIdle);
     this.readerIdle = null;
     if (!this.slots[0] || this.busy()) return;
-    this.readerIdle = setTimeout(() => {
+    this.readerIdle = this.clock.setTimeout(() => {
       this.readerIdle = null;
       const reader = this.slots[0];
       if (!reader || this.busy()) return;
       this.slots[0] = null;
       void reader.worker.terminate();
     }, this.readerIdleMs);
-    this.readerIdle.unref();
+    this.readerIdle.unref?.();
   }
 
   /** The export helper worker: not running, loading, or taking pages. */
@@ -358,7 +367,7 @@ export class HistoryReaderPool {
 
   private exportStarted(): void {
     this.exportsRunning++;
-    if (this.helperIdle) clearTimeout(this.helperIdle);
+    if (this.helperIdle) this.clock.clear(this.helperIdle);
     this.helperIdle = null;
   }
 
@@ -368,13 +377,13 @@ export class HistoryReaderPool {
     // No export left: the workers let go of their spare chunk buffers.
     for (const slot of this.slots) slot?.worker.postMessage({ op: 'export-spare', buffers: [], drop: true } satisfies ReaderRequest);
     if (!this.slots[1]) return;
-    this.helperIdle = setTimeout(() => {
+    this.helperIdle = this.clock.setTimeout(() => {
       this.helperIdle = null;
       const helper = this.slots[1];
       this.slots[1] = null;
       void helper?.worker.terminate();
     }, this.helperIdleMs);
-    this.helperIdle.unref();
+    this.helperIdle.unref?.();
   }
 
   /**
@@ -446,9 +455,9 @@ export class HistoryReaderPool {
   }
 
   async close(): Promise<void> {
-    if (this.helperIdle) clearTimeout(this.helperIdle);
+    if (this.helperIdle) this.clock.clear(this.helperIdle);
     this.helperIdle = null;
-    if (this.readerIdle) clearTimeout(this.readerIdle);
+    if (this.readerIdle) this.clock.clear(this.readerIdle);
     this.readerIdle = null;
     const workers = this.slots.map((s) => s?.worker);
     this.slots.fill(null);

@@ -136,7 +136,10 @@ describe('the energy service after a restart with two days of 1 s history', () =
       },
     });
     const logger = createLogger({ level: 'info', format: 'json', destination });
-    const h = await startEnergyHarness({ deps: { logger }, dataDir, env: { POLL_INTERVAL_MS: '1000' } });
+    // The live polls hold about the stored 500 W whatever the hour: no sun, no smart loads, no
+    // evening peak (the plant's clock stays at 03:00 UTC), 375–625 W of house load.
+    const sim = { now: () => Date.UTC(2026, 0, 1, 3), timeZone: 'UTC', pvPeakW: 0, thirdPartyPeakW: 0, smartLoads: [], baseLoadW: 375 };
+    const h = await startEnergyHarness({ sim, deps: { logger }, dataDir, env: { POLL_INTERVAL_MS: '1000' } });
     cleanups.push(() => h.stop());
     const rebuilt = () => lines.some((l) => l.includes('daily totals rebuilt from history'));
 

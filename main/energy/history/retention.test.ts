@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSample, openTestHistory, T0, type TestHistory } from './fixtures.js';
-import { PRUNE_INTERVAL_MS } from './index.js';
 
 const HOUR = 3_600_000;
+/** The spec's durable prune timer: every 5 minutes. */
+const PRUNE_EVERY_MS = 5 * 60_000;
 let th: TestHistory | undefined;
 afterEach(async () => {
   await th?.close();
@@ -37,11 +38,11 @@ describe('retention', () => {
 
     // The table was pruned by the timer: it holds at most five minutes beyond retention.
     const disk = onDisk(th.history.file);
-    expect(disk.first!).toBeGreaterThanOrEqual(now - HOUR - PRUNE_INTERVAL_MS);
-    expect(disk.count).toBeLessThanOrEqual(3601 + PRUNE_INTERVAL_MS / 1000);
+    expect(disk.first!).toBeGreaterThanOrEqual(now - HOUR - PRUNE_EVERY_MS);
+    expect(disk.count).toBeLessThanOrEqual(3601 + PRUNE_EVERY_MS / 1000);
 
     // With no more polls, the next timer tick prunes to the window.
-    th.clock.advance(PRUNE_INTERVAL_MS);
+    th.clock.advance(PRUNE_EVERY_MS);
     const cutoff = th.clock.now() - HOUR;
     const after = onDisk(th.history.file);
     expect(after.first!).toBeGreaterThanOrEqual(cutoff);

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
-import { silentLogger } from '../../core/logger.js';
+import { createLogger, silentLogger, type Logger } from '../../core/logger.js';
 import { freePort } from '../../core/testing/free-port.js';
 import { emptyLiveState, LiveStateStore } from '../live-state.js';
 import { energySeedsFromEnv } from '../settings.js';
@@ -24,11 +25,30 @@ afterAll(async () => {
   fs.rmSync(otherDir, { recursive: true, force: true });
 });
 
-const bridgeOn = (folder: string, port: number) => {
+/** A logger that counts the bridge's failed starts and resolves `failures(n)` once there were n. */
+function failureLog() {
+  let count = 0;
+  const waiting: Array<{ n: number; resolve: () => void }> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        if ((JSON.parse(line) as { msg?: string }).msg === 'HomeKit bridge could not start') count++;
+      }
+      for (const w of waiting.filter((x) => x.n <= count)) w.resolve();
+      done();
+    },
+  });
+  return {
+    logger: createLogger({ level: 'error', format: 'json', destination }),
+    failures: (n: number) => new Promise<void>((resolve) => (n <= count ? resolve() : waiting.push({ n, resolve }))),
+  };
+}
+
+const bridgeOn = (folder: string, port: number, logger: Logger = silentLogger) => {
   const settings = energySeedsFromEnv({ HOMEKIT_BIND: '127.0.0.1', HOMEKIT_PORT: String(port) });
   return new HomekitBridge({
     dir: folder,
-    logger: silentLogger,
+    logger,
     state: new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 1000)),
     settings: () => settings,
     retryDelaysMs: [300],
@@ -39,13 +59,14 @@ it('retries a start that failed on a taken port and comes up once the port is fr
   const port = await freePort();
   const squatter = net.createServer();
   await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
-  bridge = bridgeOn(dir, port);
+  const log = failureLog();
+  bridge = bridgeOn(dir, port, log.logger);
   expect(bridge.status()).toMatchObject({ enabled: true });
   await bridge.start();
   expect(bridge.status()).toMatchObject({ running: false, error: `HomeKit port ${port} is in use (homekit.port / HOMEKIT_PORT)` });
-  // Still taken at the next try: still down, still saying why.
-  await new Promise((r) => setTimeout(r, 700));
-  expect(bridge.status()).toMatchObject({ running: false });
+  // Still taken at the next try (the second failure logged, by itself): still down, still saying why.
+  await log.failures(2);
+  expect(bridge.status()).toMatchObject({ running: false, error: `HomeKit port ${port} is in use (homekit.port / HOMEKIT_PORT)` });
 
   await new Promise<void>((r) => squatter.close(() => r()));
   const end = Date.now() + 15_000;

@@ -3,6 +3,8 @@
  * noisy house load with a few smart loads, and a battery that charges from surplus and discharges
  * to cover the house within its capacity and reserve. Values use the register map's keys and units.
  */
+import { zoneOffset } from '../../core/time-zone.js';
+
 export interface InverterSpec {
   unit: number;
   model: string;
@@ -26,6 +28,8 @@ export interface PlantOptions {
   smartLoads?: Array<{ slot: number; watts: number }>;
   inverters?: InverterSpec[];
   seed?: number;
+  /** IANA zone whose wall clock the sun and loads follow; default the machine's own zone. */
+  timeZone?: string;
 }
 
 export const DEFAULT_INVERTERS: InverterSpec[] = [
@@ -37,7 +41,8 @@ export class PlantModel {
   readonly reserveSoc: number;
   readonly inverters: InverterSpec[];
   soc: number;
-  private readonly opts: Required<Omit<PlantOptions, 'inverters'>>;
+  private readonly opts: Required<Omit<PlantOptions, 'inverters' | 'timeZone'>>;
+  private readonly offset: (t: number) => number;
   private lastT: number;
   private rng: number;
   private dayKey = '';
@@ -65,6 +70,7 @@ export class PlantModel {
     this.capacityKwh = this.opts.capacityKwh;
     this.reserveSoc = this.opts.reserveSoc;
     this.inverters = opts.inverters ?? DEFAULT_INVERTERS;
+    this.offset = opts.timeZone ? zoneOffset(opts.timeZone) : (t) => -new Date(t).getTimezoneOffset() * 60_000;
     this.soc = this.opts.initialSoc;
     this.rng = this.opts.seed;
     this.lastT = this.opts.now();
@@ -86,14 +92,15 @@ export class PlantModel {
     const t = this.opts.now();
     const dtH = Math.max(0, t - this.lastT) / 3_600_000;
     this.lastT = t;
-    const date = new Date(t);
-    const key = date.toDateString();
+    // The wall clock of the plant's zone, read as UTC fields.
+    const wall = new Date(t + this.offset(t));
+    const key = wall.toISOString().slice(0, 10);
     if (key !== this.dayKey) {
       this.dayKey = key;
       this.totals.consumedToday = 0;
       this.totals.pvToday = 0;
     }
-    const hour = date.getHours() + date.getMinutes() / 60 + date.getSeconds() / 3600;
+    const hour = wall.getUTCHours() + wall.getUTCMinutes() / 60 + wall.getUTCSeconds() / 3600;
     const sun = Math.max(0, Math.sin((Math.PI * (hour - 6)) / 13)) ** 1.3;
     const cloud = 0.9 + 0.1 * this.random();
     const pvNative = Math.round(this.opts.pvPeakW * sun * cloud);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDemoClock } from '../../../core/clock.js';
 import { startEnergyHarness } from '../../testing/harness.js';
 import { startFakeWeather } from '../../weather/fake-server.js';
 
@@ -17,6 +18,19 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: str
   }
 }
 
+/**
+ * The service, the simulated plant and the weather fake share a clock that starts at 11:00 UTC on a
+ * June day and runs at real speed: the sun is up whatever the machine's time and zone.
+ */
+function middayHarness(fake: { forecastUrl: string; geocodingUrl: string }, clock: ReturnType<typeof createDemoClock>) {
+  return startEnergyHarness({
+    sim: { now: clock.now, timeZone: 'UTC' },
+    deps: { clock },
+    env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl },
+  });
+}
+const START = Date.UTC(2026, 5, 21, 11, 0);
+
 const hh = (h: number) => `${String(((h % 24) + 24) % 24).padStart(2, '0')}:00`;
 
 describe('solar forecast and battery outlook against the weather fake', () => {
@@ -24,13 +38,14 @@ describe('solar forecast and battery outlook against the weather fake', () => {
     // A constant 500 W/m² all day: 24 h × 0.5 kW/m² = 12 kWh/m² a day; a 0.1 kWp plant without
     // history is 0.1 × 0.8 = 0.08 kWh per kWh/m², so 0.96 kWh expected today and tomorrow (and
     // 0.04 kW at any hour, less than the simulated home's usual load: the battery only discharges).
-    const fake = await startFakeWeather({ irradiance: () => 500 });
+    const clock = createDemoClock({ start: START, speed: 1 });
+    const fake = await startFakeWeather({ irradiance: () => 500, now: clock.now });
     cleanups.push(() => fake.close());
-    const h = await startEnergyHarness({ env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl } });
+    const h = await middayHarness(fake, clock);
     cleanups.push(() => h.stop());
     const call = (method: 'GET' | 'PUT', url: string, body?: unknown) => h.service.app.inject({ method, url, ...(body !== undefined ? { payload: body as object } : {}) });
 
-    const hour = new Date().getUTCHours();
+    const hour = 11;
     // A peak window under way now (UTC), and a reserve of 100 %: the battery is at its reserve in the window.
     const put = await call('PUT', '/api/settings', {
       general: { timezone: 'UTC' },
@@ -71,9 +86,10 @@ describe('solar forecast and battery outlook against the weather fake', () => {
   });
 
   it('a failing forecast says why and keeps the outlook going without sun', async () => {
-    const fake = await startFakeWeather({ irradiance: () => 500 });
+    const clock = createDemoClock({ start: START, speed: 1 });
+    const fake = await startFakeWeather({ irradiance: () => 500, now: clock.now });
     cleanups.push(() => fake.close());
-    const h = await startEnergyHarness({ env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl } });
+    const h = await middayHarness(fake, clock);
     cleanups.push(() => h.stop());
     fake.failNext(1000);
     await h.service.app.inject({ method: 'PUT', url: '/api/settings', payload: { weather: { enabled: true, latitude: 52.52, longitude: 13.41 } } });

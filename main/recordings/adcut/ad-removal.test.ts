@@ -7,7 +7,10 @@ import { sha256File, startHarness, type Harness } from '../testing/harness.js';
 import { makeClip, SYNTHETIC_DETECTOR_INI, twoAdBreak, type ClipPart } from './testing/clips.js';
 import { defaultAdTools, type AdTools } from './tools.js';
 
-const PARTS: ClipPart[] = [{ kind: 'programme', seconds: 130 }, ...twoAdBreak(15), { kind: 'programme', seconds: 130 }];
+// Programme parts of 45 s around one break (made at 45 s): the detector.ini below lowers comskip's
+// minimum show segment from 120 s to 30 s, so every comskip run here reads a 123 s clip, not 293 s.
+const PARTS: ClipPart[] = [{ kind: 'programme', seconds: 45 }, ...twoAdBreak(15), { kind: 'programme', seconds: 45 }];
+const BREAK_AT = 45;
 const CUT = '500000001';
 const DETECT = '500000002';
 const OFF = '500000003';
@@ -48,7 +51,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
 
   beforeAll(async () => {
     clip = fs.readFileSync(makeClip(PARTS));
-    cleanClip = fs.readFileSync(makeClip([{ kind: 'programme', seconds: 150 }]));
+    cleanClip = fs.readFileSync(makeClip([{ kind: 'programme', seconds: 60 }]));
     h = await startHarness({
       box: {
         shows: [
@@ -61,7 +64,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
       deps: { adTools: tools, adRemoval: { scanTimeout: (d) => scanTimeout ?? Math.max(60_000, (d ?? 600) * 1500) } },
     });
     // A user detector.ini (the synthetic clips have no real logo) that also tries to turn the edit list off.
-    fs.writeFileSync(path.join(h.dataDir, 'detector.ini'), `; output_edl=0\n${SYNTHETIC_DETECTOR_INI}`);
+    fs.writeFileSync(path.join(h.dataDir, 'detector.ini'), `; output_edl=0\n${SYNTHETIC_DETECTOR_INI}min_show_segment_length=30\n`);
     const set = h.service.progress.set.bind(h.service.progress);
     h.service.progress.set = (boxId, u) => {
       updates.push({ box_id: boxId, ...u });
@@ -99,7 +102,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     expect(detect.ad_status).toBe('detected');
     const breaks = JSON.parse(detect.ad_breaks_json!) as Array<{ start: number; end: number }>;
     expect(breaks).toHaveLength(1);
-    expect(Math.abs(breaks[0]!.start - 130)).toBeLessThan(3);
+    expect(Math.abs(breaks[0]!.start - BREAK_AT)).toBeLessThan(3);
     expect(sha256File(detect.file_path)).toBe(h.box.hash(DETECT));
     expect(fs.existsSync(`${detect.file_path}.orig`)).toBe(false);
     expect((await rowOf(OFF)).ad_status).toBe('unscanned');
@@ -141,7 +144,7 @@ describe('ad removal in the service: the double gate, manual scans, failures, re
     expect(again.ad_status).toBe('cut');
     // Detection ran on the kept original, so the breaks and the cut are the same; the original is still kept.
     expect(sha256File(`${again.file_path}.orig`)).toBe(h.box.hash(CUT));
-    expect(Math.abs(JSON.parse(again.ad_breaks_json!)[0].start - 130)).toBeLessThan(3);
+    expect(Math.abs(JSON.parse(again.ad_breaks_json!)[0].start - BREAK_AT)).toBeLessThan(3);
   }, 90_000);
 
   it('gives detect_failed when the detector overruns its timeout, and cut_failed (original in place) in cut mode', async () => {

@@ -10,18 +10,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { chooseBenches } from './choose.js';
 
 const dir = import.meta.dirname;
-const args = process.argv.slice(2);
-const wanted = args.filter((a) => !a.startsWith('--'));
-const passOn = args.filter((a) => a.startsWith('--'));
-/** Benchmarks that run for tens of minutes: only when asked for by name. */
-const ONLY_BY_NAME = ['soak.bench.ts'];
-const files = fs
-  .readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => (wanted.length === 0 ? !ONLY_BY_NAME.includes(f) : wanted.some((w) => f.includes(w))))
-  .sort();
+const { files, passOn } = chooseBenches(fs.readdirSync(dir), process.argv.slice(2));
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-report-')), 'figures.jsonl');
 fs.writeFileSync(report, '');
 const failed: string[] = [];

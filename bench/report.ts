@@ -48,3 +48,24 @@ export async function timeIt<T>(fn: () => Promise<T> | T): Promise<{ ms: number;
   const result = await fn();
   return { ms: performance.now() - t0, result };
 }
+
+/**
+ * Least-squares line through the points: `slope` (y per x), and `residual`, the root-mean-square
+ * distance of the points from the line (the noise around the trend, in y's unit).
+ */
+export function linearFit(xs: number[], ys: number[]): { slope: number; intercept: number; residual: number } {
+  const n = xs.length;
+  if (n < 2) return { slope: 0, intercept: ys[0] ?? 0, residual: 0 };
+  const mx = xs.reduce((a, x) => a + x, 0) / n;
+  const my = ys.reduce((a, y) => a + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+  }
+  const slope = sxx === 0 ? 0 : sxy / sxx;
+  const intercept = my - slope * mx;
+  const residual = Math.sqrt(xs.reduce((a, x, i) => a + (ys[i]! - (intercept + slope * x)) ** 2, 0) / n);
+  return { slope, intercept, residual };
+}

@@ -3,25 +3,23 @@
  * process, one after another, so figures do not disturb each other. Each prints its own figures as
  * it goes; one table of every figure follows at the end. The exit code says whether every benchmark
  * ran correctly, not whether a busy machine met every target.
+ * Long runs (soak) run only when named: `npm run bench -- soak`. Arguments starting with `--`
+ * (`--minutes=120`) go to each benchmark run rather than choosing files.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { chooseBenches } from './choose.js';
 
 const dir = import.meta.dirname;
-const wanted = process.argv.slice(2);
-const files = fs
-  .readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
-  .sort();
+const { files, passOn } = chooseBenches(fs.readdirSync(dir), process.argv.slice(2));
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-report-')), 'figures.jsonl');
 fs.writeFileSync(report, '');
 const failed: string[] = [];
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, file)], { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent', BENCH_REPORT: report } });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, file), ...passOn], { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent', BENCH_REPORT: report } });
   if (res.status !== 0) {
     failed.push(file);
     console.log(`!!! ${file} exited with ${res.status ?? res.signal}`);

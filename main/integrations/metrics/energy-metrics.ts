@@ -5,6 +5,7 @@ import { metricsSeeds, metricsSettings } from './settings.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
 import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from './http-metrics.js';
 import { lazyMetrics, type PromClient } from './lazy-metrics.js';
+import { addProcessMetrics } from './process-metrics.js';
 
 export interface EnergyMetricsOptions {
   snapshot: () => Snapshot;
@@ -36,7 +37,8 @@ interface EnergyMetrics {
 /**
  * The energy bridge's `GET /metrics` (prom-client, a Registry of its own, not the global one): the
  * live readings and lifetime counters read from the snapshot at scrape time, polls and their
- * durations (by outcome), HTTP requests and their durations, history size, event-stream clients. Labels carry no secrets
+ * durations (by outcome), HTTP requests and their durations, history size, event-stream clients,
+ * and the process's own series (process-metrics.ts). Labels carry no secrets
  * and no host names. prom-client loads only once metrics are on (lazy-metrics.ts); the polls and
  * requests are counted from then.
  */
@@ -114,6 +116,7 @@ function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): Energ
   });
   pollSeconds.zero({ outcome: 'ok' });
   pollSeconds.zero({ outcome: 'failed' });
+  addProcessMetrics(prom, registry);
   return { registry, http: httpMetrics(prom, registry, P), polls, pollSeconds };
 }
 

@@ -123,6 +123,39 @@ describe('GET /metrics on the energy bridge', () => {
   });
 });
 
+describe('the process in its own metrics', () => {
+  it("shows the process's memory, heap, event-loop lag, descriptors, start time and GC on both ports, once each; promtool accepts both", async () => {
+    const energy = await startEnergyHarness({ env: { METRICS_ENABLED: '1' } });
+    cleanups.push(() => energy.stop());
+    const rec = await startHarness({ box: { shows: [] } });
+    cleanups.push(() => rec.cleanup());
+    expect((await rec.api.patch('/api/settings', { metrics_enabled: true })).status).toBe(200);
+    const bodies = [await (await fetch(`${energy.service.url}/metrics`)).text(), await (await fetch(`${rec.service.url}/metrics`)).text()];
+    const startedAt = (Date.now() - process.uptime() * 1000) / 1000;
+    for (const text of bodies) {
+      // A Node process with two services loaded holds tens of MB; well under the 4 GB a 32-bit figure would cap.
+      expect(value(text, 'process_resident_memory_bytes')).toBeGreaterThan(10e6);
+      expect(value(text, 'process_resident_memory_bytes')).toBeLessThan(4e9);
+      expect(value(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(1e6);
+      expect(value(text, 'nodejs_external_memory_bytes')).toBeGreaterThan(0);
+      expect(value(text, 'process_open_fds')).toBeGreaterThan(3);
+      expect(value(text, 'process_start_time_seconds')).toBeCloseTo(startedAt, -1);
+      expect(value(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+      expect(text).toContain('# TYPE process_cpu_seconds_total counter');
+      expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+      // One of each per scrape, though two services share the process.
+      expect(text.match(/^# TYPE process_resident_memory_bytes /gm)).toHaveLength(1);
+      if (!noPromtool) {
+        const checked = promtool(text);
+        expect(checked.out).toBe('');
+        expect(checked.status).toBe(0);
+      }
+    }
+    // The same process behind both ports: the same start time.
+    expect(value(bodies[0]!, 'process_start_time_seconds')).toBe(value(bodies[1]!, 'process_start_time_seconds'));
+  });
+});
+
 describe('GET /metrics on the recording sync', () => {
   it('serves sync and download counters; promtool accepts it', async () => {
     const h = await startHarness({ box: { shows: [{ title: 'News', items: [{ id: '900000001', title: 'ABC News - Sat 04 Jul', length: 4000 }] }] } });

@@ -6,6 +6,7 @@ import type { RecordingSettings } from '../../recordings/settings.js';
 import type { SyncEngine } from '../../recordings/sync/engine.js';
 import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from './http-metrics.js';
 import { lazyMetrics, type PromClient } from './lazy-metrics.js';
+import { addProcessMetrics } from './process-metrics.js';
 
 export interface RecordingsMetricsDeps {
   db: Db;
@@ -19,7 +20,7 @@ const P = 'hlb_recordings';
 /**
  * The recording sync's `GET /metrics` (prom-client, a Registry of its own): sync runs and their
  * download counts from the state file, whether a sync runs now, downloads in progress, HTTP
- * requests and durations. Labels carry no show names, paths, hosts or secrets. prom-client loads
+ * requests and durations, and the process's own series (process-metrics.ts). Labels carry no show names, paths, hosts or secrets. prom-client loads
  * only once `metrics_enabled` is on (lazy-metrics.ts); requests are counted from then.
  */
 export function registerRecordingsMetrics(app: FastifyInstance, deps: RecordingsMetricsDeps): void {
@@ -56,5 +57,6 @@ function buildRecordingsMetrics(prom: PromClient, deps: RecordingsMetricsDeps): 
   new prom.Gauge({ name: `${P}_downloads_in_progress`, help: 'Recordings downloading, scanning or cutting now.', registers: [registry], collect() {
     this.set(deps.progress.size());
   } });
+  addProcessMetrics(prom, registry);
   return { registry, http: httpMetrics(prom, registry, P) };
 }

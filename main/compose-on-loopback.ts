@@ -12,9 +12,10 @@ import { tempDir } from './recordings/testing/harness.js';
  */
 export async function startComposedOnLoopback(prefix: string) {
   const dir = tempDir(prefix);
+  const dataDir = path.join(dir, 'data');
   fs.mkdirSync(path.join(dir, 'media'));
   const services = composeServices({
-    dataDir: path.join(dir, 'data'),
+    dataDir,
     env: { PORT: '0', MEDIA_ROOT: path.join(dir, 'media'), GATEWAY_HOST: '127.0.0.5', GATEWAY_PORT: '9' },
     logger: silentLogger,
     host: '127.0.0.1',
@@ -23,6 +24,7 @@ export async function startComposedOnLoopback(prefix: string) {
   await services.start();
   return {
     dir,
+    dataDir,
     services,
     energy: services.energy,
     recordings: services.recordings!,

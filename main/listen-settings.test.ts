@@ -23,7 +23,7 @@ describe('the energy bridge refuses a port or address that cannot work (composed
   beforeAll(async () => {
     composed = await startComposedOnLoopback('listen-settings-');
     energy = composed.energy.url;
-    settingsFile = path.join(composed.dir, 'energy', 'settings.json');
+    settingsFile = path.join(composed.dataDir, 'energy', 'settings.json');
     // Another program on this computer holds a port.
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     taken = (blocker.address() as net.AddressInfo).port;

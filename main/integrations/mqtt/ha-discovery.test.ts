@@ -6,7 +6,7 @@ import { startEnergyHarness, waitForState } from '../../energy/testing/harness.j
 import { startGatewaySimulator } from '../../energy/simulator/gateway-simulator.js';
 import { startHarness } from '../../recordings/testing/harness.js';
 import { installId } from './identity.js';
-import { mosquittoUnavailable, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
+import { mosquittoUnavailable, retained, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
 
 const skip = mosquittoUnavailable();
 if (skip) console.warn(`Home Assistant discovery tests skipped: ${skip}`);
@@ -22,13 +22,8 @@ async function broker(): Promise<Broker> {
   return b;
 }
 
-/** What Home Assistant, subscribing now, gets from the broker's retained store under `topics`. */
-async function retained(url: string, topics: string[], settleMs = 600): Promise<Map<string, string>> {
-  const sub = await watch(url, topics);
-  await new Promise((r) => setTimeout(r, settleMs));
-  await sub.close();
-  return new Map(sub.seen.filter((m) => m.retain).map((m) => [m.topic, m.payload]));
-}
+/** What Home Assistant, subscribing now, gets from the broker's retained store under `topics`, by topic. */
+const retainedByTopic = async (url: string, topics: string[], settleMs?: number) => new Map((await retained(url, topics, settleMs)).map((m) => [m.topic, m.payload]));
 
 // The gateway's readings: what Home Assistant must not show as current while the gateway is down.
 const READINGS = ['battery_soc', 'battery_soh', 'solar_power', 'home_power', 'grid_power', 'battery_power', 'lifetime_pv', 'lifetime_grid_import', 'lifetime_grid_export'];
@@ -58,8 +53,8 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     // what a Home Assistant starting now would get, once the bridge has been connected a moment.
     const settled = (m: Map<string, string>) => ![...m.keys()].some((t) => t.endsWith('/inverter_temperature/config')) && m.get(`homeassistant/sensor/${id}/grid_power/config`)?.includes(`"unique_id":"${id}_grid_power"`);
     const deadline = Date.now() + 8000;
-    let store = await retained(b.url, ['homeassistant/#']);
-    while (!settled(store) && Date.now() < deadline) store = await retained(b.url, ['homeassistant/#'], 300);
+    let store = await retainedByTopic(b.url, ['homeassistant/#']);
+    while (!settled(store) && Date.now() < deadline) store = await retainedByTopic(b.url, ['homeassistant/#'], 300);
     expect(store.get('homeassistant/sensor/other_device/temp/config')).toBeDefined();
     const ours = [...store].filter(([t]) => t.includes(`/${id}/`));
     expect(ours.map(([t]) => t.split('/')[3])).not.toContain('inverter_temperature');
@@ -101,7 +96,7 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     await waitForState(h.service, (s) => !s.connected);
     const off = await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/gateway' && m.payload === 'offline', 5000);
     expect(off).toBeDefined();
-    const store = await retained(b.url, ['home-lan-bridge/energy/+']);
+    const store = await retainedByTopic(b.url, ['home-lan-bridge/energy/+']);
     expect(store.get('home-lan-bridge/energy/gateway')).toBe('offline');
     expect(store.get('home-lan-bridge/energy/availability')).toBe('online');
 
@@ -128,7 +123,7 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     await sub.client.publishAsync(stale, JSON.stringify({ name: 'Last sync duration', unique_id: `${id}_last_sync_duration`, object_id: `${id}_last_sync_duration` }), { retain: true, qos: 1 });
     await sub.waitFor((m) => m.topic === stale && m.payload === '', 8000);
     await sub.close();
-    expect([...(await retained(b.url, ['homeassistant/#'])).keys()].filter((t) => t.includes(`/${id}/`))).toHaveLength(10);
-    expect((await retained(b.url, [stale])).size).toBe(0);
+    expect([...(await retainedByTopic(b.url, ['homeassistant/#'])).keys()].filter((t) => t.includes(`/${id}/`))).toHaveLength(10);
+    expect((await retainedByTopic(b.url, [stale])).size).toBe(0);
   });
 });

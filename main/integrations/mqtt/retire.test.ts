@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
 import { startHarness } from '../../recordings/testing/harness.js';
-import { mosquittoUnavailable, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
+import { mosquittoUnavailable, retained, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
 
 const skip = mosquittoUnavailable();
 if (skip) console.warn(`MQTT retire tests skipped: ${skip}`);
@@ -15,17 +15,6 @@ async function broker(): Promise<Broker> {
   const b = await startMosquitto();
   cleanups.push(() => b.close());
   return b;
-}
-
-/**
- * What a subscriber arriving now gets from the broker's retained store under `topics` (Home
- * Assistant after a restart sees exactly this): everything delivered within `settleMs`.
- */
-async function retained(url: string, topics: string[], settleMs = 600): Promise<Array<{ topic: string; payload: string }>> {
-  const sub = await watch(url, topics);
-  await new Promise((r) => setTimeout(r, settleMs));
-  await sub.close();
-  return sub.seen.filter((m) => m.retain).map(({ topic, payload }) => ({ topic, payload }));
 }
 
 const configsOf = (seen: Array<{ topic: string }>) => seen.filter((m) => m.topic.endsWith('/config'));

@@ -145,3 +145,14 @@ export async function watch(url: string, topics: string[], auth: { username?: st
     },
   };
 }
+
+/**
+ * What a subscriber arriving now gets from the broker's retained store under `topics` (Home
+ * Assistant after a restart sees exactly this): everything delivered within `settleMs`.
+ */
+export async function retained(url: string, topics: string[], settleMs = 600): Promise<Array<{ topic: string; payload: string }>> {
+  const sub = await watch(url, topics);
+  await new Promise((r) => setTimeout(r, settleMs));
+  await sub.close();
+  return sub.seen.filter((m) => m.retain).map(({ topic, payload }) => ({ topic, payload }));
+}

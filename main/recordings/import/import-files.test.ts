@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, tempDir, type Harness } from '../testing/harness.js';
-import { copyFixture, fixtureAvailable } from './testing.js';
+import { copyFixture, FETCHARR_FIXTURE, fixtureAvailable } from './testing.js';
 
 /**
  * The fetcharr import reads only what it was given (issue 37 item 4), over real HTTP to the
@@ -12,6 +12,7 @@ import { copyFixture, fixtureAvailable } from './testing.js';
  * its own copy of the real fetcharr anchor folder.
  */
 const suite = fixtureAvailable() ? describe : describe.skip;
+if (!fixtureAvailable()) console.warn(`fetcharr import file tests skipped: the fetcharr anchor fixture is not at ${FETCHARR_FIXTURE} (set FETCHARR_FIXTURE)`);
 
 suite('the fetcharr import preview reads only what it was given', () => {
   let h: Harness;

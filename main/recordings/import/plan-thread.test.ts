@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planFetcharrOffThread } from './plan-thread.js';
-import { copyFixture, fixtureAvailable } from './testing.js';
+import { copyFixture, FETCHARR_FIXTURE, fixtureAvailable } from './testing.js';
 
 /** The fetcharr folder is read on a thread of its own, stopped when its time budget runs out. */
 const suite = fixtureAvailable() ? describe : describe.skip;
+if (!fixtureAvailable()) console.warn(`fetcharr plan thread tests skipped: the fetcharr anchor fixture is not at ${FETCHARR_FIXTURE} (set FETCHARR_FIXTURE)`);
 
 suite('reading a fetcharr folder off the request thread', () => {
   const copy = fixtureAvailable() ? copyFixture() : null;

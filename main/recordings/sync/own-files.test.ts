@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../core/paths.js';
 import { sampleShow } from '../box/simulator/sample-library.js';
-import { copyFixture, fixtureAvailable } from '../import/testing.js';
+import { copyFixture, FETCHARR_FIXTURE, fixtureAvailable } from '../import/testing.js';
 import { startHarness, tempDir, testDataDir, type Harness } from '../testing/harness.js';
 
 /**
@@ -164,6 +164,7 @@ describe('nothing outside the media root is written, renamed or deleted through 
 });
 
 const suite = fixtureAvailable() ? describe : describe.skip;
+if (!fixtureAvailable()) console.warn(`the fetcharr row test of own files skipped: the fetcharr anchor fixture is not at ${FETCHARR_FIXTURE} (set FETCHARR_FIXTURE)`);
 
 suite('an imported fetcharr row whose file leads outside the media root', () => {
   let h: Harness;

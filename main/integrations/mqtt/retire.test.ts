@@ -48,8 +48,8 @@ describe.skipIf(skip !== null)('no ghost entities in Home Assistant after a pref
     const off = await fetch(`${h.service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mqtt: { enabled: false } }) });
     expect(off.status).toBe(200);
     const deadline = Date.now() + 5000;
-    let left = await retained(b.url, ['ha-two/#', 'lan-two/#'], 300);
-    while (configsOf(left).length > 0 && Date.now() < deadline) left = await retained(b.url, ['ha-two/#', 'lan-two/#'], 300);
+    let left = await retained(b.url, ['ha-two/#', 'lan-two/#']);
+    while (configsOf(left).length > 0 && Date.now() < deadline) left = await new Promise((r) => setTimeout(r, 100)).then(() => retained(b.url, ['ha-two/#', 'lan-two/#']));
     expect(configsOf(left)).toEqual([]);
     expect(left).toEqual([{ topic: 'lan-two/energy/availability', payload: 'offline' }]);
   });
@@ -75,8 +75,8 @@ describe.skipIf(skip !== null)('no ghost entities in Home Assistant after a pref
 
     expect((await h.api.patch('/api/settings', { mqtt_enabled: false })).status).toBe(200);
     const deadline = Date.now() + 5000;
-    let left = await retained(b.url, ['ha-two/#', 'lan-two/#'], 300);
-    while (configsOf(left).length > 0 && Date.now() < deadline) left = await retained(b.url, ['ha-two/#', 'lan-two/#'], 300);
+    let left = await retained(b.url, ['ha-two/#', 'lan-two/#']);
+    while (configsOf(left).length > 0 && Date.now() < deadline) left = await new Promise((r) => setTimeout(r, 100)).then(() => retained(b.url, ['ha-two/#', 'lan-two/#']));
     expect(configsOf(left)).toEqual([]);
     expect(left.find((m) => m.topic === 'lan-two/recordings/availability')?.payload).toBe('offline');
   });

@@ -148,11 +148,18 @@ export async function watch(url: string, topics: string[], auth: { username?: st
 
 /**
  * What a subscriber arriving now gets from the broker's retained store under `topics` (Home
- * Assistant after a restart sees exactly this): everything delivered within `settleMs`.
+ * Assistant after a restart sees exactly this). The broker sends a subscription's retained messages
+ * before anything published after it on the same connection, so the client then publishes to a
+ * sentinel topic of its own: once that arrives, the retained store has been delivered whole.
  */
-export async function retained(url: string, topics: string[], settleMs = 600): Promise<Array<{ topic: string; payload: string }>> {
-  const sub = await watch(url, topics);
-  await new Promise((r) => setTimeout(r, settleMs));
-  await sub.close();
-  return sub.seen.filter((m) => m.retain).map(({ topic, payload }) => ({ topic, payload }));
+export async function retained(url: string, topics: string[]): Promise<Array<{ topic: string; payload: string }>> {
+  const sentinel = `hlb-test/retained-sentinel/${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const sub = await watch(url, [...topics, sentinel]);
+  try {
+    await sub.client.publishAsync(sentinel, 'end', { qos: 1 });
+    await sub.waitFor((m) => m.topic === sentinel);
+  } finally {
+    await sub.close();
+  }
+  return sub.seen.filter((m) => m.retain && m.topic !== sentinel).map(({ topic, payload }) => ({ topic, payload }));
 }

@@ -34,8 +34,8 @@ const NOT_FOUND = '/no-such-page-here';
 async function ready(page: Page, path: string): Promise<void> {
   if (path === '/') return expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
   if (path.startsWith('/wall')) return expect(page.getByTestId('wall-status')).toContainText('Live');
-  // Trends' charts are the largest chunk: give a loaded machine time to bring it.
-  if (path === '/trends') return expect(page.getByTestId('trends-summary')).toContainText('points', { timeout: 30_000 });
+  // Trends' charts are the largest chunk and its week of history the largest query: give a loaded machine time.
+  if (path === '/trends') return expect(page.getByTestId('trends-summary')).toContainText('points', { timeout: 90_000 });
   if (path === '/savings') await expect(page.getByTestId('savings-table')).toBeVisible({ timeout: 30_000 });
   if (path.startsWith('/settings#')) await expect(page.getByTestId(`settings-${path.split('#')[1]}`)).toBeVisible();
   if (path === NOT_FOUND) return expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();

@@ -90,7 +90,7 @@ test.describe('energy insight', () => {
       await expect(weather.getByLabel('Latitude')).toHaveValue('-37.814');
       await weather.getByRole('button', { name: 'Test weather' }).click();
       await expect(weather.getByText(/Weather answered: 18.6 °C at Melbourne/)).toBeVisible();
-      await weather.getByLabel('Enabled').check();
+      await weather.getByLabel('Weather', { exact: true }).check();
       await weather.getByRole('button', { name: 'Save weather' }).click();
       await expect(page.getByTestId('status-weather')).toHaveText('Saved. Changes apply now.');
 

@@ -84,7 +84,7 @@ test.describe('energy insight', () => {
       expect((await page.request.put('/api/settings', { data: { weather: { forecastUrl: fake.forecastUrl, geocodingUrl: fake.geocodingUrl } } })).ok()).toBe(true);
       await page.goto('/settings#weather');
       const weather = page.getByTestId('settings-weather');
-      await weather.getByLabel('Place').fill('Melb');
+      await weather.getByLabel('Place', { exact: true }).fill('Melb');
       await weather.getByRole('button', { name: 'Find place' }).click();
       await weather.getByRole('button', { name: /Melbourne, Victoria, Australia/ }).click();
       await expect(weather.getByLabel('Latitude')).toHaveValue('-37.814');

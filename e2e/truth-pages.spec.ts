@@ -44,6 +44,10 @@ test('energy settings: labels and units from the schema, no "Edited as JSON", Sa
   // "applies after restart" is a badge beside the label: the field's name is the label alone.
   await expect(homekit.getByLabel('HomeKit port', { exact: true })).toBeVisible();
 
+  // A hint says a thing once: the schema's "Leave it blank to use …" is not followed by "Leave blank for automatic.".
+  const battery = await openSection(page, 'Battery');
+  await expect(battery.getByLabel('Reserve level', { exact: true })).toHaveAccessibleDescription('The charge kept back for a power cut, in %. Leave it blank to use the reserve set on the battery.');
+
   const mqtt = await openSection(page, 'MQTT (Home Assistant)');
   await expect(mqtt.getByRole('button', { name: 'Save MQTT (Home Assistant)' })).toBeVisible();
   await expect(mqtt.getByLabel('MQTT broker', { exact: true })).toBeVisible();

@@ -110,7 +110,7 @@ export function SettingField(props: FieldProps) {
     case 'integer':
     case 'number':
       return (
-        <Field label={label} hint={[hint, info.nullable ? 'Leave blank for automatic.' : ''].filter(Boolean).join(' ') || undefined} error={error} badge={badge}>
+        <Field label={label} hint={[hint, info.nullable && !/\bblank\b/i.test(hint ?? '') ? 'Leave blank for automatic.' : ''].filter(Boolean).join(' ') || undefined} error={error} badge={badge}>
           {(p) => (
             <span className="with-unit">
               <input

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { systemClock, type Clock } from '../core/clock.js';
+import { realElapsed, systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
 import { explainListenError, type PortOwner } from '../core/startup.js';
@@ -47,6 +47,11 @@ import { createRecordingsMqtt } from '../integrations/mqtt/recordings-mqtt.js';
 
 export interface RecordingDeps {
   logger: Logger;
+  /**
+   * The time of day the service shows and schedules by (runs, "last sync", the schedule); default
+   * the system clock. Durations (stall timers, rates, live progress) run on `realElapsed(clock)`, so
+   * a fast demo clock changes what the pages say, never how long a download may stall.
+   */
   clock?: Clock;
   /**
    * HTTP transport for the box, the media server and the cloud, used after the outbound gate's
@@ -57,7 +62,7 @@ export interface RecordingDeps {
   resolve?: Resolve;
   /**
    * Streams media bodies from the box. Default: the socket client, on a download thread of its own;
-   * an injected client downloads in this thread, on the injected clock.
+   * an injected client downloads in this thread, timed in real elapsed time of the injected clock.
    */
   mediaGet?: MediaGet;
   /** Replace the media-server refresh or add post-download steps (tests); the service wires its own. */
@@ -112,7 +117,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
   const fetchFn = outbound.fetcher({ purpose: 'lan-device' });
   const logger = deps.logger.child({ service: 'recordings' });
   const guard = createFlightGuard();
-  const progress = createProgressRegistry(clock);
+  const elapsed = realElapsed(clock);
+  const progress = createProgressRegistry(elapsed);
   const disposer = createDisposer();
   let state: { app: FastifyInstance; engine: SyncEngine; settings: RecordingSettings; scheduler: SyncScheduler; db: Db; recordings: RecordingsStore } | null = null;
   let port = 0;
@@ -161,7 +167,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const hooks = composeHooks(features, recordings, deps.hooks);
         const seams: IntegrationSeams = Object.assign({}, ...features.map((f) => f.seams ?? {}), deps.seams) as IntegrationSeams;
         let download: Downloader;
-        if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, clock);
+        if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, elapsed);
         else {
           const thread = createThreadDownloader(logger);
           disposer.add(() => thread.close());
@@ -169,7 +175,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         }
         const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace, appFolders });
         disposer.add(() => engine.stop());
-        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
+        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz, clock });
 
         await yieldToIo();
         const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders, requestTimeoutMs: deps.requestTimeoutMs });

@@ -19,6 +19,7 @@ import { registerHttpSecurity, registerRecordingHeaders } from './http-security.
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { isOwnerRequest } from '../core/owner-only.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
+import { registerClockRoute } from '../energy/clock-route.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
 import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';
@@ -193,6 +194,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           db.prepare('SELECT 1').get();
           return syncHealth({ runs, settings, dataFolders: [path.dirname(config.dbPath), config.configDir] });
         });
+        // The service's time (the pages measure ages and next runs from it; the demo's runs faster).
+        registerClockRoute(app, clock, () => config.tz);
         registerSettingsRoutes(app, ctx);
         registerShowRoutes(app, ctx);
         registerRecordingRoutes(app, ctx);

@@ -42,5 +42,9 @@ describe('recordings service on a fast clock', () => {
     const schedule = (await h.api.get('/api/sync')).body.schedule as { next_run: string };
     expect(Date.parse(schedule.next_run)).toBeGreaterThan(Date.UTC(2025, 11, 30));
     expect(Date.parse(schedule.next_run)).toBeLessThan(Date.UTC(2026, 0, 2));
+    // Its pages read the same clock (ages, "this week", next runs), as the energy pages read theirs.
+    const shown = (await h.api.get('/api/clock')).body as { now: number; speed: number; demo: boolean };
+    expect(shown).toMatchObject({ speed: 3600, demo: true });
+    expect(Math.abs(shown.now - clock.now())).toBeLessThan(3_600_000);
   });
 });

@@ -122,6 +122,10 @@ base.describe('recordings, locked', () => {
   base.beforeEach(async () => {
     bridge = await startBridge({ configured: true, simHour: 12 });
     rec = await startRecordings({ shows: [slowShow('Locked Show', 891000001, 1, 1, 100_000)], follow: [{ name: 'locked show', dest_folder: 'Locked' }], owner: bridge.service.owner });
+    // One episode downloaded before the lock: the Recordings list offers Re-scan and Delete from box on it.
+    const sync = await rec.api.post('/api/sync');
+    expect(sync.status).toBe(202);
+    await rec.service.engine.current()?.done;
     const res = await fetch(`${bridge.url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: '4711' }) });
     expect(res.status).toBe(200);
   });
@@ -179,6 +183,19 @@ base.describe('recordings, locked', () => {
     if (await reset.count()) {
       await expect(reset).toBeDisabled();
       await expect(reset).toHaveAccessibleDescription(why);
+    }
+    await expect(page.locator('body')).not.toContainText('/api/unlock');
+  });
+
+  base('the Recordings list offers Re-scan and Delete from box disabled, saying why', async ({ page }) => {
+    await page.goto(`${rec.url}/recordings`);
+    await expect(page.getByTestId('locked-banner')).toBeVisible();
+    const row = page.locator('[data-status="done"]', { hasText: 'Episode 1' });
+    await expect(row).toBeVisible();
+    for (const name of [/^Re-scan .*Episode 1.* for ads$/, /^Delete from box: .*Episode 1/]) {
+      const button = row.getByRole('button', { name });
+      await expect(button, String(name)).toBeDisabled();
+      await expect(button, String(name)).toHaveAccessibleDescription('Unlock with the passcode above to re-scan or delete recordings.');
     }
     await expect(page.locator('body')).not.toContainText('/api/unlock');
   });

@@ -55,6 +55,28 @@ test('energy settings: labels and units from the schema, no "Edited as JSON", Sa
   await expect(mqtt).not.toContainText(/\bUrl\b|Publish interval seconds/);
 });
 
+test('HomeKit network connections: a choice of all or only these addresses, a list with add and remove, no JSON box', async ({ page, bridge }) => {
+  await page.goto('/settings');
+  const homekit = await openSection(page, 'HomeKit');
+  const field = homekit.getByTestId('homekit-bind');
+  await expect(homekit.locator('textarea')).toHaveCount(0);
+  await expect(field.getByRole('radio', { name: 'All network connections' })).toBeChecked();
+  await field.getByRole('radio', { name: 'Only these addresses' }).check();
+  await field.getByLabel('Address 1', { exact: true }).fill('127.0.0.1');
+  await field.getByRole('button', { name: 'Add address' }).click();
+  await field.getByLabel('Address 2', { exact: true }).fill('lo');
+  await field.getByRole('button', { name: 'Remove address 2' }).click();
+  await homekit.getByRole('button', { name: 'Save HomeKit' }).click();
+  await expect(page.getByTestId('status-homekit')).toContainText('Saved. Restart the bridge to apply: Network connections.');
+  const saved = async () => ((await (await fetch(`${bridge.url}/api/settings`)).json()) as { homekit: { bind: string[] } }).homekit.bind;
+  expect(await saved()).toEqual(['127.0.0.1']);
+  // Back to every connection: the server's empty list.
+  await field.getByRole('radio', { name: 'All network connections' }).check();
+  await expect(field.getByLabel('Address 1', { exact: true })).toHaveCount(0);
+  await homekit.getByRole('button', { name: 'Save HomeKit' }).click();
+  await expect.poll(saved).toEqual([]);
+});
+
 test.describe('the save bar', () => {
   test.use({ viewport: { width: 1280, height: 520 } });
 

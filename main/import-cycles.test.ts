@@ -1,0 +1,178 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { featureViolations, importCycles, importGraph } from '../scripts/import-graph.js';
+
+/**
+ * DESIGN rule 9: no import circle among main/ files (type-only imports count), and no feature
+ * importing another feature or its service's feature list. The allow-lists below are the circles
+ * and crossings known when the guard was added; they only shrink: a circle that grows or a new one
+ * fails, and so does an entry that no longer occurs (delete it).
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const featureLists = ['main/energy/features/index.ts', 'main/recordings/features/index.ts'];
+
+const knownCycles: string[][] = [
+  [
+    'main/energy/alerts/engine.ts',
+    'main/energy/alerts/feature.ts',
+    'main/energy/alerts/triggers.ts',
+    'main/energy/alerts/webhook.ts',
+    'main/energy/battery/settings.ts',
+    'main/energy/daily/feature.ts',
+    'main/energy/features/feature.ts',
+    'main/energy/features/index.ts',
+    'main/energy/features/outlook/feature.ts',
+    'main/energy/features/outlook/solar-model.ts',
+    'main/energy/features/savings/feature.ts',
+    'main/energy/gateway/settings.ts',
+    'main/energy/general/settings.ts',
+    'main/energy/history/settings.ts',
+    'main/energy/homekit/accessories.ts',
+    'main/energy/homekit/bridge.ts',
+    'main/energy/homekit/feature.ts',
+    'main/energy/settings.ts',
+    'main/energy/smarthome/feature.ts',
+    'main/energy/smarthome/intents.ts',
+    'main/energy/tariff/feature.ts',
+    'main/energy/weather/feature.ts',
+    'main/energy/weather/open-meteo.ts',
+    'main/energy/weather/weather-poller.ts',
+    'main/integrations/metrics/energy-metrics.ts',
+    'main/integrations/mqtt/energy-feature.ts',
+  ],
+  [
+    'main/energy/history/export-rows.ts',
+    'main/energy/history/export.ts',
+  ],
+  [
+    'main/energy/history/index.ts',
+    'main/energy/history/routes.ts',
+  ],
+  [
+    'main/energy/import/sigen-alerts.ts',
+    'main/energy/import/sigen-settings.ts',
+  ],
+  [
+    'main/integrations/metrics/recordings-metrics.ts',
+    'main/integrations/mqtt/recordings-mqtt.ts',
+    'main/integrations/mqtt/recordings-settings.ts',
+    'main/recordings/access-settings.ts',
+    'main/recordings/adcut/ad-removal.ts',
+    'main/recordings/adcut/feature.ts',
+    'main/recordings/cloud/box-delete.ts',
+    'main/recordings/cloud/cloud-test.ts',
+    'main/recordings/cloud/feature.ts',
+    'main/recordings/config.ts',
+    'main/recordings/features/compose.ts',
+    'main/recordings/features/feature.ts',
+    'main/recordings/features/index.ts',
+    'main/recordings/import/fetcharr-apply.ts',
+    'main/recordings/import/fetcharr-plan.ts',
+    'main/recordings/import/fetcharr-settings.ts',
+    'main/recordings/import/plan-thread.ts',
+    'main/recordings/mediaserver/feature.ts',
+    'main/recordings/mediaserver/media-server.ts',
+    'main/recordings/owner-settings.ts',
+    'main/recordings/routes/box-routes.ts',
+    'main/recordings/routes/context.ts',
+    'main/recordings/routes/import-routes.ts',
+    'main/recordings/routes/maintenance-routes.ts',
+    'main/recordings/routes/recordings-routes.ts',
+    'main/recordings/routes/settings-routes.ts',
+    'main/recordings/routes/shows-routes.ts',
+    'main/recordings/routes/sync-routes.ts',
+    'main/recordings/scheduler.ts',
+    'main/recordings/service.ts',
+    'main/recordings/settings.ts',
+    'main/recordings/sync/engine.ts',
+    'main/recordings/sync/health.ts',
+    'main/recordings/sync/settings.ts',
+  ],
+  [
+    'main/recordings/box/bounded-fetch.ts',
+    'main/recordings/box/description.ts',
+  ],
+];
+
+const knownCrossings: string[] = [
+  'main/energy/daily/feature.ts -> main/energy/history/daily-store.ts',
+  'main/energy/daily/feature.ts -> main/energy/history/replay.ts',
+  'main/energy/daily/feature.ts -> main/energy/history/sample-reader.ts',
+  'main/energy/daily/feature.ts -> main/energy/tariff/feature.ts',
+  'main/energy/daily/feature.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/daily/feature.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/daily/feature.ts -> main/energy/tariff/windows.ts',
+  'main/energy/features/outlook/battery-outlook.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/outlook/battery-outlook.ts -> main/energy/tariff/windows.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/features/savings/store.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/history/replay.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/history/sample-reader.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/tariff/feature.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/weather/open-meteo.ts',
+  'main/energy/features/outlook/feature.ts -> main/energy/weather/weather-poller.ts',
+  'main/energy/features/outlook/solar-model.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/outlook/solar-model.ts -> main/energy/weather/open-meteo.ts',
+  'main/energy/features/outlook/usual-load.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/features/outlook/usual-load.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/savings/day-length.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/savings/feature.ts -> main/energy/history/replay.ts',
+  'main/energy/features/savings/feature.ts -> main/energy/history/sample-reader.ts',
+  'main/energy/features/savings/feature.ts -> main/energy/tariff/feature.ts',
+  'main/energy/features/savings/feature.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/savings/ledger.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/features/savings/ledger.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/features/savings/ledger.ts -> main/energy/tariff/windows.ts',
+  'main/energy/features/savings/report.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/features/savings/store.ts -> main/energy/history/day-table.ts',
+  'main/energy/history/daily-store.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/history/export.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/history/replay.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/history/sample-reader.ts -> main/energy/tariff/ledger.ts',
+  'main/energy/history/sample-reader.ts -> main/energy/tariff/local-time.ts',
+  'main/energy/tariff/feature.ts -> main/energy/history/replay.ts',
+  'main/energy/tariff/feature.ts -> main/energy/history/sample-reader.ts',
+  'main/energy/weather/fake-server.ts -> main/energy/tariff/local-time.ts',
+  'main/integrations/metrics/recordings-metrics.ts -> main/recordings/sync/engine.ts',
+  'main/integrations/mqtt/recordings-mqtt.ts -> main/recordings/sync/engine.ts',
+  'main/recordings/adcut/ad-removal.ts -> main/recordings/sync/media-root.ts',
+  'main/recordings/cloud/box-delete.ts -> main/recordings/sync/single-flight.ts',
+];
+
+describe('import graph of main/', () => {
+  const graph = importGraph(root, 'main');
+
+  it('reads the imports (the guard sees a known edge)', () => {
+    expect(graph.get('main/energy/index.ts')).toContain('main/core/lifecycle.ts');
+  });
+
+  it('has no import circle beyond the shrinking allow-list', () => {
+    expect(importCycles(graph)).toEqual(knownCycles);
+  });
+
+  it('has no feature importing another feature or a feature list beyond the shrinking allow-list', () => {
+    expect(featureViolations(graph, featureLists)).toEqual(knownCrossings);
+  });
+});
+
+describe('the guard itself', () => {
+  it('finds a circle, type-only imports included', () => {
+    const g = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(importCycles(g)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('finds a feature importing another feature and the list', () => {
+    const g = new Map([
+      ['s/features/index.ts', ['s/x/feature.ts', 's/y/feature.ts']],
+      ['s/x/feature.ts', ['s/y/lib.ts', 's/features/index.ts', 's/x/own.ts', 's/core.ts']],
+      ['s/y/feature.ts', []],
+    ]);
+    expect(featureViolations(g, ['s/features/index.ts'])).toEqual(['s/x/feature.ts -> s/features/index.ts', 's/x/feature.ts -> s/y/lib.ts']);
+  });
+});

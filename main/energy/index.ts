@@ -20,8 +20,8 @@ import { createSecurity, type Security } from './security/gate.js';
 import { ownerGateOf } from './security/security-routes.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { registerWebUi } from './web-ui.js';
-import type { EnergyFeature, FetchLike } from './features/feature.js';
-import { energyFeatures } from './features/index.js';
+import type { EnergyFeature, FetchLike } from './feature.js';
+import { energyFeatures } from './features.js';
 import type { Snapshot } from './snapshot-schema.js';
 import { createEnergyHistory } from './service-history.js';
 import { createEnergyLive } from './service-live.js';
@@ -84,7 +84,7 @@ export interface EnergyService extends Service {
 /**
  * The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. This is the
  * wiring only: each part is made by its own module (service-*.ts, gateway/gateway-link.ts) from what
- * it is passed, and the features come from the one list (features/index.ts).
+ * it is passed, and the features come from the one list (features.ts).
  */
 export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): EnergyService {
   const clock = deps.clock ?? systemClock;

@@ -1,8 +1,8 @@
 import type { LiveState } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
-import { ALERT_UNITS } from './settings.js';
+import type { z } from 'zod';
+import { ALERT_UNITS, type alertSettings } from './settings.js';
 
-export type AlertRule = EnergySettings['alerts'][number];
+export type AlertRule = z.output<typeof alertSettings>;
 export type Trigger = AlertRule['trigger'];
 
 interface TriggerDef {

@@ -1,6 +1,6 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
-import { settingsSection, withDefaults } from '../../energy/features/section.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../../energy/feature.js';
+import { settingsSection, withDefaults } from '../../energy/settings-section.js';
 import { metricsSeeds, metricsSettings } from './settings.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
 import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from './http-metrics.js';
@@ -42,7 +42,7 @@ interface EnergyMetrics {
  * and no host names. prom-client loads only once metrics are on (lazy-metrics.ts); the polls and
  * requests are counted from then.
  */
-export function createEnergyMetricsFeature(ctx: FeatureContext, opts: EnergyMetricsOptions): EnergyFeature {
+export function createEnergyMetricsFeature(ctx: FeatureContext<FeatureSettings<typeof metricsSection>>, opts: EnergyMetricsOptions): EnergyFeature {
   const enabled = () => ctx.settings().metrics.enabled;
   const metrics = lazyMetrics(enabled, (prom) => buildEnergyMetrics(prom, opts));
   return {
@@ -121,7 +121,7 @@ function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): Energ
 }
 
 /** The metrics feature as the energy bridge's feature list takes it. */
-export const metricsFeature: FeatureFactory = (ctx) => createEnergyMetricsFeature(ctx, { snapshot: required(ctx.snapshot, 'snapshot'), eventClients: ctx.eventClients ?? (() => 0) });
+export const metricsFeature: FeatureFactory<typeof metricsSection> = (ctx) => createEnergyMetricsFeature(ctx, { snapshot: required(ctx.snapshot, 'snapshot'), eventClients: ctx.eventClients ?? (() => 0) });
 
 function required<T>(v: T | undefined, what: string): T {
   if (v === undefined) throw new Error(`the metrics feature needs the service's ${what}`);

@@ -1,5 +1,5 @@
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory } from '../../energy/features/feature.js';
-import { settingsSection, withDefaults } from '../../energy/features/section.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../../energy/feature.js';
+import { settingsSection, withDefaults } from '../../energy/settings-section.js';
 import type { Snapshot } from '../../energy/snapshot-schema.js';
 import { appRelease } from '../../core/app-version.js';
 import { createAnnouncementDebounce } from './announcements.js';
@@ -27,7 +27,7 @@ export interface EnergyMqttOptions {
  * state is published, on a later turn of the event loop, and never waits for the broker: it cannot
  * delay a poll.
  */
-export function createEnergyMqttFeature(ctx: FeatureContext, opts: EnergyMqttOptions): EnergyFeature & { link: MqttLink } {
+export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<typeof mqttSection>>, opts: EnergyMqttOptions): EnergyFeature<FeatureSettings<typeof mqttSection>> & { link: MqttLink } {
   const id = installId('energy', ctx.dataDir);
   const cfg = (): MqttSettings => ctx.settings().mqtt;
   const topics = () => {
@@ -153,7 +153,7 @@ function placement(m: MqttSettings): Placement {
 }
 
 /** The MQTT feature as the energy bridge's feature list takes it. */
-export const mqttFeature: FeatureFactory = (ctx) => {
+export const mqttFeature: FeatureFactory<typeof mqttSection> = (ctx) => {
   const snapshot = ctx.snapshot;
   if (!snapshot) throw new Error("the MQTT feature needs the service's snapshot");
   return createEnergyMqttFeature(ctx, { snapshot });

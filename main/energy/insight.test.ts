@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startEnergyHarness, waitForState } from '../testing/harness.js';
-import type { GatewaySimulatorOptions } from '../simulator/gateway-simulator.js';
-import { startFakeWeather } from '../weather/fake-server.js';
+import { startEnergyHarness, waitForState } from './testing/harness.js';
+import type { GatewaySimulatorOptions } from './simulator/gateway-simulator.js';
+import { startFakeWeather } from './weather/fake-server.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,15 +1,15 @@
 import path from 'node:path';
-import type { Timer } from '../../../core/clock.js';
-import type { LiveState } from '../../live-state.js';
-import { LiveFeed, replayPolls } from '../../history/replay.js';
-import { readPowerSamples } from '../../history/sample-reader.js';
-import type { Snapshot } from '../../snapshot-schema.js';
-import { powerSampleOf } from '../../tariff/feature.js';
-import { DayLedger, round4 } from '../../tariff/ledger.js';
-import { localMinute, nextDate, startOfLocalDay } from '../../tariff/local-time.js';
-import { fetchIrradiance, WeatherError, type IrradianceHour } from '../../weather/open-meteo.js';
-import { resolvePlace } from '../../weather/weather-poller.js';
+import type { Timer } from '../../core/clock.js';
+import type { LiveState } from '../live-state.js';
+import { LiveFeed, replayPolls } from '../history/replay.js';
+import { readPowerSamples } from '../history/sample-reader.js';
+import type { Snapshot } from '../snapshot-schema.js';
+import { DayLedger, powerSampleOf, round4 } from '../tariff/ledger.js';
+import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
+import { fetchIrradiance, WeatherError, type IrradianceHour } from '../weather/open-meteo.js';
+import { resolvePlace } from '../weather/weather-poller.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
+import type { weatherSection } from '../weather/settings.js';
 import { solarSection } from './settings.js';
 import { SavingsStore } from '../savings/store.js';
 import { batteryOutlook, peakWindowsOn } from './battery-outlook.js';
@@ -34,7 +34,7 @@ const kwh = (v: number | null) => (v === null ? null : round4(v));
  * simulated from its SOC over today's peak windows with the household's usual load. Adds `outlook`
  * to the live state (for the alert "battery will not cover the peak window") and to the snapshot.
  */
-export const createOutlookFeature: FeatureFactory = (ctx) => {
+export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof weatherSection> = (ctx) => {
   const weatherFetch = ctx.outbound.fetcher(() => {
     const w = ctx.settings().weather;
     return { purpose: 'internet', configured: [w.forecastUrl, w.geocodingUrl] };

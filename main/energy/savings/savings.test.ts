@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { energySettingsSchema } from '../../settings.js';
-import type { PowerSample } from '../../tariff/ledger.js';
-import { startOfLocalDay } from '../../tariff/local-time.js';
+import { energySettingsSchema } from '../settings.js';
+import type { PowerSample } from '../tariff/ledger.js';
+import { startOfLocalDay } from '../tariff/local-time.js';
 import { SavingsLedger, type SavingsConfig, type SavingsDay } from './ledger.js';
 import { savingsCsv, savingsReport } from './report.js';
 

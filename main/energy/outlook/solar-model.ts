@@ -1,5 +1,5 @@
-import type { IrradianceHour } from '../../weather/open-meteo.js';
-import { localMinute } from '../../tariff/local-time.js';
+import type { IrradianceHour } from '../weather/open-meteo.js';
+import { localMinute } from '../tariff/local-time.js';
 
 /**
  * Solar forecast model (docs/savings.md): the plant's production for a day is its forecast

@@ -1,5 +1,5 @@
-import { localMinute, minuteOf, nextDate, startOfLocalDay, WEEKDAY_KEYS } from '../../tariff/local-time.js';
-import type { TariffConfig } from '../../tariff/windows.js';
+import { localMinute, minuteOf, nextDate, startOfLocalDay, WEEKDAY_KEYS } from '../tariff/local-time.js';
+import type { TariffConfig } from '../tariff/windows.js';
 
 /** A peak window as instants: `[startsAt, endsAt)`, with its wall-clock labels. */
 export interface PeakWindow {

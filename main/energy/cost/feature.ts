@@ -1,16 +1,12 @@
 import { LiveFeed } from '../history/replay.js';
 import { readPowerSamples } from '../history/sample-reader.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
-import type { LiveState } from '../live-state.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import type { Snapshot } from '../snapshot-schema.js';
-import { dayCost, DayLedger, round4, type PowerSample } from './ledger.js';
-import { startOfLocalDay } from './local-time.js';
-import { ratesAt, tariffConfigured, type TariffConfig } from './windows.js';
-import { tariffSection } from './settings.js';
+import { dayCost, DayLedger, powerSampleOf, round4 } from '../tariff/ledger.js';
+import { startOfLocalDay } from '../tariff/local-time.js';
+import { ratesAt, tariffConfigured, type TariffConfig } from '../tariff/windows.js';
 
 export type TariffSnapshot = NonNullable<Snapshot['tariff']>;
-
-export const powerSampleOf = (state: LiveState, t: number): PowerSample => ({ t, solar: state.power.solar, home: state.power.home, grid: state.power.grid, battery: state.power.battery });
 
 /**
  * Current grid flow priced at the rate in force, per hour: positive is a credit (export), negative a
@@ -28,7 +24,7 @@ export function netPerHour(t: TariffConfig, grid: number | null, rates: ReturnTy
  * adds `tariff` to the snapshot once anything is configured. After a start, today's polls so far
  * are read back from the history database (`replay`) so that a restart mid-day keeps today's cost.
  */
-export const createTariffFeature: FeatureFactory = (ctx) => {
+export const createCostFeature: FeatureFactory = (ctx) => {
   const config = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
   let ledger = new DayLedger(config);
   const feed = new LiveFeed(() => ledger);
@@ -73,7 +69,7 @@ export const createTariffFeature: FeatureFactory = (ctx) => {
   };
 
   return {
-    name: 'tariff',
+    name: 'cost',
     replay(now) {
       ledger = new DayLedger(config);
       const today = ledger.advanceTo(now).date;
@@ -95,5 +91,5 @@ export const createTariffFeature: FeatureFactory = (ctx) => {
   };
 };
 
-/** Tariff and cost: its settings section and its feature. */
-export const tariffFeature: EnergyFeatureModule<typeof tariffSection> = { name: 'tariff', settings: [tariffSection], create: createTariffFeature };
+/** Today's cost at the tariff's prices (the tariff itself is a core setting: core-settings.ts). */
+export const costFeature: EnergyFeatureModule<never> = { name: 'cost', create: createCostFeature };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoClock } from '../../../core/clock.js';
-import { startEnergyHarness } from '../../testing/harness.js';
-import { startFakeWeather } from '../../weather/fake-server.js';
+import { createDemoClock } from '../../core/clock.js';
+import { startEnergyHarness } from '../testing/harness.js';
+import { startFakeWeather } from '../weather/fake-server.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

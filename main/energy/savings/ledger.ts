@@ -1,6 +1,6 @@
-import { dayCost, DayLedger, type DayTotals, type EnergyKwh, type PowerSample } from '../../tariff/ledger.js';
-import type { LocalMinute } from '../../tariff/local-time.js';
-import { tariffConfigured, type TariffConfig } from '../../tariff/windows.js';
+import { dayCost, DayLedger, type DayTotals, type EnergyKwh, type PowerSample } from '../tariff/ledger.js';
+import type { LocalMinute } from '../tariff/local-time.js';
+import { tariffConfigured, type TariffConfig } from '../tariff/windows.js';
 
 /**
  * One local day of the savings model: what was measured, what the household paid, and what it would

@@ -1,22 +1,29 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/logger.js';
-import type { Outbound } from '../../core/outbound.js';
-import type { HistoryReplay } from '../history/replay.js';
-import type { LiveState, LiveStateStore } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
-import type { Snapshot } from '../snapshot-schema.js';
-import type { SettingsSection } from './section.js';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../core/clock.js';
+import type { FeatureModule, RunningFeature } from '../core/feature.js';
+import type { Logger } from '../core/logger.js';
+import type { Outbound } from '../core/outbound.js';
+import type { HistoryReplay } from './history/replay.js';
+import type { LiveState, LiveStateStore } from './live-state.js';
+import type { EnergyCore, SectionValues } from './core-settings.js';
+import type { Snapshot } from './snapshot-schema.js';
+import type { SettingsSection } from './settings-section.js';
 
 /** A fetch as the features' HTTP clients take it (a fetcher of the outbound gate in the service). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
+/**
+ * The settings a feature sees: the core (time zone, currency, gateway, tariff, …: core-settings.ts)
+ * and its own sections, never another feature's.
+ */
+export type FeatureSettings<Own extends SettingsSection = never> = EnergyCore & SectionValues<Own>;
+
 /** What a feature gets from the energy service. Everything is passed in; nothing is reached for. */
-export interface FeatureContext {
+export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   clock: Clock;
   logger: Logger;
-  /** Current settings (read on every use, so live edits apply). */
-  settings: () => EnergySettings;
+  /** Current settings, the core and the feature's own (read on every use, so live edits apply). */
+  settings: () => S;
   /** The shared live state; timer-driven features call `state.update(...)`. */
   state: LiveStateStore;
   /**
@@ -43,14 +50,11 @@ export interface FeatureContext {
  * - `snapshot` adds the feature's block to the curated snapshot.
  * - `routes` registers HTTP routes; `onSettings` is told about each saved settings change.
  */
-export interface EnergyFeature {
+export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends RunningFeature {
   readonly name: string;
-  start?(): void | Promise<void>;
-  stop?(): void | Promise<void>;
-  routes?(app: FastifyInstance): void;
   onPoll?(next: LiveState, at: number, poll?: PollInfo): Partial<LiveState> | void;
   snapshot?(snap: Snapshot): void;
-  onSettings?(prev: EnergySettings, next: EnergySettings): void;
+  onSettings?(prev: S, next: S): void;
   /** Re-reads the feature's own files and restarts it (an import replaced them). */
   reload?(): Promise<void>;
   /**
@@ -66,19 +70,17 @@ export interface PollInfo {
   durationMs: number;
 }
 
-export type FeatureFactory = (ctx: FeatureContext) => EnergyFeature;
+export type FeatureFactory<Own extends SettingsSection = never> = (ctx: FeatureContext<FeatureSettings<Own>>) => EnergyFeature<FeatureSettings<Own>>;
 
 /**
  * What a feature folder hands the service: its settings sections (schema, defaults, environment
  * seeds, secrets, `applies`, descriptions) and, when it runs anything, its factory. The service's
- * list of these (features/index.ts) is the one place a feature is added.
+ * list of these (features.ts) is the one place a feature is added.
  */
-export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection> {
-  readonly name: string;
+export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection>
+  extends FeatureModule<readonly Sec[], FeatureContext<FeatureSettings<Sec>>, EnergyFeature<FeatureSettings<Sec>>> {
   /** Sections of the settings this feature owns, in the order the settings file lists them. */
   readonly settings?: readonly Sec[];
-  /** Makes the running feature; absent for a settings-only entry (the service itself reads them). */
-  readonly create?: FeatureFactory;
 }
 
 /** Runs every feature's `onPoll` over a state about to be published; a failing feature is logged, not fatal. */

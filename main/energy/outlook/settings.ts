@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { settingsSection, withDefaults } from '../section.js';
+import { settingsSection, withDefaults } from '../settings-section.js';
 
 /** The solar plant (settings section `solar`), owned by the outlook feature. */
 export const solarSettings = z

@@ -1,5 +1,5 @@
-import type { Migration } from '../../../core/sqlite.js';
-import { DayTable } from '../../history/day-table.js';
+import type { Migration } from '../../core/sqlite.js';
+import { DayTable } from '../history/day-table.js';
 import type { SavingsDay } from './ledger.js';
 
 const COLUMNS = {

@@ -1,5 +1,5 @@
-import type { PowerSample } from '../../tariff/ledger.js';
-import { localMinute } from '../../tariff/local-time.js';
+import type { PowerSample } from '../tariff/ledger.js';
+import { localMinute } from '../tariff/local-time.js';
 
 /**
  * The household's usual load: the mean home power per local weekday and hour over the history the

@@ -1,4 +1,4 @@
-import { localMinute, nextDate, startOfLocalDay } from '../../tariff/local-time.js';
+import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;

@@ -1,4 +1,4 @@
-import { round4, type EnergyKwh } from '../../tariff/ledger.js';
+import { round4, type EnergyKwh } from '../tariff/ledger.js';
 import type { SavingsDay } from './ledger.js';
 
 export type SavingsPeriodKind = 'day' | 'month' | 'year';

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock } from '../../../core/clock.js';
-import { silentLogger } from '../../../core/logger.js';
-import { createOutbound } from '../../../core/outbound.js';
-import { DurableStore } from '../../history/durable-store.js';
-import { SAMPLE_FIELDS, type HistorySample } from '../../history/sample.js';
-import { emptyLiveState, LiveStateStore, type LiveState } from '../../live-state.js';
-import { energySettingsSchema } from '../../settings.js';
-import { startOfLocalDay } from '../../tariff/local-time.js';
+import { createManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { createOutbound } from '../../core/outbound.js';
+import { DurableStore } from '../history/durable-store.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../history/sample.js';
+import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
+import { energySettingsSchema } from '../settings.js';
+import { startOfLocalDay } from '../tariff/local-time.js';
 import type { FeatureContext } from '../feature.js';
 import { createOutlookFeature } from './feature.js';
 
@@ -38,7 +38,7 @@ describe("the battery outlook's usual load", () => {
     const clock = createManualClock(now);
     const settings = energySettingsSchema.parse({ general: { timezone: 'UTC' }, battery: { capacityKwh: 10, reserveSoc: 10 } });
     const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000));
-    const ctx: FeatureContext = { clock, logger: silentLogger, settings: () => settings, state, outbound: createOutbound({ transport: () => Promise.reject(new Error('offline')) }), dataDir, historyFile, gate: async () => {} };
+    const ctx: FeatureContext<typeof settings> = { clock, logger: silentLogger, settings: () => settings, state, outbound: createOutbound({ transport: () => Promise.reject(new Error('offline')) }), dataDir, historyFile, gate: async () => {} };
     const outlook = createOutlookFeature(ctx);
     outlook.start?.();
     try {

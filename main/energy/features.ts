@@ -6,8 +6,8 @@ import { costFeature } from './cost/feature.js';
 import { weatherFeature } from './weather/feature.js';
 import { outlookFeature } from './outlook/feature.js';
 import { savingsFeature } from './savings/feature.js';
-import { metricsModule } from '../integrations/metrics/energy-metrics.js';
-import { mqttModule } from '../integrations/mqtt/energy-feature.js';
+import { metricsModule } from './metrics/feature.js';
+import { mqttModule } from './mqtt/feature.js';
 
 /**
  * The energy bridge's features, in order: the settings are their sections in this order (the

@@ -3,7 +3,7 @@ import { adRemovalFeature } from '../adcut/feature.js';
 import { cloudFeature } from '../cloud/feature.js';
 import { mediaServerFeature } from '../mediaserver/feature.js';
 import { syncFeature } from '../sync/settings.js';
-import { recordingsIntegrationsFeature } from '../../integrations/mqtt/recordings-settings.js';
+import { recordingsIntegrationsFeature } from '../integrations/feature.js';
 
 /**
  * The recording sync's features, in order: the settings are theirs in this order (the API lists

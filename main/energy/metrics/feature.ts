@@ -1,11 +1,11 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../../energy/feature.js';
-import { settingsSection, withDefaults } from '../../energy/settings-section.js';
-import { metricsSeeds, metricsSettings } from './settings.js';
-import type { Snapshot } from '../../energy/snapshot-schema.js';
-import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from './http-metrics.js';
-import { lazyMetrics, type PromClient } from './lazy-metrics.js';
-import { addProcessMetrics } from './process-metrics.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../feature.js';
+import { settingsSection, withDefaults } from '../settings-section.js';
+import { metricsSeeds, metricsSettings } from '../../integrations/metrics/settings.js';
+import type { Snapshot } from '../snapshot-schema.js';
+import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from '../../integrations/metrics/http-metrics.js';
+import { lazyMetrics, type PromClient } from '../../integrations/metrics/lazy-metrics.js';
+import { addProcessMetrics } from '../../integrations/metrics/process-metrics.js';
 
 export interface EnergyMetricsOptions {
   snapshot: () => Snapshot;

@@ -2,17 +2,17 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
 import type { OwnerGate } from '../../core/owner-gate.js';
-import type { ProgressRegistry } from '../../recordings/progress.js';
-import type { SyncScheduler } from '../../recordings/scheduler.js';
-import type { RecordingSettings } from '../../recordings/settings.js';
-import type { SyncRunsStore } from '../../recordings/store/sync-runs-store.js';
-import type { SyncEngine } from '../../recordings/sync/engine.js';
+import type { ProgressRegistry } from '../progress.js';
+import type { SyncScheduler } from '../scheduler.js';
+import type { RecordingSettings } from '../settings.js';
+import type { SyncRunsStore } from '../store/sync-runs-store.js';
+import type { SyncEngine } from '../sync/engine.js';
 import { appRelease } from '../../core/app-version.js';
-import { createAnnouncementDebounce } from './announcements.js';
-import { discoveryConfigs, type DiscoveryContext, type EntityDef, type Message } from './discovery.js';
-import { installId } from './identity.js';
-import { createMqttLink, type MqttLink } from './link.js';
-import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from './retire.js';
+import { createAnnouncementDebounce } from '../../integrations/mqtt/announcements.js';
+import { discoveryConfigs, type DiscoveryContext, type EntityDef, type Message } from '../../integrations/mqtt/discovery.js';
+import { installId } from '../../integrations/mqtt/identity.js';
+import { createMqttLink, type MqttLink } from '../../integrations/mqtt/link.js';
+import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from '../../integrations/mqtt/retire.js';
 
 export interface RecordingsMqttDeps {
   settings: RecordingSettings;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RecordingFeatureModule, SettingDef } from '../../recordings/features/feature.js';
-import { isBrokerUrl, MQTT_DEFAULTS } from './settings.js';
+import type { RecordingFeatureModule, SettingDef } from '../features/feature.js';
+import { isBrokerUrl, MQTT_DEFAULTS } from '../../integrations/mqtt/settings.js';
 
 /**
  * The recording sync's MQTT and metrics settings, as flat keys of its settings table (spread into

@@ -1,9 +1,9 @@
 import { pino, type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBanner } from '../../core/testing/lan-targets.js';
-import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
-import type { Snapshot } from '../../energy/snapshot-schema.js';
-import { mosquittoUnavailable, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
+import { startEnergyHarness, waitForState } from '../testing/harness.js';
+import type { Snapshot } from '../snapshot-schema.js';
+import { mosquittoUnavailable, startMosquitto, watch, type Broker } from '../../integrations/mqtt/testing/mosquitto.js';
 
 const skip = mosquittoUnavailable();
 if (skip) console.warn(`MQTT integration tests skipped: ${skip}`);

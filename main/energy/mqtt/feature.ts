@@ -1,14 +1,14 @@
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../../energy/feature.js';
-import { settingsSection, withDefaults } from '../../energy/settings-section.js';
-import type { Snapshot } from '../../energy/snapshot-schema.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../feature.js';
+import { settingsSection, withDefaults } from '../settings-section.js';
+import type { Snapshot } from '../snapshot-schema.js';
 import { appRelease } from '../../core/app-version.js';
-import { createAnnouncementDebounce } from './announcements.js';
-import { discoveryConfigs, type DiscoveryContext, type Message } from './discovery.js';
-import { energyEntities, energyState } from './energy-entities.js';
-import { installId } from './identity.js';
-import { createMqttLink, type MqttLink } from './link.js';
-import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from './retire.js';
-import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from './settings.js';
+import { createAnnouncementDebounce } from '../../integrations/mqtt/announcements.js';
+import { discoveryConfigs, type DiscoveryContext, type Message } from '../../integrations/mqtt/discovery.js';
+import { energyEntities, energyState } from './entities.js';
+import { installId } from '../../integrations/mqtt/identity.js';
+import { createMqttLink, type MqttLink } from '../../integrations/mqtt/link.js';
+import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from '../../integrations/mqtt/retire.js';
+import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from '../../integrations/mqtt/settings.js';
 
 export interface EnergyMqttOptions {
   /** The service's curated snapshot (what the topics carry). */

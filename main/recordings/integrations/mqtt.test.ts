@@ -6,8 +6,8 @@ import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createSecurity } from '../../energy/security/gate.js';
 import { ownerGateOf } from '../../energy/security/security-routes.js';
-import { startHarness, type Harness } from '../../recordings/testing/harness.js';
-import { mosquittoUnavailable, startMosquitto, watch, type Broker } from './testing/mosquitto.js';
+import { startHarness, type Harness } from '../testing/harness.js';
+import { mosquittoUnavailable, startMosquitto, watch, type Broker } from '../../integrations/mqtt/testing/mosquitto.js';
 
 const skip = mosquittoUnavailable();
 if (skip) console.warn(`recording sync MQTT tests skipped: ${skip}`);

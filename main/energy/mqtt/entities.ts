@@ -1,5 +1,5 @@
-import type { Snapshot } from '../../energy/snapshot-schema.js';
-import type { EntityDef } from './discovery.js';
+import type { Snapshot } from '../snapshot-schema.js';
+import type { EntityDef } from '../../integrations/mqtt/discovery.js';
 
 /**
  * The energy bridge's entities in Home Assistant, and how each is read from the snapshot. The

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Db } from '../../core/sqlite.js';
-import type { ProgressRegistry } from '../../recordings/progress.js';
-import type { RecordingSettings } from '../../recordings/settings.js';
-import type { SyncEngine } from '../../recordings/sync/engine.js';
-import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from './http-metrics.js';
-import { lazyMetrics, type PromClient } from './lazy-metrics.js';
-import { addProcessMetrics } from './process-metrics.js';
+import type { ProgressRegistry } from '../progress.js';
+import type { RecordingSettings } from '../settings.js';
+import type { SyncEngine } from '../sync/engine.js';
+import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from '../../integrations/metrics/http-metrics.js';
+import { lazyMetrics, type PromClient } from '../../integrations/metrics/lazy-metrics.js';
+import { addProcessMetrics } from '../../integrations/metrics/process-metrics.js';
 
 export interface RecordingsMetricsDeps {
   db: Db;

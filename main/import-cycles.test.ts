@@ -21,10 +21,6 @@ const knownCycles: string[][] = [
     'main/energy/history/routes.ts',
   ],
   [
-    'main/energy/import/sigen-alerts.ts',
-    'main/energy/import/sigen-settings.ts',
-  ],
-  [
     'main/recordings/access-settings.ts',
     'main/recordings/adcut/ad-removal.ts',
     'main/recordings/adcut/feature.ts',
@@ -60,10 +56,6 @@ const knownCycles: string[][] = [
     'main/recordings/sync/engine.ts',
     'main/recordings/sync/health.ts',
     'main/recordings/sync/settings.ts',
-  ],
-  [
-    'main/recordings/box/bounded-fetch.ts',
-    'main/recordings/box/description.ts',
   ],
 ];
 

@@ -77,7 +77,8 @@ const samples: SoakSample[] = [];
 lines.on('line', (l) => {
   const s = JSON.parse(l) as SoakSample;
   samples.push(s);
-  console.log(`  ${round(s.t / 60_000)} min: RSS ${round(s.rss / 1e6)} MB, heap ${round(s.heapUsed / 1e6)} MB, external ${round(s.external / 1e6)} MB, ${s.fds} fds, loop delay p99 ${round(s.lagP99)} ms`);
+  const threads = s.workers.map((w) => `${w.name} ${round(w.heap / 1e6)}+${round(w.external / 1e6)}`).join(', ');
+  console.log(`  ${round(s.t / 60_000)} min: RSS ${round(s.rss / 1e6)} MB, heap ${round(s.heapUsed / 1e6)} MB, external ${round(s.external / 1e6)} MB, ${s.fds} fds, loop delay p99 ${round(s.lagP99)} ms${threads ? `; workers (heap+external MB): ${threads}` : ''}`);
 });
 
 const rec = new ApiClient(urls.recordings);
@@ -222,6 +223,7 @@ if (after.length >= 3) {
   growth('RSS', (s) => s.rss, 'MB', 1e6, 1);
   growth('V8 heap used', (s) => s.heapUsed, 'MB', 1e6, 1);
   growth('external memory', (s) => s.external, 'MB', 1e6);
+  growth("worker threads' heaps and external memory", (s) => s.workers.reduce((a, w) => a + w.heap + w.external, 0), 'MB', 1e6);
   growth('open file descriptors', (s) => s.fds, 'fds', 1, 0.5);
   const win = `${sampleMs / 1000} s`;
   figure(`event-loop delay p99 (worst ${win} window after warm-up)`, Math.max(...after.map((s) => s.lagP99)), 'ms', { max: 50 });

@@ -58,20 +58,6 @@ const sample = (t: number): HistorySample => {
 const clock = createManualClock(LAST + 1000);
 const history = createHistory({ dataDir, clock, logger: silentLogger, retentionMs: () => 7 * DAY });
 history.start();
-{
-  // What the service does in the background after a start on a folder whose sealed pages are not
-  // packed yet (an import, or the first start after an upgrade): the exports read the packed pages.
-  const c = process.cpuUsage();
-  const t0 = performance.now();
-  await history.fillSamplePages();
-  const cpu = process.cpuUsage(c);
-  const packed = new Database(file, { readonly: true });
-  const bytes = packed.prepare('SELECT sum(length(samples)) FROM sample_pages').pluck().get() as number;
-  packed.close();
-  figure('packing the week\'s sealed pages for the exports (background, after a start), wall', performance.now() - t0, 'ms');
-  figure('the same, CPU on the service thread', (cpu.user + cpu.system) / 1000, 'ms');
-  figure('packed pages on disk', bytes / 1e6, 'MB');
-}
 const app = createHttpServer({ logger: silentLogger });
 registerHistoryRoutes(app, history);
 const base = `http://127.0.0.1:${await listen(app, 0, '127.0.0.1')}`;

@@ -51,7 +51,7 @@ const openHistory = () => {
 const minuteCount = (history: History) => {
   const db = new Database(history.file, { readonly: true });
   try {
-    return db.prepare('SELECT sum(n) FROM minutes').pluck().get();
+    return db.prepare('SELECT sum(n) FROM minute').pluck().get();
   } finally {
     db.close();
   }

@@ -5,7 +5,6 @@
  * - `every=60`, `every=30` and `every=1` over the full window and `every=300` over 24 h through
  *   HTTP vs a plain SQL GROUP BY (target for the 7-day reads: 150 ms): the first request after a
  *   start (cold) and the median of 7 after it (warm), wall time and the server's CPU time;
- * - packing the week's sealed pages for the exports (what a start does in the background), time and size;
  * - the full CSV and JSON exports through the HTTP route, per row, vs `sqlite3 -csv` / `sqlite3 -json`
  *   dumping the same table (targets 2.0 and 1.0 µs per row, timed with curl to /dev/null; also with a
  *   node:http client that counts the rows), the server's CPU time and RSS growth.
@@ -41,7 +40,7 @@ const sample = (t: number): HistorySample => {
 };
 
 
-// --- build the 7-day table (through the same store, so the rollup is built by its trigger) ---
+// --- build the 7-day table (through the same store, so the minute and hour tiers are built with it) ---
 {
   const t0 = performance.now();
   const store = new DurableStore(file);

@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../core/paths.js';
 import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from './fixtures.js';
 import type { HistorySample } from './sample.js';
 
@@ -45,5 +50,39 @@ describe('reads older than the raw retention', () => {
     expect(fine[0]!.t).toBeGreaterThanOrEqual(now - HOUR - 30_000);
     const raw = (await th.get(`/api/history?since=${T0}`)).body as Array<{ t: number }>;
     expect(raw[0]!.t).toBe(now - HOUR);
+  });
+});
+
+// fixtures/anchors/README.md: sigen-home-bridge's own data folder, written by that program.
+const ANCHOR = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'anchors', 'sigen-home-bridge');
+
+describe("the anchors' history (sigen-home-bridge's history.db and legacy JSON)", () => {
+  it.skipIf(!fs.existsSync(ANCHOR))('imports into the samples and builds the minute and hour tiers of every imported row', { timeout: 120_000 }, async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-anchor-'));
+    try {
+      fs.copyFileSync(path.join(ANCHOR, 'history.db'), path.join(tmp, 'history.db'));
+      fs.copyFileSync(path.join(ANCHOR, 'legacy-history.json.original'), path.join(tmp, 'history.json'));
+      const facts = JSON.parse(fs.readFileSync(path.join(ANCHOR, 'facts.json'), 'utf8')) as { history: { rows: number; min_t: number; max_t: number } };
+      th = await openTestHistory({ start: facts.history.max_t + 1000, retentionMs: 3650 * 86_400_000 });
+      const reports = await th.history.importFiles([
+        { file: path.join(tmp, 'history.db'), format: 'sigen-db' },
+        { file: path.join(tmp, 'history.json'), format: 'sigen-json' },
+      ], undefined, 0);
+      expect(reports.map((r) => r.status)).toEqual(['imported', 'imported']);
+      // Its legacy JSON repeats rows its database holds: every row once.
+      expect(th.history.stats()).toEqual({ count: facts.history.rows, firstT: facts.history.min_t, lastT: facts.history.max_t });
+      const db = new Database(th.history.file, { readonly: true });
+      try {
+        expect(db.prepare('SELECT sum(n) FROM minute').pluck().get()).toBe(th.history.stats().count);
+        expect(db.prepare('SELECT sum(n) FROM hour').pluck().get()).toBe(th.history.stats().count);
+      } finally {
+        db.close();
+      }
+      const all = th.history.query({ since: 0, every: 60 });
+      expect(all.kind).toBe('downsampled');
+      expect(all.rows.reduce((a, r) => a + (r as { n: number }).n, 0)).toBe(th.history.stats().count);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

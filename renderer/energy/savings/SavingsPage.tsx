@@ -103,7 +103,7 @@ export function SavingsPage() {
             </Card>
           )}
           <Card title="The table behind it" id="savings-table">
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Savings table (scrolls sideways)">
               <table data-testid="savings-table">
                 <thead>
                   <tr>

@@ -128,6 +128,8 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
           savedBySolarAndBattery: total.savedBySolarAndBattery,
           selfSufficiencyPct: total.selfSufficiencyPct,
           selfConsumptionPct: total.selfConsumptionPct,
+          importKwh: total.importKwh,
+          supplyCharge: total.currency === null ? null : config().tariff.dailySupplyCharge,
         },
       };
     },

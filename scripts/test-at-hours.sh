@@ -7,6 +7,7 @@
 #   scripts/test-at-hours.sh main/energy/tariff   # only these paths (vitest filters)
 #   scripts/test-at-hours.sh "main/core renderer" # one vitest run for several paths (space-separated)
 #   ZONES="UTC" HOURS="19:00" scripts/test-at-hours.sh main/recordings
+#   VITEST_ARGS="--testTimeout=60000" scripts/test-at-hours.sh   # more time on a busy machine
 #
 # The clock comes from Debian's faketime (apt-get install faketime): it starts at today's date and
 # the given hour in the zone and runs on from there; child processes share it (FAKETIME_DONT_RESET)
@@ -35,7 +36,7 @@ for zone in $ZONES; do
     for group in "${groups[@]}"; do
       log="$OUT/$(echo "$zone-$hour-$group" | tr '/: ' '___' | cut -c1-120).log"
       printf '%-20s %s  %-40s ' "$zone" "$hour" "$group"
-      if TZ=$zone FAKETIME_DONT_RESET=1 faketime --exclude-monotonic "$stamp" npx vitest run --passWithNoTests $group >"$log" 2>&1; then
+      if TZ=$zone FAKETIME_DONT_RESET=1 faketime --exclude-monotonic "$stamp" npx vitest run --passWithNoTests ${VITEST_ARGS:-} $group >"$log" 2>&1; then
         echo "ok"
       else
         echo "FAILED ($log)"

@@ -1,75 +1,80 @@
-import type { Page } from '@playwright/test';
-import { seriousViolations } from './axe.js';
-import { expect, test } from './fixtures.js';
+import { test as base, expect, type Page } from '@playwright/test';
+import { UI_PAGES } from '../main/energy/web-ui.js';
+import { checkBothSchemes, goInApp, headerLinks, SIZES, type AxeFinding } from './axe.js';
+import { startBridge, type Bridge } from './bridge.js';
 
 /**
- * Every energy page and view, checked with axe-core (WCAG 2.1 A/AA): no serious and no critical
- * violation at desktop (1280) and phone (390) sizes, in light and dark. The wall view is dark by
- * default whatever the device says, so its light theme is checked by choosing it.
+ * Every page the energy service serves (its list of page paths: the wall view and each reading,
+ * Trends, Savings, Settings and its sections, Setup) and the app's own "not found", checked with
+ * axe-core (WCAG A/AA): no serious and no critical violation at desktop (1280) and phone (390)
+ * sizes, light and dark. One service for the file, one page per size walking every route in the app
+ * (no reloads), the colour scheme switched by emulation. The wall view keeps its own light/dark
+ * choice (dark whatever the device says), so there its button sets the theme being checked.
  */
-// The sweeps are independent: let both workers take them rather than one worker all of them.
-test.describe.configure({ mode: 'parallel' });
+const test = base.extend<object, { sweepBridge: Bridge }>({
+  sweepBridge: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      // A reading every 10 s rather than every second: the pages stay live, and axe is not checking a page
+      // that redraws under it.
+      const bridge = await startBridge({ configured: true, simHour: 12, demoPast: true, settings: { polling: { intervalMs: 10_000 } } });
+      await use(bridge);
+      await bridge.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ sweepBridge }, use) => use(sweepBridge.url),
+});
 
-const VIEWS: Array<{ name: string; path: string; ready: (page: Page) => Promise<void>; before?: (page: Page) => Promise<void> }> = [
-  { name: 'dashboard', path: '/', ready: (p) => expect(p.getByTestId('connection-status')).toContainText('Gateway connected') },
-  { name: 'wall', path: '/wall', ready: (p) => expect(p.getByTestId('wall-status')).toContainText('Live') },
-  {
-    name: 'wall (light)',
-    path: '/wall',
-    before: (p) => p.evaluate(() => localStorage.setItem('energy.wall.theme', 'light')),
-    ready: (p) => expect(p.getByRole('button', { name: 'Dark' })).toHaveAttribute('aria-pressed', 'false'),
-  },
-  { name: 'wall, one reading', path: '/wall/battery', ready: (p) => expect(p.getByTestId('wall-battery')).toContainText('%') },
-  // Trends' charts are the largest chunk: give a loaded machine time to bring it.
-  { name: 'trends', path: '/trends', ready: (p) => expect(p.getByTestId('trends-summary')).toContainText('points', { timeout: 30_000 }) },
-  { name: 'settings (gateway)', path: '/settings', ready: (p) => expect(p.getByTestId('settings-gateway')).toBeVisible() },
-  { name: 'settings (tariff)', path: '/settings#tariff', ready: (p) => expect(p.getByTestId('settings-tariff')).toBeVisible() },
-  { name: 'settings (alerts)', path: '/settings#alerts', ready: (p) => expect(p.getByTestId('settings-alerts')).toBeVisible() },
-  { name: 'settings (names)', path: '/settings#names', ready: (p) => expect(p.getByTestId('settings-names')).toBeVisible() },
-  { name: 'setup', path: '/setup', ready: (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible() },
-  { name: 'not found', path: '/no-such-page-here', ready: async () => undefined },
-];
+const SETTINGS_SECTIONS = ['#tariff', '#alerts', '#names'];
+const NOT_FOUND = '/no-such-page-here';
 
-for (const size of [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test.describe(`energy pages, ${size.name}, ${scheme}`, () => {
-      test.use({ viewport: size.viewport, colorScheme: scheme, bridgeOptions: { configured: true, simHour: 12, demoPast: true } });
+/** What each page shows once it has loaded; any other page: its heading and no "Loading…". */
+async function ready(page: Page, path: string): Promise<void> {
+  if (path === '/') return expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
+  if (path.startsWith('/wall')) return expect(page.getByTestId('wall-status')).toContainText('Live');
+  // Trends' charts are the largest chunk and its week of history the largest query: give a loaded machine time.
+  if (path === '/trends') return expect(page.getByTestId('trends-summary')).toContainText('points', { timeout: 90_000 });
+  if (path === '/savings') await expect(page.getByTestId('savings-table')).toBeVisible({ timeout: 30_000 });
+  if (path.startsWith('/settings#')) await expect(page.getByTestId(`settings-${path.split('#')[1]}`)).toBeVisible();
+  if (path === NOT_FOUND) return expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await expect(page.getByText('Loading…')).toHaveCount(0, { timeout: 30_000 });
+}
 
-      test('no serious or critical axe violations on any page or view', async ({ page }) => {
-        test.setTimeout(240_000);
-        const found: Record<string, unknown> = {};
-        for (const v of VIEWS) {
-          if (v.path === '/no-such-page-here') {
-            // The server answers unknown paths itself (JSON 404): the single-page app's own "not found" is reached in-app.
-            await page.goto('/');
-            await page.evaluate(() => history.pushState(null, '', '/no-such-page-here'));
-            await page.evaluate(() => dispatchEvent(new PopStateEvent('popstate')));
-            await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-          } else {
-            if (v.before) {
-              await page.goto('/');
-              await v.before(page);
-            }
-            await page.goto(v.path);
-            await v.ready(page);
-          }
-          const violations = await seriousViolations(page);
-          if (violations.length) found[v.name] = violations;
-        }
-        expect(found).toEqual({});
-      });
-    });
-  }
+/** The wall view's own theme button (pressed = dark). */
+async function wallTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  const dark = page.getByRole('button', { name: 'Dark' });
+  if ((await dark.getAttribute('aria-pressed')) !== String(scheme === 'dark')) await dark.click();
+  await expect(dark).toHaveAttribute('aria-pressed', String(scheme === 'dark'));
+}
+
+for (const size of SIZES) {
+  test(`every energy page: 0 serious or critical axe violations, ${size.name}, light and dark`, async ({ page }) => {
+    test.setTimeout(300_000); // room for a machine shared with other work (about 45 s at a load of 25 on 2 cores)
+    await page.setViewportSize(size.viewport);
+    await page.goto('/');
+    await ready(page, '/');
+    // Every page the header links to is in the service's list of pages, so the sweep below reaches it.
+    for (const link of await headerLinks(page)) expect(UI_PAGES as readonly string[], link).toContain(link);
+
+    const routes = [...UI_PAGES, ...SETTINGS_SECTIONS.map((s) => `/settings${s}`), NOT_FOUND];
+    const found: Record<string, AxeFinding[]> = {};
+    for (const path of routes) {
+      await goInApp(page, path);
+      await ready(page, path);
+      await checkBothSchemes(page, path, found, path.startsWith('/wall') ? (s) => wallTheme(page, s) : undefined);
+    }
+    expect(found).toEqual({});
+  });
 }
 
 test.describe('keyboard', () => {
   test('every control on the wall view and a settings section is reachable by Tab, with a visible focus ring', async ({ page }) => {
     for (const path of ['/wall', '/settings#alerts']) {
       await page.goto(path);
-      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await ready(page, path);
       const seen = new Set<string>();
       for (let i = 0; i < 40; i++) {
         await page.keyboard.press('Tab');

@@ -84,13 +84,13 @@ test.describe('energy insight', () => {
       expect((await page.request.put('/api/settings', { data: { weather: { forecastUrl: fake.forecastUrl, geocodingUrl: fake.geocodingUrl } } })).ok()).toBe(true);
       await page.goto('/settings#weather');
       const weather = page.getByTestId('settings-weather');
-      await weather.getByLabel('Place').fill('Melb');
+      await weather.getByLabel('Place', { exact: true }).fill('Melb');
       await weather.getByRole('button', { name: 'Find place' }).click();
       await weather.getByRole('button', { name: /Melbourne, Victoria, Australia/ }).click();
       await expect(weather.getByLabel('Latitude')).toHaveValue('-37.814');
       await weather.getByRole('button', { name: 'Test weather' }).click();
       await expect(weather.getByText(/Weather answered: 18.6 °C at Melbourne/)).toBeVisible();
-      await weather.getByLabel('Enabled').check();
+      await weather.getByLabel('Weather', { exact: true }).check();
       await weather.getByRole('button', { name: 'Save weather' }).click();
       await expect(page.getByTestId('status-weather')).toHaveText('Saved. Changes apply now.');
 

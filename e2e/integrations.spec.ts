@@ -13,11 +13,11 @@ test.describe('settings: MQTT and metrics', () => {
       await page.goto('/settings#mqtt');
       const mqtt = page.getByTestId('settings-mqtt');
       await expect(mqtt.getByRole('heading', { name: 'MQTT (Home Assistant)' })).toBeVisible();
-      await mqtt.getByLabel('Enabled').check();
-      await mqtt.getByLabel('URL').fill(broker.url);
-      await mqtt.getByLabel('Username').fill('ha');
+      await mqtt.getByLabel('Send to MQTT').check();
+      await mqtt.getByLabel('MQTT broker').fill(broker.url);
+      await mqtt.getByLabel('User name').fill('ha');
       await mqtt.getByLabel('Password').fill('broker-pass-77');
-      await mqtt.getByRole('button', { name: /^Save mqtt/ }).click();
+      await mqtt.getByRole('button', { name: /^Save MQTT/ }).click();
       await expect(page.getByTestId('status-mqtt')).toContainText('Saved');
       // The bridge is on the broker: Home Assistant would see it online.
       expect((await sub.waitFor((m) => m.payload === 'online', 10_000)).topic).toBe('home-lan-bridge/energy/availability');
@@ -31,8 +31,8 @@ test.describe('settings: MQTT and metrics', () => {
       await page.goto('/settings#metrics');
       const metrics = page.getByTestId('settings-metrics');
       await expect(metrics.getByRole('heading', { name: 'Metrics (Prometheus)' })).toBeVisible();
-      await metrics.getByLabel('Enabled').check();
-      await metrics.getByRole('button', { name: /^Save metrics/ }).click();
+      await metrics.getByLabel('Prometheus metrics').check();
+      await metrics.getByRole('button', { name: /^Save Metrics/ }).click();
       await expect(page.getByTestId('status-metrics')).toContainText('Saved');
       const res = await page.request.get('/metrics');
       expect(res.status()).toBe(200);

@@ -106,7 +106,7 @@ test.describe('first-run setup', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
     expect((await rec.api.get('/api/settings')).body.settings.media_root).toBe(`${rec.dir}/library`);
     await page.getByRole('button', { name: 'Next: Schedule' }).click();
-    await page.getByLabel('Sync schedule (cron)').fill('15 3 * * *');
+    await page.getByLabel('Sync schedule', { exact: true }).fill('15 3 * * *');
     await expect(page.getByTestId('cron-preview')).toContainText('Runs every day at 03:15. Next runs (Australia/Sydney)');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();

@@ -12,7 +12,7 @@ test.describe('settings', () => {
     await expect(page.getByRole('heading', { name: /Settings are locked/ })).toBeVisible();
     await expect(page.getByTestId('locked-banner')).toBeVisible();
     const gateway = page.getByTestId('settings-gateway');
-    const host = gateway.getByLabel('Host');
+    const host = gateway.getByLabel('Gateway address');
     await expect(host).toHaveValue(''); // hidden while locked
     await expect(host).toBeDisabled();
     await expect(gateway.getByRole('button', { name: 'Save gateway' })).toBeDisabled();

@@ -32,7 +32,7 @@ test.describe('setup wizard', () => {
     await page.getByRole('button', { name: 'Save and continue' }).click();
     // The optional last step: no passcode this time.
     await expect(page.getByTestId('setup-passcode')).toContainText('anyone on your network');
-    await page.getByRole('button', { name: 'Skip' }).click();
+    await page.getByRole('button', { name: 'Finish without a passcode' }).click();
 
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');

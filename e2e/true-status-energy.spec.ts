@@ -46,6 +46,19 @@ test.describe('money below zero', () => {
   });
 });
 
+test.describe('self-sufficiency beside the bill', () => {
+  // Noon: the plant covers the home and exports; nothing is paid for exports, so the bill so far is
+  // the daily supply charge alone.
+  test.use({ bridgeOptions: { configured: true, simHour: 12, settings: { general: { currency: 'AUD' }, tariff: { importRate: 0.3, feedInRate: 0, dailySupplyCharge: 1.06 } } } });
+
+  test('"Self-sufficiency 100%" beside "You paid A$1.06" says the A$1.06 is the daily supply charge', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('saved-today')).toContainText('You paid A$1.06', { timeout: 30_000 });
+    const self = page.getByTestId('self-sufficiency');
+    await expect(self).toHaveText('Self-sufficiency 100%: the home took no power from the grid today. The A$1.06 paid is the daily supply charge.');
+  });
+});
+
 /** Two hours of one sample a minute, ending a minute ago: the history a chart over the last hour reads. */
 function minuteHistory(now = Date.now()): Array<Record<string, number | null>> {
   const rows: Array<Record<string, number | null>> = [];

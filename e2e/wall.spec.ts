@@ -83,6 +83,52 @@ test.describe('wall view', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Grid');
   });
 
+  test('fills a landscape tablet two by two, and at 140 % text every number stays on one line with its unit', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/wall');
+    await expect(page.getByTestId('wall-status')).toContainText('Live');
+    await expect(page.getByTestId('wall-solar').locator('.wall-value')).toContainText('kW');
+    const tiles = ['wall-solar', 'wall-home', 'wall-battery', 'wall-grid'];
+    const boxes = async () => Promise.all(tiles.map(async (t) => (await page.getByTestId(t).boundingBox())!));
+    const twoByTwo = async () => {
+      const b = await boxes();
+      const xs = new Set(b.map((r) => Math.round(r.x)));
+      const ys = new Set(b.map((r) => Math.round(r.y)));
+      // Two columns and two rows, each tile close to half the screen wide, all four on the screen (no scrolling).
+      expect([xs.size, ys.size], JSON.stringify(b)).toEqual([2, 2]);
+      for (const r of b) {
+        expect(r.width).toBeGreaterThan(1280 * 0.45);
+        expect(r.y + r.height).toBeLessThanOrEqual(800);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
+    };
+    await twoByTwo();
+
+    await page.getByRole('button', { name: 'Larger text' }).click();
+    await page.getByRole('button', { name: 'Larger text' }).click();
+    await expect(page.getByTestId('wall-scale')).toHaveText('140%');
+    await twoByTwo();
+    for (const t of tiles) {
+      // One line: every box of the number's text sits on the same line, inside its tile.
+      const { lines, right, tileRight, text } = await page
+        .getByTestId(t)
+        .locator('.wall-value')
+        .evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+          return {
+            lines: new Set(rects.map((r) => Math.round(r.top))).size,
+            right: Math.max(...rects.map((r) => r.right)),
+            tileRight: el.parentElement!.getBoundingClientRect().right,
+            text: el.textContent,
+          };
+        });
+      expect(lines, `${t}: "${text}"`).toBe(1);
+      expect(right, `${t}: "${text}"`).toBeLessThanOrEqual(tileRight);
+    }
+  });
+
   test('a gateway that stops answering is said in words and the numbers dim', async ({ page, bridge }) => {
     await page.goto('/wall');
     await expect(page.getByTestId('wall-status')).toContainText('Live');

@@ -34,8 +34,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
     const obj = node as Record<string, unknown>;
     // Group defaults repeat the field defaults (and would publish the generated ones).
     if (obj.generated === true || (depth > 0 && obj.properties !== undefined && typeof obj.default === 'object')) delete obj.default;
-    // Labels name fields in refusals; the pages keep their own.
-    if (typeof obj.label === 'string') delete obj.label;
+    // Labels stay: the pages name each field by its schema label (one source for pages and refusals).
     for (const v of Object.values(obj)) scrub(v, depth + 1);
   };
   scrub(schema, 0);

@@ -121,6 +121,10 @@ export const snapshotSchema = z.object({
         savedBySolarAndBattery: z.number().nullable(),
         selfSufficiencyPct: z.number().nullable(),
         selfConsumptionPct: z.number().nullable(),
+        /** Today's grid import so far, kWh: what the page names beside the self-sufficiency. */
+        importKwh: z.number().optional(),
+        /** The daily supply charge inside `paid` (paid even with no grid import); null without a tariff. */
+        supplyCharge: z.number().nullable().optional(),
       }),
     })
     .meta({ description: 'Additive (issue 26): today so far in the savings model of docs/savings.md; paid = costs minus credits, money null without a tariff.' })

@@ -19,9 +19,9 @@ export function Field({ label, hint, error, badge, children, checkbox }: FieldPr
   return (
     <div className={`field${checkbox ? ' checkbox' : ''}`}>
       {checkbox && control}
-      <label htmlFor={id}>
-        {label} {badge}
-      </label>
+      <label htmlFor={id}>{label}</label>
+      {/* Beside the label, not inside it: a badge ("default", "applies after restart") is not part of the field's name. */}
+      {badge && <span className="field-badges">{badge}</span>}
       {!checkbox && control}
       {error && (
         <span className="error" id={errorId} role="alert">

@@ -5,12 +5,12 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
-import type { FeatureContext } from '../features/feature.js';
+import type { FeatureContext } from '../feature.js';
 import { createHistory, sampleFromState } from '../history/index.js';
 import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { energySettingsSchema } from '../settings.js';
-import { createTariffFeature } from '../tariff/feature.js';
+import { createCostFeature } from '../cost/feature.js';
 import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { createDailyFeature } from './feature.js';
 import { createOutbound } from '../../core/outbound.js';
@@ -46,7 +46,7 @@ describe('daily totals', () => {
       const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000));
       const ctx: FeatureContext = { clock, logger: silentLogger, settings: () => settings, state, outbound: createOutbound({ transport: () => Promise.reject(new Error('offline')) }), dataDir, historyFile: history.file, gate: async () => {} };
       const daily = createDailyFeature(ctx);
-      const tariff = createTariffFeature(ctx);
+      const tariff = createCostFeature(ctx);
       daily.start?.();
       tariff.start?.();
       // What the service does after its port opens: today's polls (and missing days) read back.

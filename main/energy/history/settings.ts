@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { EnergyFeatureModule } from '../features/feature.js';
-import { live, settingsSection, withDefaults } from '../features/section.js';
+import { live, settingsSection, withDefaults } from '../settings-section.js';
 
 export const historySettings = z
   .object({
@@ -9,5 +8,3 @@ export const historySettings = z
   .strict();
 
 export const historySection = settingsSection({ key: 'history', schema: withDefaults(historySettings) });
-
-export const historyFeature: EnergyFeatureModule<typeof historySection> = { name: 'history', settings: [historySection] };

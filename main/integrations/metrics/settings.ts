@@ -6,7 +6,7 @@ export const metricsSettings = z
     enabled: z
       .boolean()
       .default(false)
-      .meta({ applies: 'live', description: 'Offer the readings and counters at /metrics for Prometheus or Grafana to collect. Anyone on your network can read them.' }),
+      .meta({ applies: 'live', label: 'Prometheus metrics', description: 'Offer the readings and counters at /metrics for Prometheus or Grafana to collect. Anyone on your network can read them.' }),
   })
   .strict();
 

@@ -47,24 +47,24 @@ export const MQTT_DEFAULTS = { topicPrefix: 'home-lan-bridge', discoveryPrefix: 
 /** The energy bridge's `mqtt` section. */
 export const mqttSettings = z
   .object({
-    enabled: z.boolean().default(false).meta({ ...live, description: 'Send the readings to your MQTT broker, so Home Assistant and similar hubs see them.' }),
-    url: brokerUrl.default('').meta({ ...live, description: 'Address of your MQTT broker, such as mqtt://192.168.1.10:1883 (mqtts:// for an encrypted connection).' }),
-    username: z.string().max(256).default('').meta({ ...live, description: 'User name for the broker, if it asks for one.' }),
+    enabled: z.boolean().default(false).meta({ ...live, label: 'Send to MQTT', description: 'Send the readings to your MQTT broker, so Home Assistant and similar hubs see them.' }),
+    url: brokerUrl.default('').meta({ ...live, label: 'MQTT broker', description: 'Address of your MQTT broker, such as mqtt://192.168.1.10:1883 (mqtts:// for an encrypted connection).' }),
+    username: z.string().max(256).default('').meta({ ...live, label: 'User name', description: 'User name for the broker, if it asks for one.' }),
     password: z
       .string()
       .max(512)
       .default('')
-      .meta({ ...live, secret: 'hidden', description: 'Password for the broker. It is only sent to the broker above; changing the broker address clears it.' }),
-    clientId: clientId.default('').meta({ ...live, description: 'Name this app uses on the broker; leave blank for one made up from this computer.' }),
-    topicPrefix: topicPart.default(MQTT_DEFAULTS.topicPrefix).meta({ ...live, description: 'First part of every topic the readings are sent on.' }),
-    discoveryPrefix: topicPart.default(MQTT_DEFAULTS.discoveryPrefix).meta({ ...live, description: 'Where Home Assistant looks for new devices (homeassistant unless you changed it there).' }),
+      .meta({ ...live, secret: 'hidden', label: 'Password', description: 'Password for the broker. It is only sent to the broker above; changing the broker address clears it.' }),
+    clientId: clientId.default('').meta({ ...live, label: 'Client name', description: 'Name this app uses on the broker; leave blank for one made up from this computer.' }),
+    topicPrefix: topicPart.default(MQTT_DEFAULTS.topicPrefix).meta({ ...live, label: 'Topic prefix', description: 'First part of every topic the readings are sent on.' }),
+    discoveryPrefix: topicPart.default(MQTT_DEFAULTS.discoveryPrefix).meta({ ...live, label: 'Home Assistant discovery prefix', description: 'Where Home Assistant looks for new devices (homeassistant unless you changed it there).' }),
     publishIntervalSeconds: z
       .number()
       .int()
       .min(1)
       .max(3600)
       .default(MQTT_DEFAULTS.publishIntervalSeconds)
-      .meta({ ...live, description: 'How often the readings are sent, in seconds (never more often than the gateway is read).' }),
+      .meta({ ...live, label: 'Send every', description: 'How often the readings are sent, in seconds (never more often than the gateway is read).' }),
   })
   .strict();
 export type MqttSettings = z.output<typeof mqttSettings>;

@@ -1,9 +1,9 @@
 import { Link } from '../../app/router.js';
 import { Card } from '../../kit/Card.js';
-import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
+import { formatKwh, formatMoney } from '../../kit/format.js';
 import type { Snapshot } from '../types.js';
 import { fullAtText, solarTodayText } from './day-ahead-words.js';
-import { paidInsteadOf, savedOrCost } from './money-words.js';
+import { paidInsteadOf, savedOrCost, selfSufficiencyText } from './money-words.js';
 
 
 /** Dashboard cards: saved today, and the day ahead (solar forecast and battery outlook). */
@@ -22,7 +22,8 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
             <p data-testid="saved-today">Set a tariff in Settings to see what today saved.</p>
           )}
           <p className="small muted">
-            Self-sufficiency {formatPercent(today.selfSufficiencyPct)}. <Link href="/savings">Savings by month and year</Link>
+            <span data-testid="self-sufficiency">{selfSufficiencyText(today, (v) => formatMoney(v, today.currency ?? 'EUR'))}</span>{' '}
+            <Link href="/savings">Savings by month and year</Link>
           </p>
         </Card>
       )}

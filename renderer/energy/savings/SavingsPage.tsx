@@ -6,7 +6,7 @@ import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
 import { paidInsteadOf, savedOrCost } from './money-words.js';
-import type { SavingsPeriod } from '../../../main/energy/features/savings/report.js';
+import type { SavingsPeriod } from '../../../main/energy/savings/report.js';
 
 type By = 'day' | 'month' | 'year';
 interface Report {
@@ -103,7 +103,7 @@ export function SavingsPage() {
             </Card>
           )}
           <Card title="The table behind it" id="savings-table">
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Savings table (scrolls sideways)">
               <table data-testid="savings-table">
                 <thead>
                   <tr>

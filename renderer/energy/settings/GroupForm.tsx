@@ -112,14 +112,15 @@ export function GroupForm({ group, schema, root, value, locked, ownerOnly, resta
       ) : (
         <SettingField {...common} name={group} path={group} schema={schema} value={draft} restartPending={restartRequired.includes(group)} />
       )}
-      {status && (
-        <Banner kind={status.kind} testId={`status-${group}`}>
-          {status.text}
-        </Banner>
-      )}
+      {/* The outcome sits in the sticky save bar itself, so the bar never covers it. */}
       <div className="row save-bar" data-testid="save-bar">
+        {status && (
+          <div className="save-status" data-testid={`status-${group}`}>
+            <Banner kind={status.kind}>{status.text}</Banner>
+          </div>
+        )}
         <button type="submit" className="primary" disabled={locked || saving || !dirty} aria-describedby={locked || !dirty ? whyId : undefined}>
-          {saving ? 'Saving…' : `Save ${humanize(group).toLowerCase()}`}
+          {saving ? 'Saving…' : `Save ${saveName(humanize(group))}`}
         </button>
         <WhyDisabled id={whyId} why={saving ? null : locked ? 'Unlock the settings with the passcode to change them.' : !dirty ? 'Nothing to save: no changes yet.' : null} />
         {dirty && (
@@ -143,4 +144,9 @@ function controlFor(root: JsonSchema, field: string): string {
     if (fieldInfo(node).kind === 'json') return path;
   }
   return field;
+}
+
+/** The section's name inside "Save …": "gateway", "smart-home assistant", but "HomeKit" and "MQTT (Home Assistant)" as written. */
+export function saveName(title: string): string {
+  return /[A-Z]/.test(title.slice(1)) ? title : title.toLowerCase();
 }

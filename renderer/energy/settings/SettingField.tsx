@@ -55,7 +55,7 @@ export function SettingField(props: FieldProps) {
   const restartPending = props.restartPending;
   const info = fieldInfo(schema);
   const s = info.schema;
-  const label = labelOf(path);
+  const label = labelOf(path, schema);
   const unit = unitOf(path);
   const badge = <Badges schema={schema} restartPending={restartPending} />;
   const hint = readOnly ? [s.description, OWNER_ONLY_NOTE].filter(Boolean).join(' ') : s.description;
@@ -110,7 +110,7 @@ export function SettingField(props: FieldProps) {
     case 'integer':
     case 'number':
       return (
-        <Field label={label} hint={[hint, info.nullable ? 'Leave blank for automatic.' : ''].filter(Boolean).join(' ') || undefined} error={error} badge={badge}>
+        <Field label={label} hint={[hint, info.nullable && !/\bblank\b/i.test(hint ?? '') ? 'Leave blank for automatic.' : ''].filter(Boolean).join(' ') || undefined} error={error} badge={badge}>
           {(p) => (
             <span className="with-unit">
               <input
@@ -151,7 +151,7 @@ export function SettingField(props: FieldProps) {
       );
     default:
       return (
-        <Field label={label} hint={[hint, 'Edited as JSON.'].filter(Boolean).join(' ')} error={error} badge={badge}>
+        <Field label={label} hint={hint} error={error} badge={badge}>
           {(p) => <textarea rows={Math.min(12, Math.max(3, (raw ?? JSON.stringify(value ?? null, null, 2)).split('\n').length))} value={raw ?? JSON.stringify(value ?? null, null, 2)} disabled={disabled} onChange={(e) => onRaw(path, e.target.value)} spellCheck={false} {...p} />}
         </Field>
       );

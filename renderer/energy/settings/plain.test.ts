@@ -61,3 +61,22 @@ describe('rules across fields keep the bridge’s own reason', () => {
     expect(plainMessage('tariff.windows.1', { type: 'object', properties: {} }, {}, 'tariff.windows.1: overlaps window 1')).toBe('Time-of-use window 2: overlaps window 1.');
   });
 });
+
+describe('labels and units from the schema', () => {
+  it('the schema label names the field, in refusals too; the key is only a fallback', () => {
+    const probe: JsonSchema = { type: 'integer', minimum: 50, maximum: 5000, label: 'Search timeout' };
+    expect(labelOf('gateway.probeTimeoutMs', probe)).toBe('Search timeout');
+    expect(labelOf('gateway.probeTimeoutMs')).toBe('Probe timeout');
+    expect(plainMessage('gateway.probeTimeoutMs', probe, 10)).toBe('Search timeout must be at least 0.05 seconds.');
+    // A nullable field: the label sits on the outer node.
+    expect(labelOf('battery.reserveSoc', { ...reserve, label: 'Reserve level' })).toBe('Reserve level');
+  });
+  it('a number carries the unit its key names: …Ms in seconds, …Seconds, …Minutes', () => {
+    expect(unitOf('gateway.probeTimeoutMs')?.symbol).toBe('s');
+    expect(unitOf('gateway.probeTimeoutMs')?.factor).toBe(1000);
+    expect(unitOf('mqtt.publishIntervalSeconds')?.symbol).toBe('s');
+    expect(unitOf('mqtt.publishIntervalSeconds')?.factor).toBeUndefined();
+    expect(unitOf('solar.ratedKwp')?.symbol).toBe('kWp');
+    expect(unitOf('gateway.port')).toBeUndefined();
+  });
+});

@@ -38,6 +38,7 @@ const UNITS: Record<string, Unit> = {
   latitude: { symbol: '°' },
   longitude: { symbol: '°' },
   eventStreamMaxClients: { symbol: 'dashboards' },
+  ratedKwp: { symbol: 'kWp' },
 };
 
 /** Labels people use, by full path; anything else is the humanized key. */
@@ -75,12 +76,28 @@ const ITEM_LABELS: Record<string, string> = {
   'general.allowedHosts': 'Host name',
 };
 
+/** Units a key's ending names ("probeTimeoutMs" is in milliseconds, shown in seconds). */
+const BY_ENDING: Array<[RegExp, Unit]> = [
+  [/Ms$/, SECONDS],
+  [/Seconds$/, { symbol: 's', words: ['second', 'seconds'] }],
+  [/Minutes$/, { symbol: 'min', words: ['minute', 'minutes'] }],
+  [/Days$/, { symbol: 'days', words: ['day', 'days'] }],
+  [/Kwh$/, KWH],
+];
+
+/** The unit shown beside a number: by the field's name, else by its key's ending (…Ms, …Seconds). */
 export function unitOf(path: string): Unit | undefined {
-  return UNITS[path.split('.').pop() ?? ''];
+  const key = path.split('.').pop() ?? '';
+  return UNITS[key] ?? BY_ENDING.find(([re]) => re.test(key))?.[1];
 }
 
-/** The label of a field: the plain name, without the unit the control shows beside it. */
-export function labelOf(path: string): string {
+/**
+ * The label of a field: the server schema's label when it has one (the one source: `schema` is the
+ * field's node of GET /api/settings/schema), else the plain name; without the unit shown beside it.
+ */
+export function labelOf(path: string, schema?: JsonSchema): string {
+  const fromSchema = schema?.label ?? schema?.anyOf?.find((x) => x.label)?.label;
+  if (fromSchema) return fromSchema;
   if (LABELS[path]) return LABELS[path];
   const item = /^(.*)\.(\d+)$/.exec(path);
   if (item && ITEM_LABELS[item[1]!]) return `${ITEM_LABELS[item[1]!]} ${Number(item[2]) + 1}`;
@@ -109,7 +126,7 @@ const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === '
  * `serverMessage` is only a hint for what the schema cannot tell (URL, host name, unknown field).
  */
 export function plainMessage(path: string, schema: JsonSchema | undefined, value: unknown, serverMessage = ''): string {
-  const label = labelOf(path);
+  const label = labelOf(path, schema);
   const unit = unitOf(path);
   if (/unknown field/.test(serverMessage)) return `${label} is not a setting this bridge knows; reload the page.`;
   if (!schema) return `${label}: ${serverMessage || 'this value is not accepted'}.`;

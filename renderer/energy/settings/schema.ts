@@ -14,6 +14,10 @@ export interface JsonSchema {
   maxLength?: number;
   maxItems?: number;
   description?: string;
+  /** The field's name in words (the server's `.meta({ label })`): what the page shows. */
+  label?: string;
+  /** The unit the stored number is in, when the schema names one. */
+  unit?: string;
   default?: unknown;
   applies?: 'live' | 'restart';
   secret?: 'locked' | 'hidden';
@@ -34,7 +38,7 @@ export function fieldInfo(s: JsonSchema): FieldInfo {
   if (s.anyOf) {
     const nonNull = s.anyOf.filter((x) => x.type !== 'null');
     nullable = nonNull.length < s.anyOf.length;
-    if (nonNull.length === 1) schema = { ...nonNull[0], description: s.description, applies: s.applies, secret: s.secret, default: s.default };
+    if (nonNull.length === 1) schema = { ...nonNull[0], description: s.description, label: s.label ?? nonNull[0]!.label, applies: s.applies, secret: s.secret, default: s.default };
   }
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('null')) nullable = true;

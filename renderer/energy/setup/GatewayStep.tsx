@@ -120,9 +120,14 @@ export function GatewayStep({ host, port, setHost, setPort, error, onNext }: Pro
         <button type="button" onClick={() => void runTest()} disabled={testing || !host.trim()}>
           {testing ? 'Testing…' : 'Test connection'}
         </button>
-        <button type="button" className="primary" onClick={onNext} disabled={!test?.ok}>
+        <button type="button" className="primary" onClick={onNext} disabled={!test?.ok} aria-describedby={test?.ok ? undefined : 'gateway-next-why'}>
           Next
         </button>
+        {!test?.ok && (
+          <span id="gateway-next-why" className="small muted" data-testid="gateway-next-why">
+            {!host.trim() ? 'Type the gateway’s address (or scan), then test the connection to go on.' : test ? 'The gateway did not answer: fix the address and test again to go on.' : 'Press Test connection first: Next opens once the gateway answers.'}
+          </span>
+        )}
       </div>
     </section>
   );

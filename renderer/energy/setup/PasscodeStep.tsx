@@ -53,7 +53,7 @@ export function PasscodeStep({ passcodeSet, onDone }: { passcodeSet: boolean; on
               Set passcode and finish
             </button>
             <button type="button" onClick={onDone} disabled={busy}>
-              Skip
+              Finish without a passcode
             </button>
           </form>
         </>

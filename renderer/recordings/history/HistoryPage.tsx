@@ -10,6 +10,7 @@ import { SyncNowButton } from '../SyncNow.js';
 import type { Recording, SyncRun, SyncState, SyncSummary } from '../types.js';
 import { useLivePoll } from '../use-live.js';
 import { useServerSettings } from '../use-server.js';
+import { LockedWhy, useLocked } from '../locked.js';
 
 interface HistoryData {
   runs: SyncRun[];
@@ -43,6 +44,7 @@ export function HistoryPage() {
   const live = useLivePoll(load, isLive);
   const { view } = useServerSettings();
   const tz = view?.tz;
+  const locked = useLocked();
   const [message, setMessage] = useState<string | null>(null);
   const d = live.data;
   const running = d?.sync.running ?? null;
@@ -102,11 +104,12 @@ export function HistoryPage() {
         title="Runs"
         id="runs"
         actions={
-          <button type="button" onClick={() => void clear()} disabled={!d || d.runs.every((r) => r.status === 'running')}>
+          <button type="button" onClick={() => void clear()} disabled={!d || d.runs.every((r) => r.status === 'running') || locked === true} aria-describedby={locked ? 'clear-history-locked' : undefined}>
             Clear history
           </button>
         }
       >
+        <LockedWhy id="clear-history-locked" locked={locked} what="clear the history" />
         {message && <p role="status" className="muted small">{message}</p>}
         {d && d.runs.length === 0 && <p className="muted">No sync has run yet.</p>}
         {d && d.runs.length > 0 && (

@@ -17,7 +17,7 @@ export function HeaderCells() {
 }
 
 /** One recording: show, episode and title, size, status with its error or live progress, ads, time, actions. */
-export function RecordingCells({ r, tz, onRescan, onDelete }: { r: Recording; tz: string | undefined; onRescan?: (r: Recording) => void; onDelete?: (r: Recording) => void }) {
+export function RecordingCells({ r, tz, onRescan, onDelete, lockedWhyId }: { r: Recording; tz: string | undefined; onRescan?: (r: Recording) => void; onDelete?: (r: Recording) => void; /** While locked: the id of the reason the buttons are disabled. */ lockedWhyId?: string }) {
   const tomb = isTombstone(r);
   const ep = episodeLabel(r);
   const name = `${r.show_title ?? ''} ${ep} ${r.box_title}`.trim();
@@ -66,12 +66,12 @@ export function RecordingCells({ r, tz, onRescan, onDelete }: { r: Recording; tz
       </div>
       <div role="cell" className="c5">
         {onRescan && r.status === 'done' && r.file_path && !r.progress && (
-          <button type="button" className="small-button" onClick={() => onRescan(r)} aria-label={`Re-scan ${name} for ads`}>
+          <button type="button" className="small-button" onClick={() => onRescan(r)} aria-label={`Re-scan ${name} for ads`} disabled={lockedWhyId !== undefined} aria-describedby={lockedWhyId}>
             Re-scan
           </button>
         )}
         {onDelete && !tomb && r.status === 'done' && !r.progress && (
-          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete from box: ${name}`}>
+          <button type="button" className="small-button" onClick={() => onDelete(r)} aria-label={`Delete from box: ${name}`} disabled={lockedWhyId !== undefined} aria-describedby={lockedWhyId}>
             Delete from box
           </button>
         )}

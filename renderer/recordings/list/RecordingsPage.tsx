@@ -13,6 +13,7 @@ import { useLivePoll } from '../use-live.js';
 import { useServerSettings } from '../use-server.js';
 import { applyFilters, DEFAULT_FILTERS, showTitles, type Filters } from './filters.js';
 import { HeaderCells, RecordingCells } from './RecordingRow.js';
+import { LockedWhy, useLocked } from '../locked.js';
 
 interface LiveData {
   recordings: Recording[];
@@ -34,6 +35,7 @@ const PHONE_ROW_PX = 196;
 export function RecordingsPage() {
   const live = useLivePoll(loadLive, isLive);
   const { view } = useServerSettings();
+  const locked = useLocked();
   const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const phone = useMedia('(max-width: 760px)');
@@ -164,6 +166,9 @@ export function RecordingsPage() {
       </div>
       {rows && (
         <>
+          {(view?.capabilities?.ad_scan || view?.capabilities?.delete_from_box) && rows.length > 0 && (
+            <LockedWhy id="recordings-locked" locked={locked} what="re-scan or delete recordings" />
+          )}
           {shown.length !== rows.length && (
             <p className="muted small" role="status">
               Showing {shown.length.toLocaleString()} of {rows.length.toLocaleString()}
@@ -179,7 +184,7 @@ export function RecordingsPage() {
             className={phone ? 'phone' : ''}
             header={phone ? undefined : <HeaderCells />}
             empty={<p className="muted empty">{rows.length ? 'No recording matches these filters.' : 'No recordings yet. Follow a show, then sync.'}</p>}
-            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} onDelete={view?.capabilities?.delete_from_box ? (x) => setToDelete(x) : undefined} />}
+            renderRow={(r) => <RecordingCells r={r} tz={tz} onRescan={view?.capabilities?.ad_scan ? (x) => void rescan(x) : undefined} onDelete={view?.capabilities?.delete_from_box ? (x) => setToDelete(x) : undefined} lockedWhyId={locked ? 'recordings-locked' : undefined} />}
           />
         </>
       )}

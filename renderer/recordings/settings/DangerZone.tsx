@@ -5,6 +5,7 @@ import { messageOf, rec } from '../api.js';
 import { announceSync } from '../sync-status.js';
 import type { SyncState } from '../types.js';
 import { useServerSettings } from '../use-server.js';
+import { LockedWhy, useLocked } from '../locked.js';
 
 /** The word the reset asks for (the server checks it too: POST /api/reset { confirm }). */
 const RESET_WORD = 'RESET';
@@ -16,6 +17,7 @@ const RESET_WORD = 'RESET';
 export function DangerZone() {
   const { reload } = useServerSettings();
   const [open, setOpen] = useState(false);
+  const locked = useLocked();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const reset = async () => {
@@ -40,9 +42,10 @@ export function DangerZone() {
         the defaults). Files in your media folder are not touched. Shows you follow again download their episodes again.
       </p>
       {result && <Banner kind={result.kind}>{result.text}</Banner>}
-      <button type="button" className="danger" onClick={() => setOpen(true)}>
+      <button type="button" className="danger" onClick={() => setOpen(true)} disabled={locked === true} aria-describedby={locked ? 'reset-locked' : undefined}>
         Reset the recording sync…
       </button>
+      <LockedWhy id="reset-locked" locked={locked} what="reset the recording sync" />
       <ConfirmDialog
         open={open}
         title="Reset the recording sync?"

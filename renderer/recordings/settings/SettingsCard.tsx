@@ -6,19 +6,21 @@ import { WhyDisabled } from '../../kit/SectionedPage.js';
 import { messageOf, rec, RecApiError } from '../api.js';
 import type { SettingsView } from '../types.js';
 import { publishSettings } from '../use-server.js';
+import { lockedWhy, useLocked } from '../locked.js';
+import { kindOf, unitOf, useSettingsSchema, type SettingKind, type SettingsSchema } from './use-schema.js';
 
+/** A setting a card edits: its key; the label, hint, kind and unit come from the server's schema. */
 export interface SettingDef {
   key: string;
-  label: string;
-  hint?: ReactNode;
-  kind: 'text' | 'number' | 'bool' | 'secret';
   placeholder?: string;
 }
+
+type Def = SettingDef & { label: string; hint: string; kind: SettingKind; unit: string | null };
 
 const MASK = '••••••••';
 type Values = Record<string, string | boolean>;
 
-function initialValues(defs: SettingDef[], view: SettingsView): Values {
+function initialValues(defs: Def[], view: SettingsView): Values {
   const out: Values = {};
   for (const d of defs) {
     const v = view.settings[d.key];
@@ -35,12 +37,34 @@ const SOURCE_LABEL: Record<string, string> = { env: 'from the environment', defa
  * A value the server refuses is shown beside its field with the server's message. Opened on another
  * device, the settings that name a place on the PC or how the app listens are read-only, saying so.
  */
-export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions, testId }: { title: string; id: string; defs: SettingDef[]; view: SettingsView; extra?: (values: Values) => ReactNode; /** Key of the field `extra` follows (default: after the last field). */ extraAfter?: string; actions?: ReactNode; testId?: string }) {
+export function SettingsCard(props: { title: string; id: string; defs: SettingDef[]; view: SettingsView; extra?: (values: Values) => ReactNode; /** Key of the field `extra` follows (default: after the last field). */ extraAfter?: string; actions?: ReactNode; testId?: string }) {
+  const { fields, error } = useSettingsSchema();
+  if (!fields) {
+    return (
+      <Card title={props.title} id={props.id} actions={props.actions}>
+        {error ? <p className="error-text">{error}</p> : <p className="muted">Loading…</p>}
+      </Card>
+    );
+  }
+  return <SettingsForm {...props} defs={withSchema(props.defs, fields)} />;
+}
+
+/** Each key with its label, hint, kind and unit from the schema (a key the schema lacks shows its name). */
+function withSchema(defs: SettingDef[], fields: SettingsSchema): Def[] {
+  return defs.map((d) => {
+    const f = fields[d.key];
+    const label = f?.label ?? d.key;
+    return { ...d, label, hint: f?.description ?? '', kind: f ? kindOf(f) : 'text', unit: unitOf(d.key, label) };
+  });
+}
+
+function SettingsForm({ title, id, defs, view, extra, extraAfter, actions, testId }: { title: string; id: string; defs: Def[]; view: SettingsView; extra?: (values: Values) => ReactNode; extraAfter?: string; actions?: ReactNode; testId?: string }) {
   const [values, setValues] = useState<Values>(() => initialValues(defs, view));
   const [base, setBase] = useState<Values>(() => initialValues(defs, view));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  const locked = useLocked();
   const changed = defs.filter((d) => (d.kind === 'secret' ? values[d.key] !== '' : values[d.key] !== base[d.key]));
   const editing = changed.length > 0;
   // Values the server changed meanwhile (a discovery that filled a field in) show unless the user is
@@ -110,17 +134,20 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
             <Fragment key={d.key}>
               <Field label={d.label} hint={withOwnerNote(d.hint, readOnly)} error={errors[d.key]} badge={badge}>
                 {(p) => (
-                  <input
-                    {...p}
-                    readOnly={readOnly}
-                    disabled={readOnly}
-                    type={d.kind === 'secret' ? 'password' : d.kind === 'number' ? 'number' : 'text'}
-                    inputMode={d.kind === 'number' ? 'numeric' : undefined}
-                    value={String(values[d.key] ?? '')}
-                    placeholder={stored ? 'stored — type to replace' : (d.placeholder ?? (d.kind === 'secret' ? 'not set' : undefined))}
-                    autoComplete={d.kind === 'secret' ? 'new-password' : 'off'}
-                    onChange={(e) => set(e.target.value)}
-                  />
+                  <span className="with-unit">
+                    <input
+                      {...p}
+                      readOnly={readOnly}
+                      disabled={readOnly}
+                      type={d.kind === 'secret' ? 'password' : d.kind === 'number' ? 'number' : 'text'}
+                      inputMode={d.kind === 'number' ? 'numeric' : undefined}
+                      value={String(values[d.key] ?? '')}
+                      placeholder={stored ? 'stored — type to replace' : (d.placeholder ?? (d.kind === 'secret' ? 'not set' : undefined))}
+                      autoComplete={d.kind === 'secret' ? 'new-password' : 'off'}
+                      onChange={(e) => set(e.target.value)}
+                    />
+                    {d.unit && <span className="unit">{d.unit}</span>}
+                  </span>
                 )}
               </Field>
               {after}
@@ -129,10 +156,10 @@ export function SettingsCard({ title, id, defs, view, extra, extraAfter, actions
         })}
         {extra && !extraAfter && extra(values)}
         <div className="row save-bar" data-testid="save-bar">
-          <button type="submit" className="primary" disabled={saving || changed.length === 0} aria-describedby={!saving && changed.length === 0 ? `${id}-save-why` : undefined}>
+          <button type="submit" className="primary" disabled={saving || changed.length === 0 || locked === true} aria-describedby={locked || (!saving && changed.length === 0) ? `${id}-save-why` : undefined}>
             Save
           </button>
-          <WhyDisabled id={`${id}-save-why`} why={!saving && changed.length === 0 && !status ? 'Nothing to save: no changes yet.' : null} />
+          <WhyDisabled id={`${id}-save-why`} why={locked ? lockedWhy('save settings') : !saving && changed.length === 0 && !status ? 'Nothing to save: no changes yet.' : null} />
           {status && (
             <span className={status.kind === 'error' ? 'error-text' : 'muted'} role={status.kind === 'error' ? 'alert' : 'status'}>
               {status.text}

@@ -7,6 +7,7 @@ import { Card } from '../../kit/Card.js';
 import { Field } from '../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../api.js';
 import { useServerSettings } from '../use-server.js';
+import { LockedWhy, useLocked } from '../locked.js';
 
 type FieldName = 'dir' | 'media_root_from' | 'media_root_to';
 
@@ -124,6 +125,7 @@ export function FetcharrImport({ mediaRoot, onCancel }: { mediaRoot: string; onC
   const [general, setGeneral] = useState<string | null>(null);
   const [preview, setPreview] = useState<FetcharrPreview | null>(null);
   const [busy, setBusy] = useState(false);
+  const locked = useLocked();
   const set = (k: FieldName, v: string) => {
     setForm((f) => ({ ...f, [k]: v }));
     setErrors((e) => ({ ...e, [k]: undefined }));
@@ -173,9 +175,10 @@ export function FetcharrImport({ mediaRoot, onCancel }: { mediaRoot: string; onC
           </p>
         )}
         <div className="row">
-          <button type="submit" className={preview ? '' : 'primary'} disabled={busy}>
+          <button type="submit" className={preview ? '' : 'primary'} disabled={busy || locked === true} aria-describedby={locked ? 'fetcharr-locked' : undefined}>
             Preview
           </button>
+          <LockedWhy id="fetcharr-locked" locked={locked} what="import from fetcharr" />
           <button type="button" onClick={onCancel}>
             Back to the setup
           </button>
@@ -188,7 +191,8 @@ export function FetcharrImport({ mediaRoot, onCancel }: { mediaRoot: string; onC
             <button
               type="button"
               className="primary"
-              disabled={busy}
+              disabled={busy || locked === true}
+              aria-describedby={locked ? 'fetcharr-locked' : undefined}
               onClick={() =>
                 void call<{ report: ImportReport }>('/api/import', async () => {
                   await reload();

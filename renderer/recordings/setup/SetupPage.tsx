@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from '../../app/router.js';
+import { navigate } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { BoxPicker } from '../features/sync/BoxPicker.js';
@@ -10,6 +10,7 @@ import { useServerSettings } from '../use-server.js';
 import { FetcharrImport } from './FetcharrImport.js';
 import { useLockState } from '../LockBanner.js';
 import { PasscodeStep } from './PasscodeStep.js';
+import { ShowsPage } from '../shows/ShowsPage.js';
 
 const BASE_STEPS = ['Recording box', 'Media folder', 'Schedule', 'Shows'] as const;
 
@@ -39,9 +40,14 @@ export function SetupPage() {
           Back
         </button>
       )}
-      {step < STEPS.length - 1 && (
+      {step < STEPS.length - 1 ? (
         <button type="button" className="primary" onClick={() => setStep(step + 1)}>
           Next: {STEPS[step + 1]}
+        </button>
+      ) : (
+        // The end of the setup lands on the Overview, where Sync now and the box's state are.
+        <button type="button" className="primary" onClick={() => navigate('/')} data-testid="setup-finish">
+          Finish
         </button>
       )}
     </div>
@@ -85,13 +91,12 @@ export function SetupPage() {
         </>
       )}
       {step === 3 && (
-        <Card title="4. Follow shows" id="setup-shows">
-          <p>
-            Choose the shows to download on the <Link href="/shows">Shows page</Link> (pick them from the box’s list), then press <strong>Sync now</strong> on the{' '}
-            <Link href="/recordings">Recordings page</Link>.
-          </p>
+        <section aria-labelledby="setup-shows-title" id="setup-shows">
+          <h2 id="setup-shows-title">4. Follow shows</h2>
+          <p className="small muted">Pick the shows to download from the box’s list (or type a name). Finish, then press Sync now on the Overview.</p>
+          <ShowsPage inSetup />
           {nav}
-        </Card>
+        </section>
       )}
       {step === 4 && lock?.passcodeAvailable && <PasscodeStep state={lock} nav={nav} />}
     </>

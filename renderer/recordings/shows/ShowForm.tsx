@@ -3,6 +3,7 @@ import { Field } from '../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../api.js';
 import type { AdMode, Capabilities, Show, ShowInput } from '../types.js';
 import { previewPath } from './path-preview.js';
+import { LockedWhy, useLocked } from '../locked.js';
 
 /** The form's values: a show as written (`id` null for a new one). */
 export type ShowDraft = ShowInput & { id: number | null };
@@ -17,6 +18,7 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const locked = useLocked();
   const set = <K extends keyof ShowDraft>(k: K, v: ShowDraft[K]) => {
     onChange({ ...draft, [k]: v });
     setErrors((e) => ({ ...e, [k]: undefined }));
@@ -100,9 +102,10 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
         </p>
       )}
       <div className="row">
-        <button type="submit" className="primary" disabled={saving}>
+        <button type="submit" className="primary" disabled={saving || locked === true} aria-describedby={locked ? 'show-form-locked' : undefined}>
           {draft.id === null ? 'Follow show' : 'Save show'}
         </button>
+        <LockedWhy id="show-form-locked" locked={locked} what={draft.id === null ? 'follow a show' : 'save the show'} />
         {draft.id !== null && (
           <button type="button" onClick={onCancel}>
             Cancel

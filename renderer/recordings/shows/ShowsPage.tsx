@@ -6,9 +6,13 @@ import type { BoxShows, Recording, Show, SyncRun } from '../types.js';
 import { useServerSettings } from '../use-server.js';
 import { seasonFolderLabel } from './path-preview.js';
 import { draftOf, emptyDraft, ShowForm, type ShowDraft } from './ShowForm.js';
+import { LockedWhy, useLocked } from '../locked.js';
 
-/** Followed shows: follow one from the box's list or typed, edit, enable/disable, sync one, unfollow. */
-export function ShowsPage() {
+/**
+ * Followed shows: follow one from the box's list or typed, edit, enable/disable, sync one, unfollow.
+ * `inSetup`: the setup wizard's step (no page heading; the wizard has its own).
+ */
+export function ShowsPage({ inSetup = false }: { inSetup?: boolean } = {}) {
   const { view } = useServerSettings();
   const [shows, setShows] = useState<Show[] | null>(null);
   const [seasons, setSeasons] = useState<Map<number, number[]>>(new Map());
@@ -21,6 +25,8 @@ export function ShowsPage() {
   const [boxError, setBoxError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
   const caps = view?.capabilities;
+  const locked = useLocked();
+  const lockedDesc = locked ? 'shows-locked' : undefined;
   const mediaRoot = String(view?.settings.media_root ?? '');
 
   const load = useCallback(async () => {
@@ -73,7 +79,7 @@ export function ShowsPage() {
 
   return (
     <>
-      <h1>Shows</h1>
+      {!inSetup && <h1>Shows</h1>}
       {error && <Banner kind="error">{error}</Banner>}
       {notice && <Banner kind={notice.kind}>{notice.text}</Banner>}
       <Card title={draft.id === null ? 'Follow a show' : `Edit “${draft.name}”`} id="show-form">
@@ -101,11 +107,12 @@ export function ShowsPage() {
         title="Shows on the box"
         id="box-shows"
         actions={
-          <button type="button" onClick={() => void loadBox()} disabled={boxBusy}>
+          <button type="button" onClick={() => void loadBox()} disabled={boxBusy || locked === true} aria-describedby={locked ? 'box-shows-locked' : undefined}>
             {boxBusy ? 'Asking the box…' : box ? 'Refresh' : 'Load shows from the box'}
           </button>
         }
       >
+        <LockedWhy id="box-shows-locked" locked={locked} what="ask the box for its shows" />
         {boxError && (
           <p className="error-text" role="alert">
             {boxError}
@@ -137,6 +144,7 @@ export function ShowsPage() {
       </Card>
 
       <Card title="Followed shows" id="followed">
+        {shows && shows.length > 0 && <LockedWhy id="shows-locked" locked={locked} what="pause, sync or unfollow a show" />}
         {shows && shows.length === 0 && <p className="muted">No followed shows yet.</p>}
         <ul className="show-list" data-testid="followed-shows">
           {shows?.map((s) => (
@@ -158,6 +166,8 @@ export function ShowsPage() {
                 <button
                   type="button"
                   className="small-button"
+                  disabled={locked === true}
+                  aria-describedby={lockedDesc}
                   onClick={() => void act(async () => (await rec.patch<{ show: Show }>(`/api/shows/${s.id}`, { enabled: !s.enabled }), `${s.enabled ? 'Paused' : 'Resumed'} “${s.name}”.`))}
                 >
                   {s.enabled ? 'Pause' : 'Resume'}
@@ -165,6 +175,8 @@ export function ShowsPage() {
                 <button
                   type="button"
                   className="small-button"
+                  disabled={locked === true}
+                  aria-describedby={lockedDesc}
                   onClick={() => void act(async () => `Sync #${(await rec.post<{ run: SyncRun }>(`/api/shows/${s.id}/sync`)).run.id} started for “${s.name}”.`)}
                 >
                   Sync this show
@@ -181,7 +193,7 @@ export function ShowsPage() {
                     Confirm unfollow
                   </button>
                 ) : (
-                  <button type="button" className="small-button" onClick={() => setConfirmDelete(s.id)}>
+                  <button type="button" className="small-button" onClick={() => setConfirmDelete(s.id)} disabled={locked === true} aria-describedby={lockedDesc}>
                     Unfollow
                   </button>
                 )}

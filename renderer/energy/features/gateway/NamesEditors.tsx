@@ -56,7 +56,7 @@ export function StringNamesEditor({ path, value, errors, disabled, set }: Editor
   return (
     <fieldset disabled={disabled} data-testid="string-names">
       <legend>PV string names</legend>
-      <p className="small muted">Names for an inverter&apos;s PV strings (its serial number is on the Devices card).</p>
+      <p className="small muted">Names for an inverter&apos;s PV strings (its serial number is on the dashboard’s Inverters and smart loads card).</p>
       {rows.map(([serial, n, name], i) => (
         <div key={i} className="row list-row">
           <label htmlFor={`${id}-serial-${i}`}>Inverter serial</label>

@@ -21,7 +21,7 @@ export interface PairingInfo {
 
 function bridgeState(p: PairingInfo): { kind: 'ok' | 'info' | 'warn' | 'error'; text: string } {
   if (p.error) return { kind: 'error', text: `The HomeKit bridge could not start: ${p.error}` };
-  if (!p.enabled) return { kind: 'info', text: 'HomeKit is off: tick "Enabled" above, save, and restart the bridge before pairing.' };
+  if (!p.enabled) return { kind: 'info', text: 'HomeKit is off: tick "HomeKit" above, save, and restart the bridge before pairing.' };
   if (!p.running) return { kind: 'warn', text: 'HomeKit is enabled but not running yet: restart the bridge to publish it.' };
   if (p.paired) return { kind: 'ok', text: `Paired with the Home app (bridge on port ${p.port}). To add it to another home, reset the pairing below.` };
   return { kind: 'info', text: `Ready to pair (bridge on port ${p.port}${p.bind.length ? `, ${p.bind.join(', ')}` : ''}).` };

@@ -2,8 +2,8 @@ import { SettingsCard, type SettingDef } from '../../settings/SettingsCard.js';
 import type { RecordingsFeaturePage } from '../page-section.js';
 
 const ADS: SettingDef[] = [
-  { key: 'ad_removal_enabled', label: 'Remove ads after download', kind: 'bool', hint: 'Also needs the show’s ad mode set to detect or cut.' },
-  { key: 'ad_original_retention_days', label: 'Keep originals after a cut (days)', kind: 'number' },
+  { key: 'ad_removal_enabled' },
+  { key: 'ad_original_retention_days' },
 ];
 
 /** Ad removal after a download, and where its detector settings come from. */

@@ -3,10 +3,10 @@ import { SettingsCard, type SettingDef } from '../../settings/SettingsCard.js';
 import type { RecordingsFeaturePage } from '../page-section.js';
 
 const CLOUD: SettingDef[] = [
-  { key: 'cloud_api_url', label: 'Cloud API URL', kind: 'text' },
-  { key: 'cloud_ws_url', label: 'Cloud WebSocket URL', kind: 'text' },
-  { key: 'cloud_activation_code', label: 'Activation code', kind: 'secret' },
-  { key: 'cloud_pin', label: 'PIN', kind: 'secret' },
+  { key: 'cloud_api_url' },
+  { key: 'cloud_ws_url' },
+  { key: 'cloud_activation_code' },
+  { key: 'cloud_pin' },
 ];
 
 /** The box's cloud account, used to delete a recording from the box once it is in the library. */

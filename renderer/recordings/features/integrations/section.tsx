@@ -2,18 +2,18 @@ import { SettingsCard, type SettingDef } from '../../settings/SettingsCard.js';
 import type { RecordingsFeaturePage } from '../page-section.js';
 
 export const MQTT: SettingDef[] = [
-  { key: 'mqtt_enabled', label: 'Send to MQTT', kind: 'bool', hint: 'Works once a broker is set below; turn it off to pause without forgetting the broker.' },
-  { key: 'mqtt_url', label: 'MQTT broker', kind: 'text', placeholder: 'mqtt://192.168.1.10:1883', hint: 'mqtt:// or mqtts:// (encrypted), the broker’s address and port; no user name or password in it.' },
-  { key: 'mqtt_username', label: 'MQTT user name', kind: 'text', hint: 'If the broker asks for one.' },
-  { key: 'mqtt_password', label: 'MQTT password', kind: 'secret', hint: 'Only ever sent to the broker above; changing the broker address clears it.' },
-  { key: 'mqtt_client_id', label: 'MQTT client name', kind: 'text', hint: 'Leave blank for one made up from this computer.' },
-  { key: 'mqtt_topic_prefix', label: 'Topic prefix', kind: 'text', hint: 'First part of every topic (letters, digits, - and _, parts separated by /).' },
-  { key: 'mqtt_discovery_prefix', label: 'Home Assistant discovery prefix', kind: 'text', hint: 'homeassistant unless you changed it in Home Assistant.' },
-  { key: 'mqtt_publish_interval_seconds', label: 'Send every (seconds)', kind: 'number', hint: '1 to 3600.' },
+  { key: 'mqtt_enabled' },
+  { key: 'mqtt_url', placeholder: 'mqtt://192.168.1.10:1883' },
+  { key: 'mqtt_username' },
+  { key: 'mqtt_password' },
+  { key: 'mqtt_client_id' },
+  { key: 'mqtt_topic_prefix' },
+  { key: 'mqtt_discovery_prefix' },
+  { key: 'mqtt_publish_interval_seconds' },
 ];
-export const METRICS: SettingDef[] = [{ key: 'metrics_enabled', label: 'Prometheus metrics', kind: 'bool', hint: 'Serve the counters at /metrics on this address.' }];
+export const METRICS: SettingDef[] = [{ key: 'metrics_enabled' }];
 
-/** MQTT for Home Assistant and the Prometheus metrics (main/integrations/mqtt/recordings-settings.ts). */
+/** MQTT for Home Assistant and the Prometheus metrics (main/recordings/integrations/feature.ts). */
 export const integrationsPage: RecordingsFeaturePage = {
   name: 'mqtt-and-metrics',
   sections: [

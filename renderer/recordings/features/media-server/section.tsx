@@ -3,10 +3,10 @@ import { SettingsCard, type SettingDef } from '../../settings/SettingsCard.js';
 import type { RecordingsFeaturePage } from '../page-section.js';
 
 const MEDIA_SERVER: SettingDef[] = [
-  { key: 'media_server_url', label: 'Media server URL', kind: 'text', placeholder: 'http://192.168.1.10:32400' },
-  { key: 'media_server_section_id', label: 'Library section', kind: 'text' },
-  { key: 'media_server_token', label: 'Token', kind: 'secret' },
-  { key: 'media_server_prefs_path', label: 'Preferences file (token detection)', kind: 'text' },
+  { key: 'media_server_url', placeholder: 'http://192.168.1.10:32400' },
+  { key: 'media_server_section_id' },
+  { key: 'media_server_token' },
+  { key: 'media_server_prefs_path' },
 ];
 
 /** The media server told to look at the library again, with discovery and token detection. */

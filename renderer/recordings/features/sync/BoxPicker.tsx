@@ -3,6 +3,7 @@ import { Field } from '../../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../../api.js';
 import type { BoxView, SettingsView } from '../../types.js';
 import { publishSettings } from '../../use-server.js';
+import { LockedWhy, useLocked } from '../../locked.js';
 
 /**
  * Finds recording boxes (SSDP search on the LAN, or one manual address), offers a pick list when
@@ -48,10 +49,16 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
     }
   };
 
+  const locked = useLocked();
+  const lockedDesc = locked ? 'box-picker-locked' : undefined;
+  const [searched, setSearched] = useState(false);
   useEffect(() => {
-    if (autoSearch) void search();
-    // Search once when the step opens.
-  }, []);
+    // Search once when the step opens, once the lock state is known: a locked page asks nothing the
+    // server would refuse (401), it offers the unlock form and searches after the unlock.
+    if (!autoSearch || searched || locked !== false) return;
+    setSearched(true);
+    void search();
+  }, [autoSearch, searched, locked]);
 
   const save = async () => {
     const box = boxes?.find((b) => b.location === chosen);
@@ -93,9 +100,10 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
         )}
       </p>
       <div className="row">
-        <button type="button" onClick={() => void search()} disabled={searching}>
+        <button type="button" onClick={() => void search()} disabled={searching || locked === true} aria-describedby={lockedDesc}>
           {searching ? 'Searching…' : 'Find boxes on the network'}
         </button>
+        <LockedWhy id="box-picker-locked" locked={locked} what="search for boxes or choose one" />
       </div>
       {error && (
         <p className="error-text" role="alert">
@@ -119,7 +127,7 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
               </li>
             ))}
           </ul>
-          <button type="button" className="primary" disabled={!chosen} onClick={() => void save()}>
+          <button type="button" className="primary" disabled={!chosen || locked === true} aria-describedby={lockedDesc} onClick={() => void save()}>
             Use this box
           </button>
         </fieldset>
@@ -139,7 +147,7 @@ export function BoxPicker({ current, autoSearch = false, onSaved }: { current: s
         <Field label="Or the box's address" hint="IP or host name (port 49152 implied), or its description URL." error={addressError}>
           {(p) => <input {...p} value={address} onChange={(e) => setAddress(e.target.value)} placeholder="192.168.1.20" autoComplete="off" />}
         </Field>
-        <button type="submit" disabled={searching || !address.trim()}>
+        <button type="submit" disabled={searching || !address.trim() || locked === true} aria-describedby={lockedDesc}>
           Check address
         </button>
       </form>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { messageOf, rec } from '../../api.js';
+import { LockedWhy, useLocked } from '../../locked.js';
 
 /** Binary units, as the server's message and `df -h` count them. */
 function binaryBytes(n: number): string {
@@ -29,6 +30,7 @@ interface StorageResult {
  */
 export function StorageTest({ path }: { path: string }) {
   const [busy, setBusy] = useState(false);
+  const locked = useLocked();
   const [result, setResult] = useState<StorageResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {
@@ -46,9 +48,10 @@ export function StorageTest({ path }: { path: string }) {
   const ok = result && result.writable && !result.problem;
   return (
     <div className="storage-test" data-testid="storage-test">
-      <button type="button" onClick={() => void run()} disabled={busy}>
+      <button type="button" onClick={() => void run()} disabled={busy || locked === true} aria-describedby={locked ? 'storage-test-locked' : undefined}>
         {busy ? 'Testing…' : 'Test this folder'}
       </button>
+      <LockedWhy id="storage-test-locked" locked={locked} what="test the folder" />
       {error && (
         <p className="error-text small" role="alert">
           {error}

@@ -6,11 +6,11 @@ import { SchedulePreview } from './SchedulePreview.js';
 import { StorageTest } from './StorageTest.js';
 
 export const LIBRARY: SettingDef[] = [
-  { key: 'media_root', label: 'Media folder', kind: 'text', hint: 'Absolute path of the library folder on the computer running the service; shows go in folders inside it.' },
+  { key: 'media_root' },
 ];
 export const SCHEDULE: SettingDef[] = [
-  { key: 'sync_cron', label: 'Sync schedule (cron)', kind: 'text', hint: 'minute hour day month weekday, e.g. */30 * * * * (every 30 minutes) or 15 3 * * * (03:15 daily).' },
-  { key: 'download_concurrency', label: 'Downloads at once', kind: 'number', hint: '1 to 4.' },
+  { key: 'sync_cron' },
+  { key: 'download_concurrency' },
 ];
 
 /** The sync itself: which box, where the recordings go, when it looks for new ones. */

@@ -17,7 +17,7 @@ import { readPowerSamples } from '../main/energy/history/sample-reader.js';
 import { replayPolls } from '../main/energy/history/replay.js';
 import { emptyLiveState, LiveStateStore } from '../main/energy/live-state.js';
 import { energySettingsSchema } from '../main/energy/settings.js';
-import { createTariffFeature } from '../main/energy/tariff/feature.js';
+import { createCostFeature } from '../main/energy/cost/feature.js';
 import { DayLedger, type PowerSample } from '../main/energy/tariff/ledger.js';
 import { figure } from './report.js';
 import { createOutbound } from '../main/core/outbound.js';
@@ -91,7 +91,7 @@ const sample = (t: number): PowerSample => {
     const ctx = { clock: systemClock, logger: silentLogger, settings: () => settings, state: new LiveStateStore(emptyLiveState({ host: '', port: 502 }, 5000)), outbound: createOutbound({ transport: () => Promise.reject(new Error('offline')) }), dataDir, historyFile: file, gate: async () => {} };
     t0 = performance.now();
     const daily = createDailyFeature(ctx);
-    const tariff = createTariffFeature(ctx);
+    const tariff = createCostFeature(ctx);
     daily.start?.();
     tariff.start?.();
     // As the service does once its port is open: one batched read of the stored polls for both.

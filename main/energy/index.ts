@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../core/clock.js';
 import { listen } from '../core/http.js';
-import type { Service } from '../core/lifecycle.js';
+import { startFeatures } from '../core/feature.js';
+import { createDisposer, type Service } from '../core/lifecycle.js';
 import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
@@ -20,8 +21,8 @@ import { createSecurity, type Security } from './security/gate.js';
 import { ownerGateOf } from './security/security-routes.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { registerWebUi } from './web-ui.js';
-import type { EnergyFeature, FetchLike } from './features/feature.js';
-import { energyFeatures } from './features/index.js';
+import type { EnergyFeature, FetchLike } from './feature.js';
+import { energyFeatures } from './features.js';
 import type { Snapshot } from './snapshot-schema.js';
 import { createEnergyHistory } from './service-history.js';
 import { createEnergyLive } from './service-live.js';
@@ -84,141 +85,161 @@ export interface EnergyService extends Service {
 /**
  * The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. This is the
  * wiring only: each part is made by its own module (service-*.ts, gateway/gateway-link.ts) from what
- * it is passed, and the features come from the one list (features/index.ts).
+ * it is passed, and the features come from the one list (features.ts).
  */
 export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): EnergyService {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ service: 'energy' });
-  let settings: SettingsStore<EnergySettings> | null = null;
-  let state: LiveStateStore | null = null;
-  let poller: Poller | null = null;
-  let history: History | null = null;
-  let events: EventStream | null = null;
-  let security: Security | null = null;
-  let app: FastifyInstance | null = null;
-  let url = '';
   const estimator = new BatteryEstimator();
-  const unsubscribe: Array<() => void> = [];
-  let features: EnergyFeature[] = [];
-  let replaying: Promise<void> = Promise.resolve();
-  let stopReplay = new AbortController();
+  /** Everything a start made, in one object (DESIGN rule 9, like the recording sync); its releases are in `disposer`. */
+  let started: Started | null = null;
+  let url = '';
+  let security: Security | null = null;
+  const disposer = createDisposer();
 
   // Made on first use, not at start: the recording sync's owner gate reads the same passcode and
   // sessions, also when the bridge itself could not start (its port taken, say).
   const securityOf = (): Security => (security ??= createSecurity({ file: path.join(config.dataDir, 'energy', 'security.json'), clock, logger }));
   const owner = ownerGateOf(securityOf, logger);
 
-  const need = <T>(v: T | null, what: string): T => {
-    if (v === null) throw new Error(`energy service not started (${what})`);
-    return v;
+  const need = (what: string): Started => {
+    if (started === null) throw new Error(`energy service not started (${what})`);
+    return started;
   };
 
-  const snapshot = (): Snapshot => energySnapshot({ state: need(state, 'state').get(), settings: need(settings, 'settings').get(), clock, estimator, history, features });
+  const snapshot = (): Snapshot => {
+    const s = need('state');
+    return energySnapshot({ state: s.state.get(), settings: s.settings.get(), clock, estimator, history: s.history, features: s.features });
+  };
 
   return {
     get url() {
       return url;
     },
     get app() {
-      return need(app, 'app');
+      return need('app').app;
     },
     get state() {
-      return need(state, 'state');
+      return need('state').state;
     },
     get settings() {
-      return need(settings, 'settings');
+      return need('settings').settings;
     },
     get poller() {
-      return need(poller, 'poller');
+      return need('poller').poller;
     },
     get events() {
-      return need(events, 'events');
+      return need('events').events;
     },
     get security() {
-      return need(security, 'security');
+      if (security === null) throw new Error('energy service not started (security)');
+      return security;
     },
     owner,
     snapshot,
 
     async start() {
-      const settingsFile = path.join(config.dataDir, 'energy', 'settings.json');
-      const store = (settings = createSettingsStore({
-        file: settingsFile,
-        schema: energySettingsSchema,
-        seed: () => energySeedsFromEnv(config.env),
-        logger,
-      }));
-      const running = store.get();
-      const current = () => store.get();
-      const hist = (history = createEnergyHistory({ dataDir: config.dataDir, env: config.env, clock, logger, settings: current }));
-      hist.start();
-      const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, eventStream: deps.eventStream });
-      state = live.state;
-      events = live.events;
-      unsubscribe.push(live.unsubscribe);
-      const gate = securityOf();
-      // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
-      const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
-      const connect = gatewayLink(outbound, deps.connect);
-
-      const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };
-      features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
-      for (const f of features) await f.start?.();
-
-      const poll = (poller = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger }));
-      const server = (app = createEnergyApp(logger, current, deps.requestTimeoutMs));
-      registerEnergyRoutes(server, {
-        dataDir: config.dataDir,
-        env: config.env,
-        clock,
-        logger,
-        settings: store,
-        running,
-        state: live.state,
-        events: live.events,
-        snapshot,
-        history: hist,
-        security: gate,
-        poller: poll,
-        features,
-        connect,
-        discovery: { interfaces: deps.interfaces, port: deps.discoveryPort, includeInternal: deps.discoveryIncludeInternal },
-        listening: { host: config.host, ownPort: () => (url ? Number(new URL(url).port) : 0), others: deps.otherPorts ?? (() => []) },
-      });
-      for (const f of features) f.routes?.(server);
-      await registerWebUi(server);
-      // The port comes from SERVER_PORT, else from the settings file: a failure names the one that set it.
-      const port = config.port ?? running.general.serverPort;
-      const owner: PortOwner = { service: 'energy bridge', variable: 'SERVER_PORT', ...(config.port === undefined ? { setting: { name: 'general.serverPort', file: settingsFile } } : {}) };
-      const bound = await listen(server, port, config.host, owner).catch((err: unknown) => {
-        throw explainListenError(err, port, config.host, owner);
-      });
-      url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${bound}`;
-      // Stored polls the features read back (today's totals, days their tables lack), once for all
-      // of them and in batches now that the port answers; each holds its live polls until then.
-      const replays = features.flatMap((f) => f.replay?.(clock.now()) ?? []);
-      replaying = replayPolls(hist.file, replays, clock.now(), { logger, signal: stopReplay.signal });
-      poll.start();
-      logger.info({ url }, 'energy bridge listening');
-      // After the port opens, in the background (a worker): progress shows in /api/history/stats.
-      void hist.importLegacy();
+      try {
+        await startParts();
+      } catch (err) {
+        await disposer.run().catch(() => undefined);
+        throw err;
+      }
     },
 
     async stop() {
-      stopReplay.abort();
-      await replaying;
-      stopReplay = new AbortController();
-      await poller?.stop();
-      for (const f of features.splice(0).reverse()) await f.stop?.();
-      for (const u of unsubscribe.splice(0)) u();
-      events?.close();
-      await app?.close();
-      history?.stop();
-      history = null;
+      await disposer.run();
       // Sessions live in memory only: a restart locks again (the passcode hash persists).
       security = null;
-      poller = null;
-      app = null;
     },
   };
+
+  async function startParts(): Promise<void> {
+    const settingsFile = path.join(config.dataDir, 'energy', 'settings.json');
+    const store = createSettingsStore({
+      file: settingsFile,
+      schema: energySettingsSchema,
+      seed: () => energySeedsFromEnv(config.env),
+      logger,
+    });
+    const running = store.get();
+    const current = () => store.get();
+    const hist = createEnergyHistory({ dataDir: config.dataDir, env: config.env, clock, logger, settings: current });
+    hist.start();
+    disposer.add(() => hist.stop());
+    const server = createEnergyApp(logger, current, deps.requestTimeoutMs);
+    disposer.add(() => server.close());
+    const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, eventStream: deps.eventStream });
+    // Released before the app closes: an open event stream would hold the close.
+    disposer.add(() => {
+      live.unsubscribe();
+      live.events.close();
+    });
+    const gate = securityOf();
+    // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
+    const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
+    const connect = gatewayLink(outbound, deps.connect);
+
+    const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };
+    const features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
+    const poll = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger });
+    started = { settings: store, state: live.state, events: live.events, history: hist, app: server, poller: poll, features };
+    // In list order; each stops in reverse, before the event stream and the app close.
+    disposer.add(await startFeatures(features, (err, f) => logger.error({ err, feature: f.name }, 'feature failed to stop')));
+
+    registerEnergyRoutes(server, {
+      dataDir: config.dataDir,
+      env: config.env,
+      clock,
+      logger,
+      settings: store,
+      running,
+      state: live.state,
+      events: live.events,
+      snapshot,
+      history: hist,
+      security: gate,
+      poller: poll,
+      features,
+      connect,
+      discovery: { interfaces: deps.interfaces, port: deps.discoveryPort, includeInternal: deps.discoveryIncludeInternal },
+      listening: { host: config.host, ownPort: () => (url ? Number(new URL(url).port) : 0), others: deps.otherPorts ?? (() => []) },
+    });
+    for (const f of features) f.routes?.(server);
+    await registerWebUi(server);
+    // The port comes from SERVER_PORT, else from the settings file: a failure names the one that set it.
+    const port = config.port ?? running.general.serverPort;
+    const portOwner: PortOwner = { service: 'energy bridge', variable: 'SERVER_PORT', ...(config.port === undefined ? { setting: { name: 'general.serverPort', file: settingsFile } } : {}) };
+    const bound = await listen(server, port, config.host, portOwner).catch((err: unknown) => {
+      throw explainListenError(err, port, config.host, portOwner);
+    });
+    url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${bound}`;
+    // Stored polls the features read back (today's totals, days their tables lack), once for all
+    // of them and in batches now that the port answers; each holds its live polls until then.
+    const replays = features.flatMap((f) => f.replay?.(clock.now()) ?? []);
+    const stopReplay = new AbortController();
+    const replaying = replayPolls(hist.file, replays, clock.now(), { logger, signal: stopReplay.signal });
+    disposer.add(async () => {
+      stopReplay.abort();
+      await replaying;
+    });
+    poll.start();
+    disposer.add(() => poll.stop());
+    logger.info({ url }, 'energy bridge listening');
+    // After the port opens, in the background (a worker): progress shows in /api/history/stats.
+    void hist.importLegacy();
+    // A history written by version 5 gets its minute and hour tiers, an hour of samples a turn.
+    void hist.upgrade();
+  }
+}
+
+/** What one start of the energy bridge made (its releases are in the service's disposer). */
+interface Started {
+  settings: SettingsStore<EnergySettings>;
+  state: LiveStateStore;
+  events: EventStream;
+  history: History;
+  app: FastifyInstance;
+  poller: Poller;
+  features: readonly EnergyFeature[];
 }

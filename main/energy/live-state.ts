@@ -57,7 +57,7 @@ export interface LiveState {
   weather: { outdoorTemp: number | null; weatherCode: number | null; location: string; latitude: number; longitude: number; updatedAt: number } | null;
   /** Active alerts (see alerts/engine.ts). */
   alerts: Snapshot['alerts'];
-  /** Battery outlook (features/outlook): whether it covers today's peak windows (null: unknown or none left). */
+  /** Battery outlook (outlook/): whether it covers today's peak windows (null: unknown or none left). */
   outlook?: { coversPeak: boolean | null; message: string | null };
   /**
    * A write of the bridge's own data that fails (history on a full disk): what, the message, since

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { CounterCheck } from './counter-check.js';
 import type { BatteryEstimator } from './estimate.js';
-import { contribute, type EnergyFeature } from './features/feature.js';
+import { contribute, type EnergyFeature } from './feature.js';
 import type { Values } from './gateway/block-reader.js';
 import type { ConnectionFactory } from './gateway/connection.js';
 import { createGatewayMemory } from './gateway/gateway-memory.js';

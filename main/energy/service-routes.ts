@@ -10,7 +10,7 @@ import { registerClockRoute } from './clock-route.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import type { EventStream } from './event-stream.js';
-import type { EnergyFeature } from './features/feature.js';
+import type { EnergyFeature } from './feature.js';
 import type { ConnectionFactory } from './gateway/connection.js';
 import { registerGatewayRoutes } from './gateway/gateway-routes.js';
 import { registerHistoryRoutes, type History } from './history/index.js';

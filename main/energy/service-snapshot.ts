@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { BatteryEstimator } from './estimate.js';
-import type { EnergyFeature } from './features/feature.js';
+import type { EnergyFeature } from './feature.js';
 import type { History } from './history/index.js';
 import type { LiveState } from './live-state.js';
 import type { EnergySettings } from './settings.js';

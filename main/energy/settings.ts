@@ -1,16 +1,22 @@
 import { z } from 'zod';
-import { energyFeatures } from './features/index.js';
-import { envSeeds, type SettingsSection } from './features/section.js';
+import { coreSections, energyCoreGroups } from './core-settings.js';
+import { energyFeatures } from './features.js';
+import { envSeeds, type SettingsSection } from './settings-section.js';
 
 /**
- * The energy bridge's settings: the sections its features own (each in its folder's settings.ts),
- * composed in the order of the one feature list (features/index.ts). One schema validates input,
- * types the code and documents the API; see features/section.ts for the meta each field carries.
+ * The energy bridge's settings, composed: the core sections every feature may read
+ * (core-settings.ts), then the sections the features own (each in its folder's settings.ts) in the
+ * order of the one feature list (features.ts). One schema validates input, types the code and
+ * documents the API; see settings-section.ts for the meta each field carries. Only the service
+ * imports this module (a feature sees its own sections and the core through its context).
  */
-type Sections = NonNullable<(typeof energyFeatures)[number]['settings']>[number];
+type Sections = (typeof energyCoreGroups)[number]['settings'][number] | NonNullable<(typeof energyFeatures)[number]['settings']>[number];
 type Shape = { [S in Sections as S['key']]: S['schema'] };
 
-export const settingsSections: readonly SettingsSection[] = energyFeatures.flatMap((f): readonly SettingsSection[] => f.settings ?? []);
+/** Who owns each settings group, in order: the core groups, then the features (the settings page's sections follow these names). */
+export const settingsOwners: ReadonlyArray<{ readonly name: string; readonly settings?: readonly SettingsSection[] }> = [...energyCoreGroups, ...energyFeatures];
+
+export const settingsSections: readonly SettingsSection[] = [...coreSections, ...energyFeatures.flatMap((f): readonly SettingsSection[] => f.settings ?? [])];
 
 export const energySettingsSchema = z.object(Object.fromEntries(settingsSections.map((s) => [s.key, s.schema])) as Shape).strict();
 

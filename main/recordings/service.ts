@@ -43,8 +43,8 @@ import { mediaRootProblem } from './sync/media-root.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 import type { CloudTimings } from './cloud/cloud-client.js';
 import { registerRecordingsUi } from './web-ui.js';
-import { registerRecordingsMetrics } from '../integrations/metrics/recordings-metrics.js';
-import { createRecordingsMqtt } from '../integrations/mqtt/recordings-mqtt.js';
+import { registerRecordingsMetrics } from './integrations/metrics.js';
+import { createRecordingsMqtt } from './integrations/mqtt.js';
 
 export interface RecordingDeps {
   logger: Logger;

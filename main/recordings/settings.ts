@@ -4,20 +4,24 @@ import { z } from 'zod';
 import type { Db } from '../core/sqlite.js';
 import { parseInput } from '../core/validate.js';
 import { brokerOf } from '../integrations/mqtt/settings.js';
+import { recordingCoreGroups } from './core-settings.js';
 import { recordingFeatures } from './features/index.js';
 import { SECRET_MASK, type SettingDef } from './features/feature.js';
 
 export { SECRET_MASK, type SettingDef };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-type Defs = UnionToIntersection<NonNullable<(typeof recordingFeatures)[number]['settings']>>;
+type Defs = UnionToIntersection<(typeof recordingCoreGroups)[number]['settings'] | NonNullable<(typeof recordingFeatures)[number]['settings']>>;
+
+/** Who owns each group of settings, in order: the core (the sync), then the features (the settings page's sections follow these names). */
+export const settingOwners: ReadonlyArray<{ readonly name: string; readonly settings?: Record<string, SettingDef> }> = [...recordingCoreGroups, ...recordingFeatures];
 
 /**
  * The one schema of the settings: each key's validator, default, env seed, secrecy, when it applies,
  * its label and its hint, owned by the feature folders and composed in the order of the one
  * feature list (features/index.ts).
  */
-export const settingDefs = Object.assign({}, ...recordingFeatures.map((f) => f.settings ?? {})) as Defs;
+export const settingDefs = Object.assign({}, ...settingOwners.map((f) => f.settings ?? {})) as Defs;
 
 export type SettingKey = keyof Defs;
 export type Settings = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Timer } from '../../core/clock.js';
 import { invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { AlertEngine, type ActiveAlert, type AlertTransition } from './engine.js';
 import { postOnce, WebhookDispatcher, type WebhookBody } from './webhook.js';
@@ -33,7 +33,7 @@ const sameAlerts = (a: readonly ActiveAlert[], b: readonly unknown[]) => JSON.st
  * live state (so `/api/state`, the snapshot and SSE carry them) and POSTs each fire and clear to
  * the rule's webhook in the background.
  */
-export const createAlertsFeature: FeatureFactory = (ctx) => {
+export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) => {
   const engine = new AlertEngine();
   // A webhook goes where the owner pointed it (any unicast address), through the outbound gate.
   const webhookFetch = ctx.outbound.fetcher({ purpose: 'webhook' });

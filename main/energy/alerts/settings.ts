@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { httpUrlOrBlank, live, settingsSection } from '../features/section.js';
+import { httpUrlOrBlank, live, settingsSection } from '../settings-section.js';
 
 export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline', 'peakNotCovered'] as const;
 /** Units a threshold may be given in, per trigger (the first is the default). */

@@ -1,8 +1,8 @@
 import type { LiveState } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
-import { ALERT_UNITS } from './settings.js';
+import type { z } from 'zod';
+import { ALERT_UNITS, type alertSettings } from './settings.js';
 
-export type AlertRule = EnergySettings['alerts'][number];
+export type AlertRule = z.output<typeof alertSettings>;
 export type Trigger = AlertRule['trigger'];
 
 interface TriggerDef {
@@ -22,7 +22,7 @@ export const TRIGGERS: Record<Trigger, TriggerDef> = {
   homeLoad: { label: 'Home load', read: (s) => s.power.home },
   batteryPower: { label: 'Battery power', read: (s) => s.power.battery },
   gatewayOffline: { label: 'Gateway offline', read: (s) => (s.connected ? 0 : 1) },
-  // 1 when the battery outlook (features/outlook) expects the reserve inside a peak window today.
+  // 1 when the battery outlook (outlook/) expects the reserve inside a peak window today.
   peakNotCovered: { label: 'Battery will not cover the peak window', read: (s) => (s.outlook?.coversPeak === false ? 1 : s.outlook?.coversPeak === true ? 0 : null) },
 };
 

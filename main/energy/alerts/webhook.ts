@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { noHttpAnswer, OutboundRefused } from '../../core/outbound.js';
-import type { FetchLike } from '../features/feature.js';
+import type { FetchLike } from '../feature.js';
 import type { ActiveAlert } from './engine.js';
 
 /** Each webhook attempt gives up after this long. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { EnergyFeatureModule } from '../features/feature.js';
-import { live, settingsSection, withDefaults } from '../features/section.js';
+import { live, settingsSection, withDefaults } from '../settings-section.js';
 
 /** The battery's size and reserve, for time-to-full and time-to-empty (main/energy/estimate.ts). */
 export const batterySettings = z
@@ -11,5 +10,3 @@ export const batterySettings = z
   .strict();
 
 export const batterySection = settingsSection({ key: 'battery', schema: withDefaults(batterySettings) });
-
-export const batteryFeature: EnergyFeatureModule<typeof batterySection> = { name: 'battery', settings: [batterySection] };

@@ -2,12 +2,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
 import { isoDate, parseInput } from '../../core/validate.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { DailyStore, type DailyRow } from '../history/daily-store.js';
 import { LiveFeed } from '../history/replay.js';
 import { firstMissingDay } from '../history/sample-reader.js';
-import { powerSampleOf } from '../tariff/feature.js';
-import { dayCost, DayLedger, round4, type DayTotals } from '../tariff/ledger.js';
+import { dayCost, DayLedger, type DayTotals, powerSampleOf, round4 } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 import { tariffConfigured } from '../tariff/windows.js';
 

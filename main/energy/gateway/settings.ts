@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { EnergyFeatureModule } from '../features/feature.js';
-import { live, settingsSection, withDefaults } from '../features/section.js';
+import { live, settingsSection, withDefaults } from '../settings-section.js';
 
 /** Where the gateway is and how it is asked. */
 export const gatewaySettings = z
@@ -53,8 +52,3 @@ export const pollingSection = settingsSection({
 });
 
 export const namesSection = settingsSection({ key: 'names', schema: withDefaults(namesSettings) });
-
-/** The gateway and its polling (the service's poller reads them). */
-export const gatewayFeature: EnergyFeatureModule<typeof gatewaySection | typeof pollingSection> = { name: 'gateway', settings: [gatewaySection, pollingSection] };
-/** Names for PV strings and smart loads (after the battery section, where the settings file has them). */
-export const namesFeature: EnergyFeatureModule<typeof namesSection> = { name: 'names', settings: [namesSection] };

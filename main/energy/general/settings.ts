@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { isHostName, splitHostList } from '../../core/host-check.js';
 import { isTimeZone, systemTimeZone } from '../../core/time-zone.js';
-import type { EnergyFeatureModule } from '../features/feature.js';
-import { live, restart, settingsSection, withDefaults } from '../features/section.js';
+import { live, restart, settingsSection, withDefaults } from '../settings-section.js';
 
 /** What the whole bridge uses: time zone, currency, units, its port and the names it answers to. */
 export const generalSettings = z
@@ -32,6 +31,3 @@ export const generalSection = settingsSection({
     ...(str(env.ALLOWED_HOSTS) ? { allowedHosts: splitHostList(str(env.ALLOWED_HOSTS)!).filter(isHostName) } : {}),
   }),
 });
-
-/** Settings only: the service itself reads them (main/energy/index.ts). */
-export const generalFeature: EnergyFeatureModule<typeof generalSection> = { name: 'general', settings: [generalSection] };

@@ -1,9 +1,14 @@
 import { Accessory, Characteristic, HapStatusError, Service, uuid, type CharacteristicValue, type WithUUID } from 'hap-nodejs';
 import { batteryReading, POWER_FLOWS, type PowerFlow } from '../device-readings.js';
 import type { LiveState } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
+import type { AlertRule } from '../alerts/triggers.js';
+import type { alertsSection } from '../alerts/settings.js';
+import type { FeatureSettings } from '../feature.js';
+import type { homekitSection } from './settings.js';
 
-type AlertSettings = EnergySettings['alerts'][number];
+/** What the bridge reads: its own section, the alert rules it shows as contact sensors, and the core. */
+export type HomekitSettings = FeatureSettings<typeof homekitSection | typeof alertsSection>;
+type AlertSettings = AlertRule;
 
 /** HomeKit's light sensor (the one numeric sensor the Home app shows for any value) has this floor. */
 export const LIGHT_FLOOR = 0.0001;
@@ -16,7 +21,7 @@ const MANUFACTURER = 'Home LAN Bridge';
 
 export interface Readings {
   state: () => LiveState;
-  settings: () => EnergySettings;
+  settings: () => HomekitSettings;
 }
 
 /** A value that is not known (never read, or the register is unsupported) answers "no response", never 0. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Accessory, AccessoryInfo, Bridge, uuid } from 'hap-nodejs';
 import type { Logger } from '../../core/logger.js';
 import type { LiveStateStore } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
+import type { HomekitSettings } from './accessories.js';
 import { alertAccessory, batteryAccessory, powerAccessories, type BridgedAccessory, type Readings } from './accessories.js';
 import { bindProblem, loopbackOnly, narrowServerBind } from './bind.js';
 import { loadIdentity, newIdentity, saveIdentity, type BridgeIdentity } from './identity.js';
@@ -14,7 +14,7 @@ export interface HomekitBridgeOptions {
   dir: string;
   logger: Logger;
   state: LiveStateStore;
-  settings: () => EnergySettings;
+  settings: () => HomekitSettings;
   /** How long to wait for the HAP server to listen. */
   listenTimeoutMs?: number;
   /**
@@ -145,7 +145,7 @@ export class HomekitBridge {
     this.retry.failures = 0;
   }
 
-  private async publish(bridge: Bridge, s: EnergySettings['homekit']): Promise<void> {
+  private async publish(bridge: Bridge, s: HomekitSettings['homekit']): Promise<void> {
     const timeoutMs = this.opts.listenTimeoutMs ?? 10_000;
     let onError: (err: Error) => void = () => undefined;
     const listening = new Promise<number>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import type { HomekitBridge } from './bridge.js';
+import type { alertsSection } from '../alerts/settings.js';
 import { homekitSection } from './settings.js';
 
 /**
@@ -10,7 +11,7 @@ import { homekitSection } from './settings.js';
  * hap-nodejs with its mDNS stack, and qrcode, load only when HomeKit is enabled at start or the
  * pairing page is opened: a service without HomeKit does not hold them (about 300 module files).
  */
-export const createHomekitFeature: FeatureFactory = (ctx) => {
+export const createHomekitFeature: FeatureFactory<typeof homekitSection | typeof alertsSection> = (ctx) => {
   let loaded: Promise<HomekitBridge> | null = null;
   const load = () =>
     (loaded ??= import('./bridge.js').then(

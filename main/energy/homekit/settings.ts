@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { restart, settingsSection, withDefaults, type EnvSeeds } from '../features/section.js';
+import { restart, settingsSection, withDefaults, type EnvSeeds } from '../settings-section.js';
 
 /** The bridge's default port: one above homebridge's usual 51826. */
 export const HOMEKIT_DEFAULT_PORT = 51827;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EnergySettings } from '../settings.js';
-import type { Carried, NotCarried } from './sigen-settings.js';
+import type { Carried, NotCarried } from './carried.js';
 
 type Rule = EnergySettings['alerts'][number];
 

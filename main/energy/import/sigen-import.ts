@@ -10,7 +10,8 @@ import { historyJobs, inspectSigenFolder, type SigenFolder } from './sigen-folde
 import { previewHistoryOffThread, type PreviewJob } from './preview-thread.js';
 import { previewHistoryFile, type HistoryFilePreview, type HistoryFileSummary } from './sigen-preview-file.js';
 import { pairedHere, readSigenIdentity, writeSigenIdentity } from './sigen-homekit.js';
-import { mapSigenSettings, type Carried, type NotCarried, type SettingsMapping } from './sigen-settings.js';
+import type { Carried, NotCarried } from './carried.js';
+import { mapSigenSettings, type SettingsMapping } from './sigen-settings.js';
 
 /** Where an import writes: this bridge's own stores (the running service's, or opened by the CLI). */
 export interface ImportTarget {

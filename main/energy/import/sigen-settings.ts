@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLANT_UNIT } from '../gateway/registers.js';
 import { energySettingsSchema, mergeSettings, type EnergySettings } from '../settings.js';
+import type { Carried, NotCarried } from './carried.js';
 import { mapSigenAlerts, sigenAlertSchema } from './sigen-alerts.js';
 import { clockMinutes, convertWindows, hhmm } from './sigen-tariff.js';
 
@@ -56,17 +57,6 @@ const sections = {
   security: z.looseObject({ passcode: z.object({ hash: z.string().regex(/^[0-9a-f]+$/i), salt: z.string().min(1) }).nullable().optional() }),
 };
 type Sections = { [K in keyof typeof sections]?: z.output<(typeof sections)[K]> };
-
-/** Where one of its settings went here. */
-export interface Carried {
-  from: string;
-  to: string;
-}
-/** One of its settings that stays behind, and why. */
-export interface NotCarried {
-  setting: string;
-  reason: string;
-}
 
 export interface SettingsMapping {
   /** The settings as they will be here (validated). */

@@ -3,8 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { fulfill, fulfillmentRequest, UnknownIntentError } from './intents.js';
+import type { homekitSection } from '../homekit/settings.js';
 import { smartHomeSection } from './settings.js';
 
 /** Timing-safe: both sides hashed to the same length first, so neither length nor content leaks. */
@@ -53,7 +54,7 @@ const FULFILLMENT_BODY_LIMIT = 64 * 1024;
  * `smartHome.authToken` (SMART_HOME_AUTH_TOKEN) is set and is the deliberate exception to the
  * passcode gate. `/auth` and `/token` are account-linking stubs that accept any credentials.
  */
-export const createSmartHomeFeature: FeatureFactory = (ctx) => {
+export const createSmartHomeFeature: FeatureFactory<typeof smartHomeSection | typeof homekitSection> = (ctx) => {
   const agentUserId = `energy-${createHash('sha256').update(ctx.dataDir).digest('hex').slice(0, 12)}`;
 
   const requireEnabled = () => {

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { batteryReading, POWER_FLOWS } from '../device-readings.js';
 import type { LiveState } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
+import type { FeatureSettings } from '../feature.js';
+import type { homekitSection } from '../homekit/settings.js';
+import type { smartHomeSection } from './settings.js';
+
+/** What fulfillment reads: its own section, the bridge's name (HomeKit's) and the core. */
+export type SmartHomeSettings = FeatureSettings<typeof smartHomeSection | typeof homekitSection>;
 
 /**
  * The smart-home (Google Home cloud-to-cloud) fulfillment protocol: one request with a requestId
@@ -50,11 +55,11 @@ export const powerDeviceId = (flowId: string) => `power-${flowId}`;
 
 export interface IntentContext {
   state: LiveState;
-  settings: EnergySettings;
+  settings: SmartHomeSettings;
   agentUserId: string;
 }
 
-function syncDevices(settings: EnergySettings) {
+function syncDevices(settings: SmartHomeSettings) {
   const bridgeName = settings.homekit.bridgeName;
   const deviceInfo = { manufacturer: 'Home LAN Bridge', model: 'Energy bridge', swVersion: '1' };
   return [

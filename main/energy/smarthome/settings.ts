@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { live, settingsSection, withDefaults } from '../features/section.js';
+import { live, settingsSection, withDefaults } from '../settings-section.js';
 
 export const smartHomeSettings = z
   .object({

@@ -1,3 +1,4 @@
+import type { LiveState } from '../live-state.js';
 import { createLocalMinuteCache, minuteOf, type LocalMinute } from './local-time.js';
 import { ratesAt, type RatesAt, type TariffConfig } from './windows.js';
 
@@ -14,6 +15,9 @@ export interface PowerSample {
   /** Positive charging, negative discharging. */
   battery: number | null;
 }
+
+/** A poll's power flows as the ledger integrates them. */
+export const powerSampleOf = (state: Pick<LiveState, 'power'>, t: number): PowerSample => ({ t, solar: state.power.solar, home: state.power.home, grid: state.power.grid, battery: state.power.battery });
 
 /**
  * Zero-draw credit state of a day:

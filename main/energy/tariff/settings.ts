@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { live, settingsSection, withDefaults } from '../features/section.js';
+import { live, settingsSection, withDefaults } from '../settings-section.js';
 import { findOverlap } from './windows.js';
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM (24-hour)');

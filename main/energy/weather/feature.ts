@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '../../core/validate.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../features/feature.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { PLACE_SEARCH_RATE, PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { fetchCurrent, searchPlaces, WeatherError } from './open-meteo.js';
 import { resolvePlace, WeatherPoller } from './weather-poller.js';
@@ -26,7 +26,7 @@ const changed = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify
  * Outdoor weather from Open-Meteo (or a local fake at the configured base URLs), merged into the
  * live state as `weather` while enabled.
  */
-export const createWeatherFeature: FeatureFactory = (ctx) => {
+export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx) => {
   // Weather and geocoding are internet services: a home-network address only when the owner set
   // that very URL in the weather settings (the demo's and the tests' local fakes).
   const weatherFetch = ctx.outbound.fetcher(() => {

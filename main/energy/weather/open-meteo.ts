@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { noHttpAnswer, OutboundRefused } from '../../core/outbound.js';
-import type { FetchLike } from '../features/feature.js';
+import type { FetchLike } from '../feature.js';
 
 /** A weather request gives up after this long; answers are read up to this many bytes. */
 export const WEATHER_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, live, settingsSection, withDefaults } from '../features/section.js';
+import { httpUrl, live, settingsSection, withDefaults } from '../settings-section.js';
 
 export const weatherSettings = z
   .object({

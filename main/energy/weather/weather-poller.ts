@@ -1,8 +1,11 @@
 import type { Clock, Timer } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { FetchLike } from '../features/feature.js';
-import type { EnergySettings } from '../settings.js';
+import type { FeatureSettings, FetchLike } from '../feature.js';
+import type { z } from 'zod';
+import type { weatherSection, weatherSettings } from './settings.js';
 import { fetchCurrent, searchPlaces, WeatherError, type Place } from './open-meteo.js';
+
+export type WeatherSettings = z.output<typeof weatherSettings>;
 
 /** Until the first reading lands, a failed fetch (or place lookup) is retried this often. */
 export const FIRST_READING_RETRY_MS = 30_000;
@@ -19,12 +22,12 @@ export interface WeatherPollerDeps {
   clock: Clock;
   fetch: FetchLike;
   logger: Logger;
-  settings: () => EnergySettings;
+  settings: () => FeatureSettings<typeof weatherSection>;
   onReading(r: WeatherReading): void;
 }
 
 /** Resolves the configured place: coordinates when set, else a geocoding search for the name. */
-export async function resolvePlace(fetchFn: FetchLike, w: EnergySettings['weather'], cache?: Map<string, Place>, cancel?: AbortSignal): Promise<Place> {
+export async function resolvePlace(fetchFn: FetchLike, w: WeatherSettings, cache?: Map<string, Place>, cancel?: AbortSignal): Promise<Place> {
   if (w.latitude !== null && w.longitude !== null) return { name: w.location || `${w.latitude}, ${w.longitude}`, latitude: w.latitude, longitude: w.longitude, detail: '' };
   const name = w.location.trim();
   if (!name) throw new WeatherError('set a place name or coordinates');

@@ -1,5 +1,7 @@
 import { abortScope } from '../abort-scope.js';
-import type { FetchLike } from './description.js';
+
+/** A fetch as the box clients take it (the outbound gate's LAN-device fetcher in the service). */
+export type FetchLike = typeof fetch;
 
 /** Largest device description read into memory (a real one is a few KiB). */
 export const MAX_DESCRIPTION_BYTES = 256 * 1024;

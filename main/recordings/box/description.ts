@@ -1,4 +1,4 @@
-import { fetchBounded, MAX_DESCRIPTION_BYTES } from './bounded-fetch.js';
+import { fetchBounded, MAX_DESCRIPTION_BYTES, type FetchLike } from './bounded-fetch.js';
 import { createBoxXmlParser, parseBoxXml, textOf } from './xml.js';
 
 /** The box is the UPnP device whose description names this manufacturer URL. */
@@ -67,7 +67,7 @@ export function descriptionUrlFor(address: string): string {
   return `http://${address}${hasPort ? '' : `:${BOX_DESCRIPTION_PORT}`}${BOX_DESCRIPTION_PATH}`;
 }
 
-export type FetchLike = typeof fetch;
+export type { FetchLike };
 
 /** Device-supplied text for display and logs: control characters removed, whitespace collapsed, length capped. */
 export function displayText(s: string, max: number): string {

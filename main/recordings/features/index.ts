@@ -2,8 +2,7 @@ import { accessFeature } from '../access-settings.js';
 import { adRemovalFeature } from '../adcut/feature.js';
 import { cloudFeature } from '../cloud/feature.js';
 import { mediaServerFeature } from '../mediaserver/feature.js';
-import { syncFeature } from '../sync/settings.js';
-import { recordingsIntegrationsFeature } from '../../integrations/mqtt/recordings-settings.js';
+import { recordingsIntegrationsFeature } from '../integrations/feature.js';
 
 /**
  * The recording sync's features, in order: the settings are theirs in this order (the API lists
@@ -11,4 +10,4 @@ import { recordingsIntegrationsFeature } from '../../integrations/mqtt/recording
  * row with its ad status) and they stop in reverse. Adding a feature is its folder plus one line
  * here (docs/features.md).
  */
-export const recordingFeatures = [syncFeature, adRemovalFeature, mediaServerFeature, cloudFeature, accessFeature, recordingsIntegrationsFeature] as const;
+export const recordingFeatures = [adRemovalFeature, mediaServerFeature, cloudFeature, accessFeature, recordingsIntegrationsFeature] as const;

@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import type { RecordingFeatureModule, SettingDef } from '../features/feature.js';
+import type { SettingDef } from '../features/feature.js';
 import { absolutePath } from '../features/validators.js';
 
 const cronExpr = z
@@ -78,5 +78,3 @@ export const syncSettings = {
     description: 'How far a finished download may differ from the size the box gives and still count as complete.',
   },
 } as const satisfies Record<string, SettingDef>;
-
-export const syncFeature: RecordingFeatureModule<typeof syncSettings> = { name: 'sync', settings: syncSettings };

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { energyFeatures } from '../../../main/energy/features/index.js';
-import { settingsFields } from '../../../main/energy/settings.js';
+import { settingsFields, settingsOwners } from '../../../main/energy/settings.js';
 import { energyFeaturePages, energyPageSections } from './index.js';
 
 // The page's list mirrors the server's: a page section for a group the server does not have, or
 // under another feature's name, would never be drawn (the page draws the schema's groups only).
 describe('the energy settings page sections, by feature', () => {
-  const serverNames = energyFeatures.map((f) => f.name as string);
-  const serverKeys = (name: string) => (energyFeatures.find((f) => f.name === name)?.settings ?? []).map((s) => s.key as string);
+  const serverNames = settingsOwners.map((f) => f.name);
+  const serverKeys = (name: string) => (settingsOwners.find((f) => f.name === name)?.settings ?? []).map((s) => s.key);
 
   it('each page entry is named after a server feature and draws only that feature’s settings groups', () => {
     for (const page of energyFeaturePages) {

@@ -6,7 +6,7 @@ import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney, formatPercent } from '../../kit/format.js';
 import { paidInsteadOf, savedOrCost } from './money-words.js';
-import type { SavingsPeriod } from '../../../main/energy/features/savings/report.js';
+import type { SavingsPeriod } from '../../../main/energy/savings/report.js';
 
 type By = 'day' | 'month' | 'year';
 interface Report {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingFeatures } from '../../../main/recordings/features/index.js';
+import { settingOwners } from '../../../main/recordings/settings.js';
 import { capabilities, settingsSchemaView } from '../../../main/recordings/routes/settings-routes.js';
 import type { RouteContext } from '../../../main/recordings/routes/context.js';
 import { recordingsFeaturePages, recordingsPageSections, sectionsFor } from './index.js';
@@ -7,8 +7,8 @@ import { recordingsFeaturePages, recordingsPageSections, sectionsFor } from './i
 // The page's list mirrors the server's: a section under another feature's name, or editing a key
 // the server does not have, would save nothing the service acts on (PATCH refuses unknown keys).
 describe('the recordings settings page sections, by feature', () => {
-  const serverNames = recordingFeatures.map((f) => f.name as string);
-  const serverKeys = (name: string) => Object.keys(recordingFeatures.find((f) => f.name === name)?.settings ?? {});
+  const serverNames = settingOwners.map((f) => f.name);
+  const serverKeys = (name: string) => Object.keys(settingOwners.find((f) => f.name === name)?.settings ?? {});
 
   it('each page entry is named after a server feature and edits only that feature’s settings', () => {
     for (const page of recordingsFeaturePages) {

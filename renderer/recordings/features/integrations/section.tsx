@@ -13,7 +13,7 @@ export const MQTT: SettingDef[] = [
 ];
 export const METRICS: SettingDef[] = [{ key: 'metrics_enabled' }];
 
-/** MQTT for Home Assistant and the Prometheus metrics (main/integrations/mqtt/recordings-settings.ts). */
+/** MQTT for Home Assistant and the Prometheus metrics (main/recordings/integrations/feature.ts). */
 export const integrationsPage: RecordingsFeaturePage = {
   name: 'mqtt-and-metrics',
   sections: [

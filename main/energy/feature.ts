@@ -1,0 +1,99 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { Clock } from '../core/clock.js';
+import type { FeatureModule, RunningFeature } from '../core/feature.js';
+import type { Logger } from '../core/logger.js';
+import type { Outbound } from '../core/outbound.js';
+import type { HistoryReplay } from './history/replay.js';
+import type { LiveState, LiveStateStore } from './live-state.js';
+import type { EnergyCore, SectionValues } from './core-settings.js';
+import type { Snapshot } from './snapshot-schema.js';
+import type { SettingsSection } from './settings-section.js';
+
+/** A fetch as the features' HTTP clients take it (a fetcher of the outbound gate in the service). */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The settings a feature sees: the core (time zone, currency, gateway, tariff, …: core-settings.ts)
+ * and its own sections, never another feature's.
+ */
+export type FeatureSettings<Own extends SettingsSection = never> = EnergyCore & SectionValues<Own>;
+
+/** What a feature gets from the energy service. Everything is passed in; nothing is reached for. */
+export interface FeatureContext<S extends EnergyCore = EnergyCore> {
+  clock: Clock;
+  logger: Logger;
+  /** Current settings, the core and the feature's own (read on every use, so live edits apply). */
+  settings: () => S;
+  /** The shared live state; timer-driven features call `state.update(...)`. */
+  state: LiveStateStore;
+  /**
+   * The outbound gate: every request a feature makes goes through a fetcher of it, with its
+   * purpose (weather: an internet service; webhooks: where the owner pointed them).
+   */
+  outbound: Outbound;
+  /** The service's data folder. */
+  dataDir: string;
+  /** The history database file (read-only use: today's totals after a change of time zone, the usual load). */
+  historyFile: string;
+  /** The passcode gate: preHandler for every route that changes something or probes the network. */
+  gate: preHandlerAsyncHookHandler;
+  /** The curated snapshot as `GET /api/snapshot` gives it (MQTT, metrics). */
+  snapshot?: () => Snapshot;
+  /** Live event-stream clients now (metrics). */
+  eventClients?: () => number;
+}
+
+/**
+ * One energy feature (tariff, alerts, weather, daily totals, …). All hooks are optional.
+ * - `onPoll` runs on each successful or failed poll before the state is published, and returns the
+ *   fields it contributes (so one SSE event carries them); it must not block (no I/O awaited).
+ * - `snapshot` adds the feature's block to the curated snapshot.
+ * - `routes` registers HTTP routes; `onSettings` is told about each saved settings change.
+ */
+export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends RunningFeature {
+  readonly name: string;
+  onPoll?(next: LiveState, at: number, poll?: PollInfo): Partial<LiveState> | void;
+  snapshot?(snap: Snapshot): void;
+  onSettings?(prev: S, next: S): void;
+  /** Re-reads the feature's own files and restarts it (an import replaced them). */
+  reload?(): Promise<void>;
+  /**
+   * The stored polls this feature reads back after a start (today's totals, days its table lacks).
+   * The service reads them once for every feature, after the port opens and in batches
+   * (history/replay.ts); the feature holds its live polls until its `done`.
+   */
+  replay?(now: number): HistoryReplay | null;
+}
+
+/** What a feature learns about the poll itself (metrics): how long it took (real milliseconds, whatever the clock). */
+export interface PollInfo {
+  durationMs: number;
+}
+
+export type FeatureFactory<Own extends SettingsSection = never> = (ctx: FeatureContext<FeatureSettings<Own>>) => EnergyFeature<FeatureSettings<Own>>;
+
+/**
+ * What a feature folder hands the service: its settings sections (schema, defaults, environment
+ * seeds, secrets, `applies`, descriptions) and, when it runs anything, its factory. The service's
+ * list of these (features.ts) is the one place a feature is added.
+ */
+export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection>
+  extends FeatureModule<readonly Sec[], FeatureContext<FeatureSettings<Sec>>, EnergyFeature<FeatureSettings<Sec>>> {
+  /** Sections of the settings this feature owns, in the order the settings file lists them. */
+  readonly settings?: readonly Sec[];
+}
+
+/** Runs every feature's `onPoll` over a state about to be published; a failing feature is logged, not fatal. */
+export function contribute(features: readonly EnergyFeature[], next: LiveState, at: number, logger: Logger, poll?: PollInfo): LiveState {
+  let out = next;
+  for (const f of features) {
+    if (!f.onPoll) continue;
+    try {
+      const patch = f.onPoll(out, at, poll);
+      if (patch) out = { ...out, ...patch };
+    } catch (err) {
+      logger.error({ err, feature: f.name }, 'feature failed on poll');
+    }
+  }
+  return out;
+}

@@ -1,0 +1,172 @@
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../feature.js';
+import { settingsSection, withDefaults } from '../settings-section.js';
+import type { Snapshot } from '../snapshot-schema.js';
+import { appRelease } from '../../core/app-version.js';
+import { createAnnouncementDebounce } from '../../integrations/mqtt/announcements.js';
+import { discoveryConfigs, type DiscoveryContext, type Message } from '../../integrations/mqtt/discovery.js';
+import { energyEntities, energyState } from './entities.js';
+import { installId } from '../../integrations/mqtt/identity.js';
+import { createMqttLink, type MqttLink } from '../../integrations/mqtt/link.js';
+import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from '../../integrations/mqtt/retire.js';
+import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from '../../integrations/mqtt/settings.js';
+
+export interface EnergyMqttOptions {
+  /** The service's curated snapshot (what the topics carry). */
+  snapshot: () => Snapshot;
+  reconnect?: { minMs: number; maxMs: number };
+}
+
+/**
+ * The energy bridge on MQTT: Home Assistant discovery for its sensors, one retained JSON state
+ * topic sent after a poll (at most once per `publishIntervalSeconds`), the bridge's availability
+ * through the broker's last will, and the gateway's (`<prefix>/energy/gateway`: `online` while it
+ * answers the polls, `offline` from the first poll it does not, sent as it changes): the readings
+ * need both, so Home Assistant shows them unavailable rather than the last watts as current.
+ * Configs an earlier version left under this device's node and this version no longer sends are
+ * emptied on connect (no duplicate entities after an upgrade). Publishing happens after the poll's
+ * state is published, on a later turn of the event loop, and never waits for the broker: it cannot
+ * delay a poll.
+ */
+export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<typeof mqttSection>>, opts: EnergyMqttOptions): EnergyFeature<FeatureSettings<typeof mqttSection>> & { link: MqttLink } {
+  const id = installId('energy', ctx.dataDir);
+  const cfg = (): MqttSettings => ctx.settings().mqtt;
+  const topics = () => {
+    const base = `${cfg().topicPrefix}/energy`;
+    return { availability: `${base}/availability`, gateway: `${base}/gateway`, state: `${base}/state`, haStatus: `${cfg().discoveryPrefix}/status`, configs: deviceConfigsFilter(cfg().discoveryPrefix, id) };
+  };
+  const discovery = (): DiscoveryContext => ({
+    discoveryPrefix: cfg().discoveryPrefix,
+    stateTopic: topics().state,
+    availabilityTopic: topics().availability,
+    gatewayAvailabilityTopic: topics().gateway,
+    device: { id, name: 'Energy bridge', model: 'Home LAN Bridge energy bridge' },
+    release: appRelease(),
+  });
+
+  let lastPublish = 0;
+  let pending: NodeJS.Timeout | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let active = false;
+  /** What the gateway topic says on this connection ('' before it was sent). */
+  let gatewaySaid = '';
+
+  const link: MqttLink = createMqttLink({
+    logger: ctx.logger.child({ integration: 'mqtt' }),
+    outbound: ctx.outbound,
+    availabilityTopic: () => topics().availability,
+    target: () => {
+      const m = cfg();
+      return m.enabled && m.url ? { url: m.url, username: m.username, password: m.password, clientId: m.clientId || id.replace(/_/g, '-') } : null;
+    },
+    subscriptions: () => [topics().haStatus, topics().configs],
+    onConnect: () => {
+      gatewaySaid = '';
+      publishAll();
+    },
+    onMessage(topic, payload, { retain }) {
+      // A retained "online" is an old announcement: everything was sent when this connection began.
+      if (topic === topics().haStatus) {
+        if (!retain && payload.subarray(0, 64).toString('utf8').trim() === 'online') announcements.announced();
+      } else if (topic.endsWith('/config')) for (const m of retireStale(topic, payload.toString('utf8'), configs())) link.publish(m.topic, m.payload, { retain: true });
+    },
+    reconnect: opts.reconnect,
+    clock: ctx.clock,
+  });
+  // Home Assistant restarted: it lost the non-retained view, so send the configs and state again (at most once per few seconds).
+  const announcements = createAnnouncementDebounce({ clock: ctx.clock, republish: () => publishAll() });
+
+  const publishGateway = () => {
+    const now = ctx.state.get().connected ? 'online' : 'offline';
+    if (now !== gatewaySaid && link.publish(topics().gateway, now, { retain: true })) gatewaySaid = now;
+  };
+
+  const publishState = () => {
+    pending = null;
+    publishGateway();
+    lastPublish = ctx.clock.now();
+    link.publish(topics().state, JSON.stringify(energyState(opts.snapshot())), { retain: true });
+  };
+
+  /** The configs this version sends, with the units that follow the settings (temperature, currency). */
+  const configs = (): Message[] => {
+    const units = opts.snapshot().units;
+    const entities = energyEntities.map((e) =>
+      e.key === 'outdoor_temperature' ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' } : e.key === 'cost_today' ? { ...e, unit: units.currency, deviceClass: 'monetary' } : e,
+    );
+    return discoveryConfigs(discovery(), entities);
+  };
+
+  const publishAll = () => {
+    for (const m of configs()) link.publish(m.topic, m.payload, { retain: true });
+    publishState();
+  };
+
+  // Called after each poll's state is set: the send runs on a later turn (setImmediate / a timer).
+  const onState = () => {
+    if (link.status().status !== 'connected') return;
+    // The gateway came or went: said at once (on a later turn), not at the next state send.
+    if ((ctx.state.get().connected ? 'online' : 'offline') !== gatewaySaid) setImmediate(publishGateway);
+    if (pending) return;
+    const wait = lastPublish + cfg().publishIntervalSeconds * 1000 - ctx.clock.now();
+    pending = wait > 0 ? setTimeout(publishState, wait) : (setImmediate(publishState) as unknown as NodeJS.Timeout);
+  };
+
+  const cancel = () => {
+    if (pending) {
+      clearTimeout(pending);
+      clearImmediate(pending as unknown as NodeJS.Immediate);
+    }
+    pending = null;
+  };
+
+  return {
+    name: 'mqtt',
+    link,
+    start() {
+      active = true;
+      unsubscribe = ctx.state.subscribe(onState);
+      if (cfg().enabled) link.start();
+    },
+    async stop() {
+      active = false;
+      unsubscribe?.();
+      cancel();
+      announcements.cancel();
+      await link.stop();
+    },
+    onSettings(prev, next) {
+      if (JSON.stringify(prev.mqtt) === JSON.stringify(next.mqtt)) return;
+      cancel();
+      // A new prefix, or MQTT off: take the old retained configs and state off the broker first (no ghost entities in HA).
+      const old = placement(prev.mqtt);
+      const goodbye = goodbyeFor(old, placement(next.mqtt), id, energyEntities, [`${old.base}/state`, `${old.base}/gateway`]);
+      void link.stop(goodbye ?? undefined).then(() => {
+        if (active && next.mqtt.enabled) link.start();
+      });
+    },
+  };
+}
+
+/** Where the energy bridge's messages go under these settings. */
+function placement(m: MqttSettings): Placement {
+  return { on: m.enabled && m.url !== '', url: m.url, discoveryPrefix: m.discoveryPrefix, base: `${m.topicPrefix}/energy` };
+}
+
+/** The MQTT feature as the energy bridge's feature list takes it. */
+export const mqttFeature: FeatureFactory<typeof mqttSection> = (ctx) => {
+  const snapshot = ctx.snapshot;
+  if (!snapshot) throw new Error("the MQTT feature needs the service's snapshot");
+  return createEnergyMqttFeature(ctx, { snapshot });
+};
+
+/** The energy bridge's `mqtt` settings section: the password is shown only as `passwordSet`. */
+export const mqttSection = settingsSection({
+  key: 'mqtt',
+  schema: withDefaults(mqttSettings),
+  seed: ({ env }) => mqttSeeds(env),
+  publicView: (m, blank) => ({ ...publicMqtt(m), ...(blank ? { url: '' } : {}) }),
+  readOnly: ['passwordSet'],
+});
+
+/** MQTT as the energy bridge's feature list takes it: its settings section and the running feature. */
+export const mqttModule: EnergyFeatureModule<typeof mqttSection> = { name: 'mqtt', settings: [mqttSection], create: mqttFeature };

@@ -1,0 +1,271 @@
+import path from 'node:path';
+import type { Timer } from '../../core/clock.js';
+import type { LiveState } from '../live-state.js';
+import { LiveFeed, replayPolls } from '../history/replay.js';
+import { readPowerSamples } from '../history/sample-reader.js';
+import type { Snapshot } from '../snapshot-schema.js';
+import { DayLedger, powerSampleOf, round4 } from '../tariff/ledger.js';
+import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
+import { fetchIrradiance, WeatherError, type IrradianceHour } from '../weather/open-meteo.js';
+import { resolvePlace } from '../weather/weather-poller.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
+import type { weatherSection } from '../weather/settings.js';
+import { solarSection } from './settings.js';
+import { SavingsStore } from '../savings/store.js';
+import { batteryOutlook, peakWindowsOn } from './battery-outlook.js';
+import { ForecastStore } from './forecast-store.js';
+import { fitPlant, FIT_DAYS, irradianceByDate, solarPowerAt, type PlantFit } from './solar-model.js';
+import { UsualLoad } from './usual-load.js';
+
+/** The irradiance forecast is fetched this often; a failed fetch is retried sooner. */
+export const FORECAST_REFRESH_MS = 60 * 60_000;
+export const FORECAST_RETRY_MS = 5 * 60_000;
+/** Days of raw history the usual load is learned from (as much as the retention keeps). */
+const USUAL_LOAD_DAYS = 28;
+const DAY = 86_400_000;
+
+export type OutlookSnapshot = NonNullable<Snapshot['outlook']>;
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+const kwh = (v: number | null) => (v === null ? null : round4(v));
+
+/**
+ * Solar forecast and battery outlook (docs/savings.md): Open-Meteo's hourly irradiance for the
+ * weather place, scaled by a plant factor fitted to this plant's own production; the battery
+ * simulated from its SOC over today's peak windows with the household's usual load. Adds `outlook`
+ * to the live state (for the alert "battery will not cover the peak window") and to the snapshot.
+ */
+export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof weatherSection> = (ctx) => {
+  const weatherFetch = ctx.outbound.fetcher(() => {
+    const w = ctx.settings().weather;
+    return { purpose: 'internet', configured: [w.forecastUrl, w.geocodingUrl] };
+  });
+  const log = ctx.logger.child({ component: 'solar-forecast' });
+  const forecasts = new ForecastStore(path.join(ctx.dataDir, 'energy', 'solar-forecast.json'));
+  let savings: SavingsStore | null = null;
+  let hours: IrradianceHour[] = [];
+  const status = { lastError: null as string | null, fetchedAt: null as number | null };
+  let timer: Timer | null = null;
+  let generation = 0;
+  let cancel = new AbortController();
+  let usual: { key: string; load: UsualLoad } | null = null;
+  let cached: { key: string; view: OutlookSnapshot } | null = null;
+  /** Today's production so far, integrated from the polls like the daily totals. */
+  const ledgerConfig = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
+  let production = new DayLedger(ledgerConfig);
+  const feed = new LiveFeed(() => production);
+  const rebuildToday = () => {
+    production = new DayLedger(ledgerConfig);
+    const now = ctx.clock.now();
+    const date = production.advanceTo(now).date;
+    try {
+      readPowerSamples(ctx.historyFile, startOfLocalDay(date, tz()), now + 1, (p) => production.feed(p));
+    } catch (err) {
+      log.error({ err }, "today's production could not be read from history");
+    }
+  };
+
+  const tz = () => ctx.settings().general.timezone;
+
+  const schedule = (gen: number, ms: number) => {
+    if (gen !== generation) return;
+    timer = ctx.clock.setTimeout(() => void cycle(gen), ms);
+    timer.unref?.();
+  };
+  const cycle = async (gen: number) => {
+    timer = null;
+    const s = ctx.settings();
+    try {
+      const place = await resolvePlace(weatherFetch, s.weather, undefined, cancel.signal);
+      // The past FIT_DAYS too: with a week of history already here, the fit learns from it at once
+      // instead of from forecasts this bridge happened to record as the days went by.
+      const got = await fetchIrradiance(weatherFetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.timezone, cancel.signal, FIT_DAYS);
+      if (gen !== generation) return;
+      hours = got;
+      status.fetchedAt = ctx.clock.now();
+      status.lastError = null;
+      cached = null;
+      forecasts.record(irradianceByDate(got, s.general.timezone), localMinute(ctx.clock.now(), s.general.timezone).date);
+      schedule(gen, FORECAST_REFRESH_MS);
+    } catch (err) {
+      if (gen !== generation) return;
+      status.lastError = err instanceof WeatherError ? err.message : (err as Error).message;
+      cached = null;
+      log.warn({ error: status.lastError }, 'solar forecast fetch failed');
+      schedule(gen, FORECAST_RETRY_MS);
+    }
+  };
+  const stopFetching = () => {
+    generation++;
+    cancel.abort();
+    cancel = new AbortController();
+    if (timer) ctx.clock.clear(timer);
+    timer = null;
+  };
+  const apply = () => {
+    stopFetching();
+    const w = ctx.settings().weather;
+    if (!w.enabled) {
+      hours = [];
+      status.lastError = null;
+      cached = null;
+      return;
+    }
+    schedule(generation, 0);
+  };
+
+  /**
+   * The usual load, learned again once a day from the raw history: read in batches in the
+   * background (up to 28 days of polls, 2.4 million at 1 s), never on the poll that asks. Until the
+   * day's is learned, the last one learned serves (none after a start: the outlook holds the
+   * current home load meanwhile).
+   */
+  let learning: { key: string; stop: AbortController } | null = null;
+  const usualLoad = (now: number): UsualLoad | null => {
+    const zone = tz();
+    const today = localMinute(now, zone).date;
+    const key = `${today}|${zone}`;
+    if (usual?.key === key) return usual.load;
+    if (learning?.key !== key) {
+      learning?.stop.abort();
+      const load = new UsualLoad(zone);
+      const job = (learning = { key, stop: new AbortController() });
+      const done = () => {
+        if (learning !== job) return;
+        usual = { key, load };
+        learning = null;
+        cached = null;
+      };
+      void replayPolls(ctx.historyFile, [{ from: now - USUAL_LOAD_DAYS * DAY, feed: (p) => load.add(p), done }], startOfLocalDay(today, zone) - 1, { logger: log, signal: job.stop.signal });
+    }
+    return usual?.load ?? null;
+  };
+
+  /** kWh produced so far on local `date` (null before the first poll of the day). */
+  const producedToday = (date: string): number | null => {
+    production.advanceTo(ctx.clock.now());
+    const day = production.current();
+    return day && day.date === date && production.lastSample() ? kwh(day.solarKwh) : null;
+  };
+
+  const fit = (today: string): PlantFit => {
+    const zone = tz();
+    const days = Object.entries(forecasts.all())
+      .filter(([d]) => d < today)
+      .sort(([a], [b]) => (a < b ? 1 : -1))
+      .slice(0, FIT_DAYS * 2);
+    const solarByDate = new Map<string, number>();
+    if (savings && days.length) {
+      for (const r of savings.range(days[days.length - 1]![0], days[0]![0])) {
+        const full = startOfLocalDay(nextDate(r.date), zone) - startOfLocalDay(r.date, zone);
+        if (r.coveredMs >= 0.99 * full) solarByDate.set(r.date, r.solarKwh);
+      }
+    }
+    const pairs = days.filter(([d]) => solarByDate.has(d)).map(([date, f]) => ({ date, kwhM2: f.kwhM2, solarKwh: solarByDate.get(date)! }));
+    return fitPlant(pairs, ctx.settings().solar.ratedKwp);
+  };
+
+  const compute = (state: LiveState, now: number): OutlookSnapshot => {
+    const zone = tz();
+    const s = ctx.settings();
+    const here = localMinute(now, zone);
+    const date = here.date;
+    const tomorrow = nextDate(date);
+    const yesterday = new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
+    const plant = fit(date);
+    const factor = plant.kwhPerKwhM2;
+    const byDate = irradianceByDate(hours, zone);
+    const expected = (date: string) => (factor !== null && byDate.has(date) ? factor * byDate.get(date)! : null);
+    const yForecast = forecasts.get(yesterday);
+    const yActual = savings?.range(yesterday, yesterday)[0]?.solarKwh ?? null;
+    const solar: OutlookSnapshot['solar'] = {
+      basis: plant.basis,
+      kwhPerKwhM2: factor === null ? null : round4(factor),
+      fitDays: plant.days,
+      ratedKwp: s.solar.ratedKwp,
+      forecastAt: iso(status.fetchedAt),
+      error: status.lastError,
+      today: { date, expectedKwh: kwh(expected(date)), actualKwh: null },
+      tomorrow: { date: tomorrow, expectedKwh: kwh(expected(tomorrow)) },
+      yesterday: { date: yesterday, forecastKwh: kwh(factor !== null && yForecast?.dayAheadKwhM2 != null ? factor * yForecast.dayAheadKwhM2 : null), actualKwh: kwh(yActual) },
+    };
+
+    const capacity = s.battery.capacityKwh ?? state.battery.ratedCapacityKwh;
+    const reserve = s.battery.reserveSoc ?? state.battery.reserveSoc ?? 0;
+    const soc = state.battery.soc;
+    const windows = peakWindowsOn(s.tariff, date, here.weekday, zone).filter((w) => w.endsAt > now);
+    let battery: OutlookSnapshot['battery'] = null;
+    if (state.connected && soc !== null && capacity !== null && capacity > 0) {
+      const load = usualLoad(now);
+      const homeNow = state.power.home === null ? 0 : state.power.home / 1000;
+      const solarKw = factor !== null && hours.length ? solarPowerAt(hours, factor) : () => 0;
+      const o = batteryOutlook({ now, timeZone: zone, soc, reserveSoc: reserve, capacityKwh: capacity, solarKw, loadKw: (t) => load?.kwAt(t) ?? homeNow, windows });
+      battery = {
+        soc,
+        reserveSoc: reserve,
+        capacityKwh: capacity,
+        solarBasis: factor !== null && hours.length ? 'forecast' : 'none',
+        loadBasis: load && load.samples > 0 ? 'history' : 'current',
+        fullAt: iso(o.fullAt),
+        reserveAt: iso(o.reserveAt),
+        until: iso(o.until)!,
+        windows: o.windows.map((w) => ({ name: w.name, start: w.start, end: w.end, startsAt: iso(w.startsAt)!, endsAt: iso(w.endsAt)!, covers: w.covers, reserveAt: iso(w.reserveAt), shortMinutes: w.shortMinutes, message: w.message })),
+        coversPeak: o.windows.length ? o.windows.every((w) => w.covers) : null,
+      };
+    }
+    return { solar, battery };
+  };
+
+  const view = (state: LiveState, now: number): OutlookSnapshot => {
+    // Recomputed once a minute (the SOC moves little in one), and when the battery becomes known or unknown.
+    const key = `${Math.floor(now / 60_000)}|${state.connected}|${state.battery.soc === null}|${state.battery.ratedCapacityKwh === null}`;
+    if (cached?.key !== key) cached = { key, view: compute(state, now) };
+    const v = cached.view;
+    return { ...v, solar: { ...v.solar, today: { ...v.solar.today, actualKwh: producedToday(v.solar.today.date) } } };
+  };
+
+  return {
+    name: 'outlook',
+    start() {
+      forecasts.load();
+      try {
+        savings = new SavingsStore(path.join(ctx.dataDir, 'energy', 'savings.db'));
+      } catch (err) {
+        log.error({ err }, 'savings days could not be opened for the solar fit');
+      }
+      apply();
+    },
+    stop() {
+      stopFetching();
+      learning?.stop.abort();
+      learning = null;
+      savings?.close();
+      savings = null;
+    },
+    onSettings(prev, next) {
+      if (JSON.stringify(prev.weather) !== JSON.stringify(next.weather) || prev.general.timezone !== next.general.timezone) apply();
+      if (prev.general.timezone !== next.general.timezone) rebuildToday();
+      cached = null;
+    },
+    /** Today's production so far, read back from history after a start. */
+    replay(now) {
+      production = new DayLedger(ledgerConfig);
+      const date = production.advanceTo(now).date;
+      return feed.replay(production, startOfLocalDay(date, tz()));
+    },
+    onPoll(next, at) {
+      if (next.connected) feed.live(powerSampleOf(next, at));
+      const battery = view(next, at).battery;
+      const w = battery?.windows.find((x) => !x.covers) ?? null;
+      return { outlook: { coversPeak: battery?.coversPeak ?? null, message: w ? `${w.name}: ${w.message}` : null } };
+    },
+    snapshot(snap) {
+      snap.outlook = view(ctx.state.get(), ctx.clock.now());
+    },
+    routes(app) {
+      app.get('/api/outlook', async () => view(ctx.state.get(), ctx.clock.now()));
+    },
+  };
+};
+
+/** The forecast and battery outlook as the energy bridge's feature list takes it: the `solar` section and the running feature. */
+export const outlookFeature: EnergyFeatureModule<typeof solarSection> = { name: 'outlook', settings: [solarSection], create: createOutlookFeature };

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { featureViolations, importCycles, importGraph } from '../scripts/import-graph.js';
+
+/**
+ * DESIGN rule 9: no import circle among main/ files (type-only imports count), and no feature
+ * importing another feature or its service's feature list. The allow-lists below are the circles
+ * and crossings known when the guard was added; they only shrink: a circle that grows or a new one
+ * fails, and so does an entry that no longer occurs (delete it).
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const featureLists = ['main/energy/features.ts', 'main/recordings/features/index.ts'];
+
+const knownCycles: string[][] = [
+  [
+    'main/energy/history/index.ts',
+    'main/energy/history/routes.ts',
+  ],
+  [
+    'main/recordings/access-settings.ts',
+    'main/recordings/adcut/ad-removal.ts',
+    'main/recordings/adcut/feature.ts',
+    'main/recordings/cloud/box-delete.ts',
+    'main/recordings/cloud/cloud-test.ts',
+    'main/recordings/cloud/feature.ts',
+    'main/recordings/config.ts',
+    'main/recordings/core-settings.ts',
+    'main/recordings/features/compose.ts',
+    'main/recordings/features/feature.ts',
+    'main/recordings/features/index.ts',
+    'main/recordings/import/fetcharr-apply.ts',
+    'main/recordings/import/fetcharr-plan.ts',
+    'main/recordings/import/fetcharr-settings.ts',
+    'main/recordings/import/plan-thread.ts',
+    'main/recordings/integrations/feature.ts',
+    'main/recordings/integrations/metrics.ts',
+    'main/recordings/integrations/mqtt.ts',
+    'main/recordings/mediaserver/feature.ts',
+    'main/recordings/mediaserver/media-server.ts',
+    'main/recordings/owner-settings.ts',
+    'main/recordings/routes/box-routes.ts',
+    'main/recordings/routes/context.ts',
+    'main/recordings/routes/import-routes.ts',
+    'main/recordings/routes/maintenance-routes.ts',
+    'main/recordings/routes/recordings-routes.ts',
+    'main/recordings/routes/settings-routes.ts',
+    'main/recordings/routes/shows-routes.ts',
+    'main/recordings/routes/sync-routes.ts',
+    'main/recordings/scheduler.ts',
+    'main/recordings/service.ts',
+    'main/recordings/settings.ts',
+    'main/recordings/sync/engine.ts',
+    'main/recordings/sync/health.ts',
+    'main/recordings/sync/settings.ts',
+  ],
+];
+
+const knownCrossings: string[] = [
+  'main/energy/homekit/accessories.ts -> main/energy/alerts/settings.ts',
+  'main/energy/homekit/accessories.ts -> main/energy/alerts/triggers.ts',
+  'main/energy/homekit/feature.ts -> main/energy/alerts/settings.ts',
+  'main/energy/outlook/feature.ts -> main/energy/savings/store.ts',
+  'main/energy/outlook/feature.ts -> main/energy/weather/open-meteo.ts',
+  'main/energy/outlook/feature.ts -> main/energy/weather/settings.ts',
+  'main/energy/outlook/feature.ts -> main/energy/weather/weather-poller.ts',
+  'main/energy/outlook/solar-model.ts -> main/energy/weather/open-meteo.ts',
+  'main/energy/smarthome/feature.ts -> main/energy/homekit/settings.ts',
+  'main/energy/smarthome/intents.ts -> main/energy/homekit/settings.ts',
+];
+
+describe('import graph of main/', () => {
+  const graph = importGraph(root, 'main');
+
+  it('reads the imports (the guard sees a known edge)', () => {
+    expect(graph.get('main/energy/index.ts')).toContain('main/core/lifecycle.ts');
+  });
+
+  it('has no import circle beyond the shrinking allow-list', () => {
+    expect(importCycles(graph)).toEqual(knownCycles);
+  });
+
+  it('has no feature importing another feature or a feature list beyond the shrinking allow-list', () => {
+    expect(featureViolations(graph, featureLists)).toEqual(knownCrossings);
+  });
+});
+
+describe('the guard itself', () => {
+  it('finds a circle, type-only imports included', () => {
+    const g = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(importCycles(g)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('finds a feature importing another feature and the list', () => {
+    const g = new Map([
+      ['s/features/index.ts', ['s/x/feature.ts', 's/y/feature.ts']],
+      ['s/x/feature.ts', ['s/y/lib.ts', 's/features/index.ts', 's/x/own.ts', 's/core.ts']],
+      ['s/y/feature.ts', []],
+    ]);
+    expect(featureViolations(g, ['s/features/index.ts'])).toEqual(['s/x/feature.ts -> s/features/index.ts', 's/x/feature.ts -> s/y/lib.ts']);
+  });
+});

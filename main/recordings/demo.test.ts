@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDemoClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
-import { clockView } from '../energy/clock-route.js';
+import { clockView } from '../core/clock-route.js';
 import { DEMO_CRON, startRecordingsDemo } from './demo.js';
 import { ApiClient, tempDir } from './testing/harness.js';
 

@@ -19,7 +19,7 @@ import { registerHttpSecurity, registerRecordingHeaders } from './http-security.
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { isOwnerRequest } from '../core/owner-only.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
-import { registerClockRoute } from '../energy/clock-route.js';
+import { registerClockRoute } from '../core/clock-route.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
 import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';

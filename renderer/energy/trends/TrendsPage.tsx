@@ -9,7 +9,7 @@ import { PowerChart, SocChart } from './Charts.js';
 import { CustomRange } from './CustomRange.js';
 import { DailyBars } from './DailyBars.js';
 import { DemoClockBadge } from '../DemoClock.js';
-import { serverNow, useServerClock } from '../server-clock.js';
+import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
 import { sampleSpacingSeconds, windowTotals } from './window-totals.js';
 

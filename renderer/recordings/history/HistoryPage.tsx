@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { formatTime } from '../../kit/format.js';
-import { serverNow, useServerClock } from '../../energy/server-clock.js';
+import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { messageOf, rec } from '../api.js';
 import { episodeLabel, formatInZone } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
-import { serverNow, useServerClock } from '../../energy/server-clock.js';
+import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { rec } from '../api.js';
 import { episodeLabel, formatBytes, formatInZone } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';

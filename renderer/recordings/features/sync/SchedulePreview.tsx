@@ -1,4 +1,4 @@
-import { serverNow, useServerClock } from '../../../energy/server-clock.js';
+import { serverNow, useServerClock } from '../../../kit/server-clock.js';
 import { formatInZone } from '../../format.js';
 import { describeCron, nextRuns } from './cron.js';
 

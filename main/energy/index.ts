@@ -167,7 +167,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     disposer.add(() => hist.stop());
     const server = createEnergyApp(logger, current, deps.requestTimeoutMs);
     disposer.add(() => server.close());
-    const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, eventStream: deps.eventStream });
+    const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, snapshot: () => started?.snapshot.current() ?? null, eventStream: deps.eventStream });
     // Released before the app closes: an open event stream would hold the close.
     disposer.add(() => {
       live.unsubscribe();

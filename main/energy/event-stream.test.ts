@@ -39,7 +39,7 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
   }
 }
 
-/** An SSE client over real HTTP that parses every `data:` event. */
+/** An SSE client over real HTTP that parses every unnamed `data:` event (the live state). */
 function sse(url: string, headers: Record<string, string> = {}) {
   const events: Array<Record<string, unknown>> = [];
   let status = 0;
@@ -55,8 +55,10 @@ function sse(url: string, headers: Record<string, string> = {}) {
       while ((i = buf.indexOf('\n\n')) >= 0) {
         const block = buf.slice(0, i);
         buf = buf.slice(i + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data && status === 200) events.push(JSON.parse(data.slice(6)));
+        const lines = block.split('\n');
+        const data = lines.find((l) => l.startsWith('data: '));
+        // The spec's state events only (unnamed); `event: snapshot` frames follow them (issue 41 item 5).
+        if (data && status === 200 && !lines.some((l) => l.startsWith('event: '))) events.push(JSON.parse(data.slice(6)));
       }
     });
   });

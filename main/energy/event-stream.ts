@@ -43,9 +43,17 @@ interface Client {
   full: () => boolean;
 }
 
+/** A named Server-Sent Event (`event: <name>`), sent beside the unnamed state events. */
+export interface NamedEvent {
+  event: string;
+  data: unknown;
+}
+
 /**
  * Server-Sent Events to dashboard clients: unnamed `data:` events carrying the full live state,
- * one on connect and one per poll, and a `: ping` comment every 15 s so proxies keep the stream.
+ * one on connect and one per poll, each followed by any named events (`event: snapshot`: the
+ * curated snapshot of that poll, the same for every view, as `GET /api/snapshot` serves it), and
+ * a `: ping` comment every 15 s so proxies keep the stream.
  * Each event is serialised once per view (full, public), whatever the number of clients; a client
  * that goes away is dropped, and so is one whose unread buffer passes `maxBufferedBytes`.
  */
@@ -76,7 +84,7 @@ export class EventStream {
    * Streams to this request; while `full()` is false it gets the public view. Throws 429
    * `too_many_streams` over the per-address cap and 503 `too_many_clients` over the global cap.
    */
-  handle(req: FastifyRequest, reply: FastifyReply, initial: unknown, full: () => boolean = () => true): void {
+  handle(req: FastifyRequest, reply: FastifyReply, initial: unknown, full: () => boolean = () => true, named: readonly NamedEvent[] = []): void {
     const address = clientAddress(req.ip);
     const perAddress = this.opts.maxPerAddress ?? MAX_STREAMS_PER_ADDRESS;
     const mine = this.perAddress.get(address) ?? 0;
@@ -105,7 +113,7 @@ export class EventStream {
       'x-robots-tag': 'noindex, nofollow',
     });
     const client: Client = { res, full, address };
-    res.write(`retry: 3000\n\ndata: ${JSON.stringify(full() ? initial : this.publicOf(initial))}\n\n`);
+    res.write(`retry: 3000\n\ndata: ${JSON.stringify(full() ? initial : this.publicOf(initial))}\n\n${named.map(namedFrame).join('')}`);
     this.add(client);
     const drop = () => this.remove(client);
     req.raw.on('close', drop);
@@ -150,6 +158,13 @@ export class EventStream {
     this.write((c) => (c.full() ? (full ??= `data: ${JSON.stringify(data)}\n\n`) : (pub ??= `data: ${JSON.stringify(this.publicOf(data))}\n\n`)));
   }
 
+  /** One named event to every client, serialised once (named events carry nothing a view hides). */
+  broadcastNamed(event: NamedEvent): void {
+    if (this.clients.size === 0) return;
+    const frame = namedFrame(event);
+    this.write(() => frame);
+  }
+
   private publicOf(data: unknown): unknown {
     return this.opts.publicView ? this.opts.publicView(data) : data;
   }
@@ -187,3 +202,5 @@ export class EventStream {
     this.perAddress.clear();
   }
 }
+
+const namedFrame = ({ event, data }: NamedEvent) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -37,7 +37,7 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   historyFile: string;
   /** The passcode gate: preHandler for every route that changes something or probes the network. */
   gate: preHandlerAsyncHookHandler;
-  /** The curated snapshot as `GET /api/snapshot` gives it (MQTT, metrics). */
+  /** The curated snapshot as `GET /api/snapshot` gives it (MQTT, metrics): this poll's one frozen object. */
   snapshot?: () => Snapshot;
   /** Live event-stream clients now (metrics). */
   eventClients?: () => number;
@@ -47,13 +47,14 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
  * One energy feature (tariff, alerts, weather, daily totals, …). All hooks are optional.
  * - `onPoll` runs on each successful or failed poll before the state is published, and returns the
  *   fields it contributes (so one SSE event carries them); it must not block (no I/O awaited).
- * - `snapshot` adds the feature's block to the curated snapshot.
+ * - `snapshot` returns the feature's block of the curated snapshot (it is given the frozen base,
+ *   never writes into it; the snapshot is assembled once per poll: service-snapshot.ts).
  * - `routes` registers HTTP routes; `onSettings` is told about each saved settings change.
  */
 export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends RunningFeature {
   readonly name: string;
   onPoll?(next: LiveState, at: number, poll?: PollInfo): Partial<LiveState> | void;
-  snapshot?(snap: Snapshot): void;
+  snapshot?(base: Readonly<Snapshot>): Partial<Snapshot> | void;
   onSettings?(prev: S, next: S): void;
   /** Re-reads the feature's own files and restarts it (an import replaced them). */
   reload?(): Promise<void>;

@@ -28,7 +28,7 @@ import { createEnergyHistory } from './service-history.js';
 import { createEnergyLive } from './service-live.js';
 import { createEnergyPoller } from './service-poller.js';
 import { createEnergyApp, registerEnergyRoutes } from './service-routes.js';
-import { energySnapshot } from './service-snapshot.js';
+import { createLiveSnapshot, type LiveSnapshot } from './service-snapshot.js';
 import type { PortClaim } from '../core/listen-check.js';
 import { explainListenError, type PortOwner } from '../core/startup.js';
 
@@ -107,10 +107,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     return started;
   };
 
-  const snapshot = (): Snapshot => {
-    const s = need('state');
-    return energySnapshot({ state: s.state.get(), settings: s.settings.get(), clock, estimator, history: s.history, features: s.features });
-  };
+  // Built once per poll (the live state or the settings replaced), then the same frozen object to every consumer.
+  const snapshot = (): Snapshot => need('state').snapshot.current();
 
   return {
     get url() {
@@ -169,7 +167,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     disposer.add(() => hist.stop());
     const server = createEnergyApp(logger, current, deps.requestTimeoutMs);
     disposer.add(() => server.close());
-    const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, eventStream: deps.eventStream });
+    const live = createEnergyLive({ settings: current, clock, logger, passcodeSet: () => security?.passcodes.isSet ?? false, snapshot: () => started?.snapshot.current() ?? null, eventStream: deps.eventStream });
     // Released before the app closes: an open event stream would hold the close.
     disposer.add(() => {
       live.unsubscribe();
@@ -183,7 +181,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };
     const features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
     const poll = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger });
-    started = { settings: store, state: live.state, events: live.events, history: hist, app: server, poller: poll, features };
+    const liveSnapshot = createLiveSnapshot(() => ({ state: live.state.get(), settings: store.get(), clock, estimator, history: hist, features, logger }));
+    started = { settings: store, state: live.state, events: live.events, history: hist, app: server, poller: poll, features, snapshot: liveSnapshot };
     // In list order; each stops in reverse, before the event stream and the app close.
     disposer.add(await startFeatures(features, (err, f) => logger.error({ err, feature: f.name }, 'feature failed to stop')));
 
@@ -242,4 +241,6 @@ interface Started {
   app: FastifyInstance;
   poller: Poller;
   features: readonly EnergyFeature[];
+  /** This poll's snapshot (service-snapshot.ts). */
+  snapshot: LiveSnapshot;
 }

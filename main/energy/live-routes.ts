@@ -23,7 +23,7 @@ export interface LiveRoutesDeps {
   seesGatewayHost?: (req: FastifyRequest) => boolean;
 }
 
-/** GET /api/state, GET /api/snapshot (?pretty), GET /events. */
+/** GET /api/state, GET /api/snapshot (?pretty), GET /events (the state, then `event: snapshot`, on connect and per poll). */
 export function registerLiveRoutes(app: FastifyInstance, deps: LiveRoutesDeps): void {
   const sees = deps.seesGatewayHost ?? (() => true);
   app.get('/api/state', async (req, reply) => {
@@ -39,6 +39,6 @@ export function registerLiveRoutes(app: FastifyInstance, deps: LiveRoutesDeps): 
 
   app.get('/events', async (req, reply) => {
     parseInput(noQuery, req.query, 'query');
-    deps.events.handle(req, reply, deps.state.get(), () => sees(req));
+    deps.events.handle(req, reply, deps.state.get(), () => sees(req), [{ event: 'snapshot', data: deps.snapshot() }]);
   });
 }

@@ -131,7 +131,11 @@ describe('event stream', () => {
     h = await startEnergyHarness();
     await waitForState(h.service, (s) => s.connected);
     const url = new URL(`${h.service.url}/events`);
+    // The spec's state events are unnamed (what EventSource's onmessage gets); each is followed by
+    // that poll's snapshot as a named `event: snapshot` (issue 41 item 5), which the dashboard uses
+    // instead of fetching /api/snapshot.
     const events: Array<{ lastUpdated: number }> = [];
+    const snapshots: Array<{ lastUpdated: string; schema: number }> = [];
     const req = http.get(url);
     const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
     expect(res.headers['content-type']).toContain('text/event-stream');
@@ -141,16 +145,23 @@ describe('event stream', () => {
         buf += chunk.toString();
         let i;
         while ((i = buf.indexOf('\n\n')) >= 0) {
-          const frame = buf.slice(0, i);
+          const frame = buf.slice(0, i).split('\n');
           buf = buf.slice(i + 2);
-          const data = frame.split('\n').find((l) => l.startsWith('data: '));
-          if (data) events.push(JSON.parse(data.slice(6)));
-          if (events.length >= 3) resolve();
+          const data = frame.find((l) => l.startsWith('data: '));
+          const name = frame.find((l) => l.startsWith('event: '));
+          if (data && name === 'event: snapshot') snapshots.push(JSON.parse(data.slice(6)));
+          else if (data && !name) events.push(JSON.parse(data.slice(6)));
+          if (events.length >= 3 && snapshots.length >= 3) resolve();
         }
       });
     });
     expect(events[1]!.lastUpdated).toBeGreaterThan(events[0]!.lastUpdated);
     expect(events[2]!.lastUpdated).toBeGreaterThan(events[1]!.lastUpdated);
+    // One snapshot per state event, of the same poll, in the published schema.
+    for (let k = 0; k < 3; k++) {
+      expect(snapshots[k]!.lastUpdated).toBe(new Date(events[k]!.lastUpdated).toISOString());
+      expect(snapshotSchema.safeParse(snapshots[k]).success).toBe(true);
+    }
     expect(h.service.events.clientCount).toBe(1);
     req.destroy();
     await waitForState(h.service, polled(1));

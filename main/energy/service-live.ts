@@ -4,6 +4,7 @@ import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
 import { withoutGatewayHost } from './public-state.js';
 import type { EnergySettings } from './settings.js';
+import type { Snapshot } from './snapshot-schema.js';
 
 export interface EnergyLiveDeps {
   settings: () => EnergySettings;
@@ -11,6 +12,8 @@ export interface EnergyLiveDeps {
   logger: Logger;
   /** Whether a passcode is set now: then clients without a session see the gateway host blanked. */
   passcodeSet: () => boolean;
+  /** This poll's snapshot, sent as `event: snapshot` after each state event (null before the service is up). */
+  snapshot?: () => Snapshot | null;
   /** Event stream tuning (tests: a small unread-buffer bound). */
   eventStream?: Pick<EventStreamOptions, 'maxBufferedBytes' | 'heartbeatMs' | 'maxPerAddress'>;
 }
@@ -22,8 +25,11 @@ export interface EnergyLive {
   unsubscribe: () => void;
 }
 
-/** The live state, starting empty at the configured gateway, and the event stream every change of it is published on. */
-export function createEnergyLive({ settings, clock, logger, passcodeSet, eventStream }: EnergyLiveDeps): EnergyLive {
+/**
+ * The live state, starting empty at the configured gateway, and the event stream every change of it
+ * is published on: the state (the spec's unnamed event), then that poll's snapshot as `event: snapshot`.
+ */
+export function createEnergyLive({ settings, clock, logger, passcodeSet, snapshot, eventStream }: EnergyLiveDeps): EnergyLive {
   const s = settings();
   const state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
   const events = new EventStream(clock, {
@@ -32,6 +38,11 @@ export function createEnergyLive({ settings, clock, logger, passcodeSet, eventSt
     logger,
     ...eventStream,
   });
-  const unsubscribe = state.subscribe((next) => events.broadcast(next));
+  const unsubscribe = state.subscribe((next) => {
+    events.broadcast(next);
+    if (events.clientCount === 0) return;
+    const snap = snapshot?.();
+    if (snap) events.broadcastNamed({ event: 'snapshot', data: snap });
+  });
   return { state, events, unsubscribe };
 }

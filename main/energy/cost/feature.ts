@@ -84,9 +84,9 @@ export const createCostFeature: FeatureFactory = (ctx) => {
       // A new zone moves the day boundary: integrate today again under the new rules.
       if (prev.general.timezone !== next.general.timezone) rebuild();
     },
-    snapshot(snap) {
+    snapshot() {
       const t = view();
-      if (t) snap.tariff = t;
+      return t ? { tariff: t } : undefined;
     },
   };
 };

@@ -68,8 +68,7 @@ describe('daily totals', () => {
     let t = weekStart;
     for (; t < restartAt; t += 60_000) poll(svc, t);
     const before = { ...svc.tariff };
-    const snapBefore: { tariff?: { today: { importCost: number } } } = {};
-    before.snapshot?.(snapBefore as never);
+    const snapBefore = (before.snapshot?.({} as never) ?? {}) as { tariff?: { today: { importCost: number } } };
     await svc.app.close();
     svc.daily.stop?.();
     svc.history.stop();
@@ -78,8 +77,7 @@ describe('daily totals', () => {
     clock.set(t);
     svc = await boot();
     // Straight after the restart, today's cost is back (rebuilt from history), not zero.
-    const snapAfter: { tariff?: { today: { importCost: number } } } = {};
-    svc.tariff.snapshot?.(snapAfter as never);
+    const snapAfter = (svc.tariff.snapshot?.({} as never) ?? {}) as { tariff?: { today: { importCost: number } } };
     expect(snapAfter.tariff!.today.importCost).toBe(snapBefore.tariff!.today.importCost);
     expect(snapAfter.tariff!.today.importCost).toBeGreaterThan(0);
     for (; t <= weekEnd; t += 60_000) poll(svc, t);

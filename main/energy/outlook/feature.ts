@@ -258,8 +258,8 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
       const w = battery?.windows.find((x) => !x.covers) ?? null;
       return { outlook: { coversPeak: battery?.coversPeak ?? null, message: w ? `${w.name}: ${w.message}` : null } };
     },
-    snapshot(snap) {
-      snap.outlook = view(ctx.state.get(), ctx.clock.now());
+    snapshot() {
+      return { outlook: view(ctx.state.get(), ctx.clock.now()) };
     },
     routes(app) {
       app.get('/api/outlook', async () => view(ctx.state.get(), ctx.clock.now()));

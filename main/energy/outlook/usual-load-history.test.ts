@@ -46,8 +46,7 @@ describe("the battery outlook's usual load", () => {
       const live: LiveState = { ...base, connected: true, lastUpdated: now, power: { ...base.power, home: 500, grid: 500, solar: 0, battery: 0 }, battery: { ...base.battery, soc: 50 } };
       state.set(live);
       const basis = () => {
-        const snap: { outlook?: { battery: { loadBasis: string; reserveAt: string | null } | null } } = {};
-        outlook.snapshot?.(snap as never);
+        const snap = (outlook.snapshot?.({} as never) ?? {}) as { outlook?: { battery: { loadBasis: string; reserveAt: string | null } | null } };
         return snap.outlook!.battery!;
       };
       outlook.onPoll?.(live, now);

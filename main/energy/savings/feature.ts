@@ -113,12 +113,13 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
     onPoll(next, at) {
       if (next.connected) feed.live(powerSampleOf(next, at));
     },
-    snapshot(snap) {
+    snapshot() {
       const cur = ledger.current(ctx.clock.now());
       if (!cur) return;
       const { total } = savingsReport([{ ...cur, complete: false }], 'day');
-      snap.savings = {
-        today: {
+      return {
+        savings: {
+          today: {
           date: cur.date,
           currency: total.currency,
           paid: total.paid,
@@ -130,6 +131,7 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
           selfConsumptionPct: total.selfConsumptionPct,
           importKwh: total.importKwh,
           supplyCharge: total.currency === null ? null : config().tariff.dailySupplyCharge,
+          },
         },
       };
     },

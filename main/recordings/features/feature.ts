@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock.js';
+import type { RunningFeature } from '../../core/feature.js';
 import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
 import type { Db } from '../../core/sqlite.js';
@@ -7,6 +9,7 @@ import type { recordingCoreSettings } from '../core-settings.js';
 import type { ProgressRegistry } from '../progress.js';
 import type { RecordingsStore } from '../store/recordings-store.js';
 import type { ShowsStore } from '../store/shows-store.js';
+import type { SyncRun, SyncRunsStore, SyncTrigger } from '../store/sync-runs-store.js';
 import type { SyncHooks } from '../sync/hooks.js';
 import type { FlightGuard } from '../sync/single-flight.js';
 import type { IntegrationSeams } from '../routes/seams.js';
@@ -16,6 +19,17 @@ export { SECRET_MASK, type SettingDef } from './setting-def.js';
 
 /** The core settings every feature may read (the media root, the schedule, the box, downloads). */
 export type CoreSettingDefs = typeof recordingCoreSettings;
+
+/**
+ * The running sync as a feature may use it: the engine, the schedule and the run history. The
+ * service makes them after the features (the engine takes their hooks), so they are there from
+ * the feature's `start()` and `routes()` on, not inside `create()`.
+ */
+export interface SyncParts {
+  readonly engine: { current(): { run: SyncRun } | null; start(trigger: SyncTrigger): { run: SyncRun } };
+  readonly scheduler: { status(): { next_run: string | null } };
+  readonly runs: SyncRunsStore;
+}
 
 /**
  * What a feature gets from the service when it starts. Everything is passed in; its settings are
@@ -36,19 +50,25 @@ export interface RecordingFeatureContext<D = Record<string, SettingDef>> {
   lanFetch: FetchLike;
   /** Aborted when the service stops. */
   stopSignal: AbortSignal;
+  /** The engine, schedule and run history (ready from start() and routes() on). */
+  sync: SyncParts;
+  /** Whether a request is the owner's (from the PC itself or with a passcode session). */
+  isOwner(req: FastifyRequest): boolean;
 }
 
 /** The settings a feature with section `D` is handed (its own keys and the core's). */
 export type FeatureSettingsOf<D> = RecordingFeatureContext<D>['settings'];
 
 /**
- * A running integration: the sync steps it adds (composed in list order), the route seams it
- * fills, and what it releases on stop. Every member is optional.
+ * A running integration (the shared contract's RunningFeature: its own `routes(app)`, start and
+ * stop), plus the sync steps it adds (composed in list order), the route seams of the service's own
+ * routes it fills, and the capabilities its routes give (`GET /api/settings` reports them so the
+ * pages offer an action only when it is there). Every member is optional.
  */
-export interface RecordingFeature {
+export interface RecordingFeature extends RunningFeature {
   hooks?: Pick<SyncHooks, 'afterDone' | 'mediaServer' | 'afterRefresh' | 'housekeeping'>;
   seams?: Partial<IntegrationSeams>;
-  stop?(): void | Promise<void>;
+  capabilities?: readonly string[];
 }
 
 /**

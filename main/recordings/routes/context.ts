@@ -34,6 +34,8 @@ export interface RouteContext {
   clock: Clock;
   logger: Logger;
   seams: IntegrationSeams;
+  /** What the features' own routes offer (`discover_media_server`, …), reported by `GET /api/settings`. */
+  capabilities: ReadonlySet<string>;
   /** Aborted when the service stops (background work started by routes listens to it). */
   stopSignal: AbortSignal;
   /** Whether the request is the owner's: from the PC itself or with a passcode session (core/owner-only.ts). */

@@ -5,7 +5,6 @@
  * - `every=60`, `every=30` and `every=1` over the full window and `every=300` over 24 h through
  *   HTTP vs a plain SQL GROUP BY (target for the 7-day reads: 150 ms): the first request after a
  *   start (cold) and the median of 7 after it (warm), wall time and the server's CPU time;
- * - packing the week's sealed pages for the exports (what a start does in the background), time and size;
  * - the full CSV and JSON exports through the HTTP route, per row, vs `sqlite3 -csv` / `sqlite3 -json`
  *   dumping the same table (targets 2.0 and 1.0 µs per row, timed with curl to /dev/null; also with a
  *   node:http client that counts the rows), the server's CPU time and RSS growth.
@@ -41,7 +40,7 @@ const sample = (t: number): HistorySample => {
 };
 
 
-// --- build the 7-day table (through the same store, so the rollup is built by its trigger) ---
+// --- build the 7-day table (through the same store, so the minute and hour tiers are built with it) ---
 {
   const t0 = performance.now();
   const store = new DurableStore(file);
@@ -58,20 +57,6 @@ const sample = (t: number): HistorySample => {
 const clock = createManualClock(LAST + 1000);
 const history = createHistory({ dataDir, clock, logger: silentLogger, retentionMs: () => 7 * DAY });
 history.start();
-{
-  // What the service does in the background after a start on a folder whose sealed pages are not
-  // packed yet (an import, or the first start after an upgrade): the exports read the packed pages.
-  const c = process.cpuUsage();
-  const t0 = performance.now();
-  await history.fillSamplePages();
-  const cpu = process.cpuUsage(c);
-  const packed = new Database(file, { readonly: true });
-  const bytes = packed.prepare('SELECT sum(length(samples)) FROM sample_pages').pluck().get() as number;
-  packed.close();
-  figure('packing the week\'s sealed pages for the exports (background, after a start), wall', performance.now() - t0, 'ms');
-  figure('the same, CPU on the service thread', (cpu.user + cpu.system) / 1000, 'ms');
-  figure('packed pages on disk', bytes / 1e6, 'MB');
-}
 const app = createHttpServer({ logger: silentLogger });
 registerHistoryRoutes(app, history);
 const base = `http://127.0.0.1:${await listen(app, 0, '127.0.0.1')}`;

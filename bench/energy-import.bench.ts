@@ -24,8 +24,7 @@ import { systemClock } from '../main/core/clock.js';
 import { createHistory } from '../main/energy/history/index.js';
 import { createEnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
-import { DurableStore } from '../main/energy/history/durable-store.js';
-import { REBUILD_MINUTES_SQL } from '../main/energy/history/durable-schema.js';
+import { DurableStore, REBUILD_HOURS_SQL, REBUILD_MINUTES_SQL } from '../main/energy/history/durable-store.js';
 import { figure, median, round } from './report.js';
 
 const ROWS = 604_800;
@@ -59,7 +58,7 @@ for (let r = 0; r < ROUNDS; r++) {
   new DurableStore(file).close();
   const sql = `ATTACH '${path.join(src, 'history.db')}' AS old; BEGIN;
     INSERT OR IGNORE INTO samples (t, solar, grid, battery, soc, home, outdoorTemp) SELECT t, pvPower, gridPower, batteryPower, batterySoc, loadPower, outdoorTemp FROM old.samples;
-    ${REBUILD_MINUTES_SQL.replace('@lo', '0').replace('@hi', String(Math.ceil(now / 60_000)))}; COMMIT;`;
+    ${[REBUILD_MINUTES_SQL, REBUILD_HOURS_SQL].map((q) => q.replaceAll('@lo', '0').replaceAll('@hi', String(now + 3_600_000))).join(';\n')}; COMMIT;`;
   const t = performance.now();
   const res = spawnSync('/usr/bin/time', ['-f', '%U %S', '/usr/bin/sqlite3', file, sql], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`sqlite3 failed: ${res.stderr}`);

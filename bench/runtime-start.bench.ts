@@ -23,6 +23,7 @@ import path from 'node:path';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { DurableStore } from '../main/energy/history/durable-store.js';
 import { SAMPLE_FIELDS, type HistorySample } from '../main/energy/history/sample.js';
+import { npmStart } from './npm-start.js';
 import { figure, median } from './report.js';
 import { freePort } from '../main/core/testing/free-port.js';
 
@@ -30,12 +31,8 @@ const repo = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 
-// The environment and node arguments `npm start` runs
-// (package.json: `exec env VAR=value … node <flags> dist/server/headless.js`).
-const startScript = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-const startWords = startScript.replace(/^exec\s+(env\s+)?/, '').split(/\s+/);
-const startEnv = Object.fromEntries(startWords.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-const startArgv = startWords.slice(startWords.findIndex((w) => w === 'node') + 1);
+// The environment and node arguments `npm start` runs.
+const { env: startEnv, argv: startArgv } = npmStart(repo);
 
 // The unit's command lines and environment, with its WorkingDirectory read as this checkout.
 const unitText = fs.readFileSync(path.join(repo, 'deploy', 'home-lan-bridge.service'), 'utf8');

@@ -3,9 +3,11 @@
  * bridge polling GATEWAY_HOST:GATEWAY_PORT every second, recording sync on loopback with SSDP kept
  * on loopback), with metrics and MQTT (MQTT_URL) on from the environment. Prints one JSON line when
  * ready ({ energy, recordings } URLs), then every SAMPLE_MS one sample of its own memory, file
- * descriptors and event-loop delay. Stops when its stdin closes.
+ * descriptors and event-loop delay, and of each worker thread's V8 heap and external memory (both
+ * in the process's RSS, neither in this thread's process.memoryUsage()). Stops when its stdin closes.
  */
 import fs from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { silentLogger } from '../main/core/logger.js';
@@ -23,6 +25,24 @@ export interface SoakSample {
   /** Event-loop delay since the previous sample, ms. */
   lagP99: number;
   lagMax: number;
+  /** Each worker thread running: its module, V8 heap (committed) and external memory (Buffers), bytes. */
+  workers: Array<{ name: string; heap: number; external: number }>;
+}
+
+// Every worker thread the services start is noted here (the services' modules read `Worker` from
+// node:worker_threads when they start one, after this has replaced it), so a sample can read it.
+const workers = new Map<import('node:worker_threads').Worker, string>();
+{
+  const wt = createRequire(import.meta.url)('node:worker_threads') as { Worker: typeof import('node:worker_threads').Worker };
+  const Base = wt.Worker;
+  wt.Worker = class extends Base {
+    constructor(...args: ConstructorParameters<typeof Base>) {
+      super(...args);
+      workers.set(this, /([\w-]+)\.[jt]s\b(?!.*\.[jt]s\b)/s.exec(String(args[0]))?.[1] ?? 'worker');
+      this.once('exit', () => workers.delete(this));
+    }
+  };
+  syncBuiltinESMExports();
 }
 
 const sampleMs = Number(process.env.SAMPLE_MS ?? 30_000);
@@ -44,7 +64,17 @@ process.stdout.write(`${JSON.stringify({ energy: services.energy.url, recordings
 const t0 = performance.now();
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
-const timer = setInterval(() => {
+const workerFigures = () =>
+  Promise.all(
+    [...workers].map(([w, name]) =>
+      w.getHeapStatistics().then(
+        (h) => ({ name, heap: h.total_heap_size, external: h.external_memory }),
+        () => null,
+      ),
+    ),
+  ).then((all) => all.filter((x) => x !== null));
+const timer = setInterval(async () => {
+  const threads = await workerFigures();
   const m = process.memoryUsage();
   const sample: SoakSample = {
     t: performance.now() - t0,
@@ -54,6 +84,7 @@ const timer = setInterval(() => {
     fds: fs.readdirSync('/proc/self/fd').length,
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
+    workers: threads,
   };
   lag.reset();
   process.stdout.write(`${JSON.stringify(sample)}\n`);

@@ -27,6 +27,7 @@ import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulato
 import { mosquittoUnavailable, startMosquitto, watch } from '../main/integrations/mqtt/testing/mosquitto.js';
 import { createBoxSimulator } from '../main/recordings/box/simulator/box-simulator.js';
 import { ApiClient } from '../main/recordings/testing/harness.js';
+import { npmStart } from './npm-start.js';
 import type { SoakSample } from './soak-child.js';
 import { figure, linearFit, percentile, round } from './report.js';
 
@@ -37,6 +38,11 @@ const sampleMs = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30) * 1000;
 if (!(minutes > 0) || !(warmupMinutes >= 0) || warmupMinutes >= minutes) throw new Error(`--minutes must be > 0 and above the warm-up (${warmupMinutes} min)`);
 const snapshots = process.env.SOAK_HEAP_SNAPSHOTS === '1' ? fs.mkdtempSync(path.join(os.tmpdir(), 'soak-heap-')) : null;
 const ITEM_BYTES = 4 * 1024 * 1024;
+/** Parts of the load left out (SOAK_OFF=sync,mqtt,…), to find which one makes memory grow. */
+const LOAD_PARTS = ['events', 'snapshot', 'state', 'history', 'metrics', 'sync-runs', 'sync', 'settings', 'mqtt'] as const;
+const off = new Set((process.env.SOAK_OFF ?? '').split(',').filter(Boolean));
+for (const p of off) if (!(LOAD_PARTS as readonly string[]).includes(p)) throw new Error(`SOAK_OFF: unknown part "${p}" (${LOAD_PARTS.join(', ')})`);
+const on = (part: (typeof LOAD_PARTS)[number]) => !off.has(part);
 
 // --- the simulators ---
 const gateway = await startGatewaySimulator({ firmware: 'V2.9' });
@@ -47,14 +53,18 @@ const newItem = () => {
 };
 const box = createBoxSimulator({ shows: [{ title: 'Soak News', items: [newItem()] }] });
 await box.start();
-const noBroker = mosquittoUnavailable();
+const noBroker = on('mqtt') ? mosquittoUnavailable() : 'SOAK_OFF';
 const broker = noBroker ? null : await startMosquitto();
 if (noBroker) console.log(`MQTT left out: ${noBroker}`);
 
 // --- the services, in a process of their own ---
-const child = spawn(process.execPath, [...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []), '--import', 'tsx', path.join(import.meta.dirname, 'soak-child.ts')], {
+// With `npm start`'s node flags and environment (MALLOC_ARENA_MAX, the semi-space size): without
+// them glibc gives each thread a malloc arena of its own and every isolate a 16 MB nursery, which
+// is not the memory users' installs run with. SOAK_AS_NPM_START=0 leaves them out.
+const asStart = process.env.SOAK_AS_NPM_START === '0' ? { env: {}, nodeFlags: [] } : npmStart(path.resolve(import.meta.dirname, '..'));
+const child = spawn(process.execPath, [...asStart.nodeFlags, ...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []), '--import', 'tsx', path.join(import.meta.dirname, 'soak-child.ts')], {
   stdio: ['pipe', 'pipe', 'inherit'],
-  env: { ...process.env, GATEWAY_HOST: gateway.host, GATEWAY_PORT: String(gateway.port), SAMPLE_MS: String(sampleMs), ...(broker ? { MQTT_URL: broker.url } : {}) },
+  env: { ...process.env, ...asStart.env, GATEWAY_HOST: gateway.host, GATEWAY_PORT: String(gateway.port), SAMPLE_MS: String(sampleMs), ...(broker ? { MQTT_URL: broker.url } : {}) },
 });
 let childExited = false;
 child.on('exit', () => (childExited = true));
@@ -67,7 +77,8 @@ const samples: SoakSample[] = [];
 lines.on('line', (l) => {
   const s = JSON.parse(l) as SoakSample;
   samples.push(s);
-  console.log(`  ${round(s.t / 60_000)} min: RSS ${round(s.rss / 1e6)} MB, heap ${round(s.heapUsed / 1e6)} MB, external ${round(s.external / 1e6)} MB, ${s.fds} fds, loop delay p99 ${round(s.lagP99)} ms`);
+  const threads = s.workers.map((w) => `${w.name} ${round(w.heap / 1e6)}+${round(w.external / 1e6)}`).join(', ');
+  console.log(`  ${round(s.t / 60_000)} min: RSS ${round(s.rss / 1e6)} MB, heap ${round(s.heapUsed / 1e6)} MB, external ${round(s.external / 1e6)} MB, ${s.fds} fds, loop delay p99 ${round(s.lagP99)} ms${threads ? `; workers (heap+external MB): ${threads}` : ''}`);
 });
 
 const rec = new ApiClient(urls.recordings);
@@ -121,23 +132,23 @@ const openStream = () => {
   streams.add(req);
 };
 let stopping = false;
-for (let i = 0; i < 3; i++) openStream();
+if (on('events')) for (let i = 0; i < 3; i++) openStream();
 
-every(1000, () => get('snapshot', `${urls.energy}/api/snapshot`));
-every(1000, () => get('state', `${urls.energy}/api/state`));
-every(10_000, () => get('history', `${urls.energy}/api/history?since=${Date.now() - 3_600_000}&every=60`));
-every(5000, () => Promise.all([get('energy /metrics', `${urls.energy}/metrics`), get('recordings /metrics', `${urls.recordings}/metrics`)]));
-every(10_000, () => get('sync runs', `${urls.recordings}/api/sync-runs`));
+if (on('snapshot')) every(1000, () => get('snapshot', `${urls.energy}/api/snapshot`));
+if (on('state')) every(1000, () => get('state', `${urls.energy}/api/state`));
+if (on('history')) every(10_000, () => get('history', `${urls.energy}/api/history?since=${Date.now() - 3_600_000}&every=60`));
+if (on('metrics')) every(5000, () => Promise.all([get('energy /metrics', `${urls.energy}/metrics`), get('recordings /metrics', `${urls.recordings}/metrics`)]));
+if (on('sync-runs')) every(10_000, () => get('sync runs', `${urls.recordings}/api/sync-runs`));
 
 let syncs = 0;
-every(120_000, async () => {
+if (on('sync')) every(120_000, async () => {
   box.add(0, newItem());
   syncs++;
   await mustOk('sync', rec.post('/api/sync'));
 });
 
 let flip = false;
-every(60_000, async () => {
+if (on('settings')) every(60_000, async () => {
   flip = !flip;
   await mustOk('energy settings', fetch(`${urls.energy}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ general: { temperatureUnit: flip ? 'fahrenheit' : 'celsius' } }) }));
   await mustOk('recordings settings', rec.patch('/api/settings', { mqtt_publish_interval_seconds: flip ? 11 : 10 }));
@@ -166,7 +177,7 @@ if (broker) {
 // --- the run ---
 const warmupMs = warmupMinutes * 60_000;
 if (snapshots) setTimeout(() => child.kill('SIGUSR2'), warmupMs).unref();
-console.log(`soak: ${minutes} min (warm-up ${round(warmupMinutes)} min), a sample every ${sampleMs / 1000} s; energy ${urls.energy}, recordings ${urls.recordings}`);
+console.log(`soak: ${minutes} min (warm-up ${round(warmupMinutes)} min), a sample every ${sampleMs / 1000} s; child: node ${asStart.nodeFlags.join(' ') || '(no flags)'} ${Object.entries(asStart.env).map(([k, v]) => `${k}=${v}`).join(' ')}${off.size ? `; load left out: ${[...off].join(', ')}` : ''}; energy ${urls.energy}, recordings ${urls.recordings}`);
 await new Promise<void>((resolve) => {
   const end = setTimeout(resolve, minutes * 60_000 + 1000);
   child.once('exit', () => {
@@ -212,6 +223,7 @@ if (after.length >= 3) {
   growth('RSS', (s) => s.rss, 'MB', 1e6, 1);
   growth('V8 heap used', (s) => s.heapUsed, 'MB', 1e6, 1);
   growth('external memory', (s) => s.external, 'MB', 1e6);
+  growth("worker threads' heaps and external memory", (s) => s.workers.reduce((a, w) => a + w.heap + w.external, 0), 'MB', 1e6);
   growth('open file descriptors', (s) => s.fds, 'fds', 1, 0.5);
   const win = `${sampleMs / 1000} s`;
   figure(`event-loop delay p99 (worst ${win} window after warm-up)`, Math.max(...after.map((s) => s.lagP99)), 'ms', { max: 50 });

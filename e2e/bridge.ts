@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../main/core/logger.js';
+import { createLogger, type Logger } from '../main/core/logger.js';
 import { tryMountTmpfs, unmount } from '../main/core/testing/tmpfs.js';
 import { seedDemoHistory } from '../main/energy/demo-past.js';
 import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
@@ -68,6 +68,28 @@ export function todayAt(hour: number): number {
   return d.getTime();
 }
 
+/** How old the worker's seeded demo week may be when a test copies it (the week then ends that long before the test starts). */
+const DEMO_WEEK_MAX_AGE_MS = 5 * 60_000;
+let demoWeek: { dir: string; until: number } | null = null;
+
+/**
+ * The demo's week of plant-model history (as `npm run demo` seeds it), seeded once per Playwright
+ * worker and copied into each test's data folder: seeding steps the plant through 10,080 minutes,
+ * which took 3-13 s per test. A copy older than a few minutes is seeded again, so the week still
+ * ends about when the test starts, on this computer's clock as the service's.
+ */
+function copyDemoWeek(dataDir: string, logger: Logger): void {
+  if (!demoWeek || Date.now() - demoWeek.until > DEMO_WEEK_MAX_AGE_MS) {
+    if (demoWeek) fs.rmSync(demoWeek.dir, { recursive: true, force: true });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-e2e-demo-week-'));
+    const until = Date.now();
+    seedDemoHistory({ dataDir: dir, until, days: 7, stepMs: 60_000, logger, live: () => until });
+    if (!demoWeek) process.once('exit', () => demoWeek && fs.rmSync(demoWeek.dir, { recursive: true, force: true }));
+    demoWeek = { dir, until };
+  }
+  fs.cpSync(demoWeek.dir, dataDir, { recursive: true });
+}
+
 /** A gateway simulator and an energy service on loopback ephemeral ports with a fresh data folder. */
 export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-e2e-'));
@@ -92,8 +114,10 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };
   const extra = opts.deps?.(sim) ?? {};
   if (opts.demoPast) {
-    const until = extra.clock?.now() ?? Date.now();
-    seedDemoHistory({ dataDir, until, days: 7, stepMs: 60_000, logger, live: () => until });
+    if (extra.clock) {
+      const until = extra.clock.now();
+      seedDemoHistory({ dataDir, until, days: 7, stepMs: 60_000, logger, live: () => until });
+    } else copyDemoWeek(dataDir, logger);
   }
   const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...extra });
   await service.start();

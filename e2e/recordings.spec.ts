@@ -1,4 +1,8 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Request } from '@playwright/test';
+import { createRecordingsStore } from '../main/recordings/store/recordings-store.js';
+import { testDataDir } from '../main/recordings/testing/harness.js';
 import { expect, slowShow, test } from './recordings-fixture.js';
 
 /**
@@ -71,7 +75,20 @@ test.describe('recordings page', () => {
 
   test('polls every 60 s when idle and every 2 s while a sync is live (seen on the network)', async ({ page }) => {
     test.setTimeout(120_000);
-    // A fake clock that runs in real time: 60 s can be jumped over, 2 s simply pass.
+    // The page's fake clock runs in real time, and is paused where the test needs to know what did
+    // not happen: each call the page makes for the list is logged with its (fake) time as it is
+    // made, so "no poll before 60 s" is read from the log right after the clock is moved, not
+    // after a wait in real time.
+    await page.addInitScript(() => {
+      const calls: number[] = [];
+      (window as unknown as { recordingsPolls: number[] }).recordingsPolls = calls;
+      const realFetch = window.fetch.bind(window);
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        if (url.pathname === '/api/recordings') calls.push(Date.now());
+        return realFetch(input, init);
+      };
+    });
     await page.clock.install();
     const polls: number[] = [];
     const pollRequests: Request[] = [];
@@ -80,17 +97,31 @@ test.describe('recordings page', () => {
       polls.push(Date.now());
       pollRequests.push(req);
     });
+    const pageCalls = () => page.evaluate(() => [...(window as unknown as { recordingsPolls: number[] }).recordingsPolls]);
+    const pageNow = () => page.evaluate(() => Date.now());
+    /** Pauses the page clock, then checks the next poll comes 60 s after the last one, not before. */
+    const nextPollAfterAMinute = async () => {
+      // A little ahead of the page clock, which runs on while this call travels.
+      await page.clock.pauseAt((await pageNow()) + 2_000);
+      const before = await pageCalls();
+      const last = before.at(-1)!;
+      // Up to 59 s after the last poll: nothing more is sent.
+      await page.clock.runFor(Math.max(0, last + 59_000 - (await pageNow())));
+      expect(await pageCalls()).toEqual(before);
+      // Then one poll, a minute after the last (its timer starts when the answer arrived).
+      for (let i = 0; i < 30 && (await pageCalls()).length === before.length; i++) await page.clock.runFor(1_000);
+      const after = await pageCalls();
+      expect(after).toHaveLength(before.length + 1);
+      expect(after.at(-1)! - last).toBeGreaterThanOrEqual(60_000);
+      expect(after.at(-1)! - last).toBeLessThan(75_000);
+      await page.clock.resume();
+    };
+
     await page.goto('/recordings');
     await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '60000');
-    expect(polls).toHaveLength(1);
-
-    // Idle: nothing for a while of real time, then one poll when a minute has passed.
-    await page.waitForTimeout(5_000);
-    expect(polls).toHaveLength(1);
-    await page.clock.fastForward(45_000); // about 51 s after the first poll
-    await page.waitForTimeout(500);
-    expect(polls).toHaveLength(1);
-    await page.clock.fastForward(15_000); // past 60 s
+    expect(await pageCalls()).toHaveLength(1);
+    // Idle: one poll a minute.
+    await nextPollAfterAMinute();
     await expect.poll(() => polls.length).toBe(2);
 
     // Live: a sync from the page; polls every 2 s while rows have progress.
@@ -113,14 +144,10 @@ test.describe('recordings page', () => {
       expect(gap).toBeLessThan(15_000);
     }
 
-    // Done: back to 60 s, and quiet again.
+    // Done: back to 60 s, and quiet again until a minute has passed.
     await expect(page.locator('.rec-row[data-status="done"]')).toHaveCount(2, { timeout: 45_000 });
     await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '60000', { timeout: 10_000 });
-    const settled = polls.length;
-    await page.waitForTimeout(6_000);
-    expect(polls.length).toBe(settled);
-    await page.clock.fastForward(61_000);
-    await expect.poll(() => polls.length).toBe(settled + 1);
+    await nextPollAfterAMinute();
   });
 });
 
@@ -128,27 +155,35 @@ test.describe('recordings page with 10,000 rows', () => {
   test.use({ recOptions: { shows: [] } });
 
   test('renders only the rows in view and scrolls to the last one', async ({ page, rec }) => {
+    // Written through the store's own upsert on a second connection, in one transaction (10,000
+    // single-row commits took most of a minute on a busy machine); the service then re-reads.
     const now = Date.now();
-    for (let i = 0; i < 10_000; i++) {
-      rec.service.recordings.writeOutcome(
-        {
-          box_id: String(500_000_000 + i),
-          show_id: null,
-          box_udn: 'uuid:fetch-box-sim-0001',
-          show_title: `Show ${i % 40}`,
-          box_title: `S1 E${(i % 20) + 1} - Episode number ${i}`,
-          season: 1,
-          episode: (i % 20) + 1,
-          status: 'done',
-          error: null,
-          expected_size: 1_000_000 + i,
-          size: 1_000_000 + i,
-          file_path: `/media/tv/show-${i}.ts`,
-          downloaded_at: now - i * 60_000,
-        },
-        now,
-      );
-    }
+    const db = new Database(path.join(testDataDir(rec.dir), 'state.db'));
+    const store = createRecordingsStore(db);
+    db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) {
+        store.writeOutcome(
+          {
+            box_id: String(500_000_000 + i),
+            show_id: null,
+            box_udn: 'uuid:fetch-box-sim-0001',
+            show_title: `Show ${i % 40}`,
+            box_title: `S1 E${(i % 20) + 1} - Episode number ${i}`,
+            season: 1,
+            episode: (i % 20) + 1,
+            status: 'done',
+            error: null,
+            expected_size: 1_000_000 + i,
+            size: 1_000_000 + i,
+            file_path: `/media/tv/show-${i}.ts`,
+            downloaded_at: now - i * 60_000,
+          },
+          now,
+        );
+      }
+    })();
+    db.close();
+    rec.service.recordings.invalidate();
     await page.goto('/recordings');
     const table = page.getByTestId('recordings-table');
     await expect(table).toHaveAttribute('aria-rowcount', '10001');

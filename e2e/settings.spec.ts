@@ -71,7 +71,9 @@ test.describe('settings', () => {
     await expect(general.locator('.badge', { hasText: 'applies after restart' })).toBeVisible();
     await general.getByLabel(/Server port/).fill('5299');
     await general.getByRole('button', { name: 'Save general' }).click();
-    await expect(page.getByTestId('status-general')).toContainText('Restart the bridge to apply: general.serverPort');
+    // Named as the form names the field (its label from the schema), never by its API path.
+    await expect(page.getByTestId('status-general')).toContainText('Restart the bridge to apply: Server port.');
+    await expect(page.getByTestId('status-general')).not.toContainText('general.');
     await expect(page.getByTestId('restart-banner')).toContainText('General › Server port');
     await expect(general.locator('.badge.restart', { hasText: 'restart required' })).toBeVisible();
 

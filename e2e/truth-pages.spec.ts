@@ -55,6 +55,28 @@ test('energy settings: labels and units from the schema, no "Edited as JSON", Sa
   await expect(mqtt).not.toContainText(/\bUrl\b|Publish interval seconds/);
 });
 
+test('HomeKit network connections: a choice of all or only these addresses, a list with add and remove, no JSON box', async ({ page, bridge }) => {
+  await page.goto('/settings');
+  const homekit = await openSection(page, 'HomeKit');
+  const field = homekit.getByTestId('homekit-bind');
+  await expect(homekit.locator('textarea')).toHaveCount(0);
+  await expect(field.getByRole('radio', { name: 'All network connections' })).toBeChecked();
+  await field.getByRole('radio', { name: 'Only these addresses' }).check();
+  await field.getByLabel('Address 1', { exact: true }).fill('127.0.0.1');
+  await field.getByRole('button', { name: 'Add address' }).click();
+  await field.getByLabel('Address 2', { exact: true }).fill('lo');
+  await field.getByRole('button', { name: 'Remove address 2' }).click();
+  await homekit.getByRole('button', { name: 'Save HomeKit' }).click();
+  await expect(page.getByTestId('status-homekit')).toContainText('Saved. Restart the bridge to apply: Network connections.');
+  const saved = async () => ((await (await fetch(`${bridge.url}/api/settings`)).json()) as { homekit: { bind: string[] } }).homekit.bind;
+  expect(await saved()).toEqual(['127.0.0.1']);
+  // Back to every connection: the server's empty list.
+  await field.getByRole('radio', { name: 'All network connections' }).check();
+  await expect(field.getByLabel('Address 1', { exact: true })).toHaveCount(0);
+  await homekit.getByRole('button', { name: 'Save HomeKit' }).click();
+  await expect.poll(saved).toEqual([]);
+});
+
 test.describe('the save bar', () => {
   test.use({ viewport: { width: 1280, height: 520 } });
 
@@ -122,6 +144,10 @@ base.describe('recordings, locked', () => {
   base.beforeEach(async () => {
     bridge = await startBridge({ configured: true, simHour: 12 });
     rec = await startRecordings({ shows: [slowShow('Locked Show', 891000001, 1, 1, 100_000)], follow: [{ name: 'locked show', dest_folder: 'Locked' }], owner: bridge.service.owner });
+    // One episode downloaded before the lock: the Recordings list offers Re-scan and Delete from box on it.
+    const sync = await rec.api.post('/api/sync');
+    expect(sync.status).toBe(202);
+    await rec.service.engine.current()?.done;
     const res = await fetch(`${bridge.url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: '4711' }) });
     expect(res.status).toBe(200);
   });
@@ -179,6 +205,19 @@ base.describe('recordings, locked', () => {
     if (await reset.count()) {
       await expect(reset).toBeDisabled();
       await expect(reset).toHaveAccessibleDescription(why);
+    }
+    await expect(page.locator('body')).not.toContainText('/api/unlock');
+  });
+
+  base('the Recordings list offers Re-scan and Delete from box disabled, saying why', async ({ page }) => {
+    await page.goto(`${rec.url}/recordings`);
+    await expect(page.getByTestId('locked-banner')).toBeVisible();
+    const row = page.locator('[data-status="done"]', { hasText: 'Episode 1' });
+    await expect(row).toBeVisible();
+    for (const name of [/^Re-scan .*Episode 1.* for ads$/, /^Delete from box: .*Episode 1/]) {
+      const button = row.getByRole('button', { name });
+      await expect(button, String(name)).toBeDisabled();
+      await expect(button, String(name)).toHaveAccessibleDescription('Unlock with the passcode above to re-scan or delete recordings.');
     }
     await expect(page.locator('body')).not.toContainText('/api/unlock');
   });

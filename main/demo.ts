@@ -83,9 +83,12 @@ async function shutdown() {
   await gateway.close();
   await weather.close();
   // Ctrl+C says what it took away: the services and simulators, and the data folder with what was in it.
-  process.stdout.write(
-    `Stopped both services (ports ${new URL(services.energy.url).port}${recordings ? ` and ${new URL(recordings.url).port}` : ''} are free) and the simulated gateway, weather service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud.\n${removeDemoFolder(dataDir)}\n`,
-  );
+  // Stopped while starting (before the recordings side was up), it names only what had started.
+  const energyPort = services.energy.url ? new URL(services.energy.url).port : null;
+  const stopped = recordings
+    ? `both services (ports ${energyPort} and ${new URL(recordings.url).port} are free) and the simulated gateway, weather service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud`
+    : `${energyPort ? `the energy service (port ${energyPort} is free; the recordings service had not finished starting)` : 'the demo while its services were starting (neither was listening yet)'} and the simulated gateway and weather service`;
+  process.stdout.write(`Stopped ${stopped}.\n${removeDemoFolder(dataDir)}\n`);
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown());
@@ -93,7 +96,9 @@ process.on('SIGTERM', () => void shutdown());
 
 try {
   await services.start();
-  recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger, owner: services.energy.owner, env: process.env });
+  // Both services on the one demo clock: the recordings pages show the same time of day as the energy
+  // pages (its runs, "last sync", the schedule); its downloads still time stalls and rates in real time.
+  recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger, owner: services.energy.owner, env: process.env, clock: demoClock });
 } catch (err) {
   // One clear line (a taken port names the variable that moves it), and no data folder left behind.
   process.stderr.write(`demo could not start: ${err instanceof PortInUseError ? err.message : String((err as Error).stack ?? err)}\n`);
@@ -114,7 +119,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
   HomeKit bridge     ${hk.running ? `127.0.0.1:${hk.port} (loopback only), setup code ${hk.pinCode}` : `not running: ${hk.error}`}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
-  Demo clock         ${speed === 1 ? 'real time' : `starts at 09:30 and runs ${speed}x (a day in ${Math.round(1440 / speed)} min); the dashboard shows it`}
+  Demo clock         ${speed === 1 ? 'real time' : `starts at 09:30 and runs ${speed}x (a day in ${Math.round(1440 / speed)} min); both services show it`}
   A past             ${past.samples} history samples over the last 7 days on Trends, and earlier sync runs
 Press Ctrl+C to stop.
 `);

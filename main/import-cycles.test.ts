@@ -13,10 +13,6 @@ const featureLists = ['main/energy/features.ts', 'main/recordings/features/index
 
 const knownCycles: string[][] = [
   [
-    'main/energy/history/export-rows.ts',
-    'main/energy/history/export.ts',
-  ],
-  [
     'main/energy/history/index.ts',
     'main/energy/history/routes.ts',
   ],

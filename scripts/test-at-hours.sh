@@ -5,7 +5,9 @@
 #
 #   scripts/test-at-hours.sh                      # every test folder, one folder at a time
 #   scripts/test-at-hours.sh main/energy/tariff   # only these paths (vitest filters)
+#   scripts/test-at-hours.sh "main/core renderer" # one vitest run for several paths (space-separated)
 #   ZONES="UTC" HOURS="19:00" scripts/test-at-hours.sh main/recordings
+#   VITEST_ARGS="--testTimeout=60000" scripts/test-at-hours.sh   # more time on a busy machine
 #
 # The clock comes from Debian's faketime (apt-get install faketime): it starts at today's date and
 # the given hour in the zone and runs on from there; child processes share it (FAKETIME_DONT_RESET)
@@ -24,7 +26,7 @@ if [ "$#" -gt 0 ]; then
 else
   # Folder by folder keeps a 2-core machine responsive; the top-level main/*.test.ts run as one group.
   groups=(main/core main/energy main/recordings main/integrations main/electron deploy preload renderer bench scripts)
-  while IFS= read -r f; do groups+=("$f"); done < <(ls main/*.test.ts)
+  groups+=("$(echo main/*.test.ts)")
 fi
 
 failed=()
@@ -32,9 +34,9 @@ for zone in $ZONES; do
   for hour in $HOURS; do
     stamp="$(TZ=$zone date +%F) $hour:00"
     for group in "${groups[@]}"; do
-      log="$OUT/$(echo "$zone-$hour-$group" | tr '/: ' '___').log"
+      log="$OUT/$(echo "$zone-$hour-$group" | tr '/: ' '___' | cut -c1-120).log"
       printf '%-20s %s  %-40s ' "$zone" "$hour" "$group"
-      if TZ=$zone FAKETIME_DONT_RESET=1 faketime --exclude-monotonic "$stamp" npx vitest run --passWithNoTests "$group" >"$log" 2>&1; then
+      if TZ=$zone FAKETIME_DONT_RESET=1 faketime --exclude-monotonic "$stamp" npx vitest run --passWithNoTests ${VITEST_ARGS:-} $group >"$log" 2>&1; then
         echo "ok"
       else
         echo "FAILED ($log)"

@@ -42,6 +42,25 @@ export function createDemoClock(opts: { start: number; speed: number; realNow?: 
 }
 
 /**
+ * `clock` read at real speed: the same instants from the moment it is made, advancing one real
+ * millisecond per millisecond, with timers in real milliseconds. A service on a fast clock (the
+ * demo's) shows and schedules in its time but measures durations in this one: download stall
+ * timers, transfer rates, the staleness of live progress. The system clock and a test's manual
+ * clock (speed 1) come back as they are, so a test driving the manual clock drives these too.
+ */
+export function realElapsed(clock: Clock): Clock {
+  const speed = clock.speed ?? 1;
+  if (speed === 1) return clock;
+  const t0 = clock.now();
+  return {
+    now: () => Math.round(t0 + (clock.now() - t0) / speed),
+    setTimeout: (fn, ms) => clock.setTimeout(fn, ms * speed),
+    setInterval: (fn, ms) => clock.setInterval(fn, ms * speed),
+    clear: (t) => clock.clear(t),
+  };
+}
+
+/**
  * A manual clock for tests: time moves only when `advance` is called; due timers fire in order.
  */
 export function createManualClock(start = Date.UTC(2026, 0, 1)): Clock & {

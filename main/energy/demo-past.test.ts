@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDemoClock, createManualClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
-import { clockView } from './clock-route.js';
+import { clockView } from '../core/clock-route.js';
 import { seedDemoHistory } from './demo-past.js';
 import { createHistory } from './history/index.js';
 

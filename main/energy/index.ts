@@ -228,6 +228,8 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     logger.info({ url }, 'energy bridge listening');
     // After the port opens, in the background (a worker): progress shows in /api/history/stats.
     void hist.importLegacy();
+    // A history written by version 5 gets its minute and hour tiers, an hour of samples a turn.
+    void hist.upgrade();
   }
 }
 

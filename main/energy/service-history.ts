@@ -24,6 +24,7 @@ export function createEnergyHistory({ dataDir, env, clock, logger, settings }: E
     clock,
     logger,
     retentionMs: () => settings().history.retentionDays * 86_400_000,
+    minuteRetentionMs: () => settings().history.minuteRetentionDays * 86_400_000,
     legacyFiles: [path.join(dataDir, 'energy', 'history.json'), ...(env.LEGACY_HISTORY_FILE ? [path.resolve(env.LEGACY_HISTORY_FILE)] : [])],
     timeZone: () => settings().general.timezone,
   });

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import { createHttpServer } from '../core/http.js';
 import type { Logger } from '../core/logger.js';
 import type { SettingsStore } from '../core/settings-store.js';
-import { registerClockRoute } from './clock-route.js';
+import { registerClockRoute } from '../core/clock-route.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import type { EventStream } from './event-stream.js';

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDemoClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
+import { clockView } from '../core/clock-route.js';
 import { DEMO_CRON, startRecordingsDemo } from './demo.js';
 import { ApiClient, tempDir } from './testing/harness.js';
 
@@ -61,6 +63,41 @@ describe('recordings demo', () => {
     expect((await new ApiClient(again.url).get('/api/shows')).body.shows).toHaveLength(2);
     expect((await new ApiClient(again.url).get('/api/sync-runs')).body.runs).toHaveLength(4);
     await again.stop();
+  }, 180_000);
+
+  it("on the demo clock (as `npm run demo` runs it) reports the energy clock's time: its past runs, its clock, a Sync now", async () => {
+    // The energy service's demo clock: 1 June 2025 09:30, 30 times real time; GET /api/clock on the
+    // energy service answers clockView of it.
+    const demoClock = createDemoClock({ start: Date.UTC(2025, 5, 1, 9, 30), speed: 30 });
+    const dir3 = tempDir('recordings-demo-clock-');
+    const demo = await startRecordingsDemo({ dataDir: dir3, port: 0, logger: silentLogger, clips: false, newEpisodeEveryMs: 0, clock: demoClock });
+    try {
+      const api = new ApiClient(demo.url);
+      const energyNow = clockView(demoClock, 'UTC').now;
+      const shown = (await api.get('/api/clock')).body as { now: number; speed: number; demo: boolean };
+      expect(shown).toMatchObject({ speed: 30, demo: true });
+      // The two services' "now" agree to within the few seconds of demo time the request took.
+      expect(Math.abs(shown.now - energyNow)).toBeLessThan(60_000);
+      // Its past runs are a day and three days before the demo clock's now (not this computer's).
+      const runs = (await api.get('/api/sync-runs')).body.runs as Array<{ started_at: string }>;
+      const ages = runs.map((r) => (demoClock.now() - Date.parse(r.started_at)) / 86_400_000).sort();
+      expect(ages[0]).toBeGreaterThan(0.9);
+      expect(ages[0]).toBeLessThan(1.1);
+      expect(ages[1]).toBeGreaterThan(2.9);
+      expect(ages[1]).toBeLessThan(3.1);
+      // Sync now starts at the energy clock's time of day.
+      const before = clockView(demoClock, 'UTC').now;
+      const started = await api.post('/api/sync');
+      expect(started.status).toBe(202);
+      expect(Date.parse(started.body.run.started_at)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(started.body.run.started_at)).toBeLessThanOrEqual(clockView(demoClock, 'UTC').now + 1000);
+      const run = await finished(api, started.body.run.id);
+      expect(run.status).toBe('ok');
+      expect(run.summary!.downloaded).toBeGreaterThan(0);
+    } finally {
+      await demo.stop();
+      fs.rmSync(dir3, { recursive: true, force: true });
+    }
   }, 180_000);
 
   it('keeps its promise: ad removal on, and Re-scan of a demo clip finds and cuts its real break (comskip, ffmpeg)', async () => {

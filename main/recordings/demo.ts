@@ -36,6 +36,8 @@ export async function startRecordingsDemo(opts: {
   clips?: boolean;
   /** The environment: its setting seeds (MQTT_URL, METRICS_ENABLED, ALLOWED_HOSTS, …) apply as under `npm start`; the media folder stays the demo's. */
   env?: NodeJS.ProcessEnv;
+  /** The time of day the service shows and schedules by (`npm run demo`: the energy service's demo clock); downloads keep real time. */
+  clock?: Clock;
 }): Promise<{ url: string; stop(): Promise<void>; recorded(): number }> {
   const library = demoLibrary();
   // Gardening Australia's episodes are real MPEG-TS with one ad break (black, silent frames around
@@ -47,7 +49,8 @@ export async function startRecordingsDemo(opts: {
   // sync runs, dated three days and one day back; the rest appear afterwards for "Sync now".
   const held = library.map((show) => show.items.splice(show.title === '2 Broke Girls' ? 2 : 1));
   let offsetMs = 0;
-  const clock: Clock = { ...systemClock, now: () => Date.now() + offsetMs };
+  const wall = opts.clock ?? systemClock;
+  const clock: Clock = { ...wall, now: () => wall.now() + offsetMs };
   const box = createBoxSimulator({ shows: library, maxPageSize: 25, rawAmpersands: true, friendlyName: 'Demo Fetch Box' });
   await box.start();
   const ssdp = createSsdpResponder({ locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken] });
@@ -158,7 +161,7 @@ export async function startRecordingsDemo(opts: {
       ? setInterval(() => {
           const gardening = recorded % 2 === 1;
           const showIndex = gardening ? gardeningIndex : library.findIndex((s) => s.title === '2 Broke Girls');
-          const item = newEpisode(library[showIndex]!.items, 990000001 + recorded, gardening ? 33 : 4);
+          const item = newEpisode(library[showIndex]!.items, 990000001 + recorded, gardening ? 33 : 4, wall.now());
           if (gardening && clip) withClip(item, clip);
           box.add(showIndex, item);
           recorded++;
@@ -207,10 +210,10 @@ function withClip(item: SimItem, clip: Buffer): void {
 }
 
 /** The next episode of a show folder, numbered after its last one, as the box lists a new recording. */
-function newEpisode(items: readonly SimItem[], id: number, season: number): SimItem {
+function newEpisode(items: readonly SimItem[], id: number, season: number, now: number): SimItem {
   const last = Math.max(0, ...items.map((it) => Number(/E(\d+)/.exec(it.title)?.[1] ?? 0)));
   const n = last + 1;
-  const day = new Date().toLocaleDateString('en-AU', { weekday: 'short', day: '2-digit', month: 'short' }).replace(/,/g, '');
+  const day = new Date(now).toLocaleDateString('en-AU', { weekday: 'short', day: '2-digit', month: 'short' }).replace(/,/g, '');
   const mb = 1024 * 1024;
   return { id: String(id), title: `S${season} E${n} - New Episode ${n} - ${day}`, length: 10 * mb, bytesPerSecond: 2 * mb, duration: '0:29:30', description: `Recorded while the demo ran (episode ${n}).` };
 }

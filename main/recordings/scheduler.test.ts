@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.js';
 
 describe('scheduler', () => {
@@ -40,12 +40,16 @@ describe('scheduler', () => {
     // Every second (node-cron's six-field form): the reloaded task must fire a `cron` run by itself.
     expect((await h.api.patch('/api/settings', { sync_cron: '* * * * * *' })).status).toBe(200);
     expect((await h.api.get('/api/sync')).body.schedule.cron).toBe('* * * * * *');
+    // Until that run has ended (its download takes longer on a busy machine than 120 looks did).
     let runs: Array<{ trigger: string; status: string }> = [];
-    for (let i = 0; i < 120 && !runs.some((r) => r.trigger === 'cron' && r.status !== 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      runs = (await h.api.get('/api/sync-runs')).body.runs;
-    }
-    expect(runs.find((r) => r.trigger === 'cron')).toMatchObject({ status: 'ok' });
+    await vi.waitFor(
+      async () => {
+        runs = (await h.api.get('/api/sync-runs')).body.runs;
+        expect(runs.some((r) => r.trigger === 'cron' && r.status !== 'running')).toBe(true);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    expect(runs.find((r) => r.trigger === 'cron' && r.status !== 'running')).toMatchObject({ status: 'ok' });
     await h.api.patch('/api/settings', { sync_cron: '0 3 * * *' });
     expect((await h.api.get('/api/sync')).body.schedule.cron).toBe('0 3 * * *');
     const rows = (await h.api.get('/api/recordings')).body.recordings;

@@ -1,4 +1,5 @@
 import type { ScheduledTask } from 'node-cron';
+import { systemClock, type Clock, type Timer } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { zoneOffset } from '../core/time-zone.js';
 import { nextRun, parseCron } from './cron.js';
@@ -24,10 +25,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * cron.ts from the zone's offsets; only expressions using node-cron's rarer forms (`L`, `W`, `#`)
  * are handed to node-cron, loaded then (it formats dates through Intl, which costs ICU's locale data).
  */
-export function createSyncScheduler(deps: { settings: RecordingSettings; engine: SyncEngine; logger: Logger; timezone: string }): SyncScheduler {
+export function createSyncScheduler(deps: { settings: RecordingSettings; engine: SyncEngine; logger: Logger; timezone: string; clock?: Clock }): SyncScheduler {
+  const clock = deps.clock ?? systemClock;
   let expression = '';
   let generation = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Timer | undefined;
   let nextAt: number | null = null;
   let task: ScheduledTask | null = null;
   let unsubscribe: (() => void) | null = null;
@@ -46,7 +48,7 @@ export function createSyncScheduler(deps: { settings: RecordingSettings; engine:
 
   const clear = () => {
     generation++;
-    clearTimeout(timer);
+    if (timer) clock.clear(timer);
     timer = undefined;
     nextAt = null;
     if (task) void task.destroy();
@@ -58,10 +60,10 @@ export function createSyncScheduler(deps: { settings: RecordingSettings; engine:
     nextAt = nextRun(spec, after, offset);
     if (nextAt === null) return;
     const wait = () => {
-      const left = nextAt! - Date.now();
+      const left = nextAt! - clock.now();
       if (left > 0) {
-        timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
-        timer.unref();
+        timer = clock.setTimeout(wait, Math.min(left, MAX_TIMER_MS));
+        timer.unref?.();
         return;
       }
       void fire();
@@ -74,7 +76,7 @@ export function createSyncScheduler(deps: { settings: RecordingSettings; engine:
     clear();
     expression = expr;
     const spec = parseCron(expr);
-    if (spec) arm(spec, Date.now());
+    if (spec) arm(spec, clock.now());
     else {
       const mine = generation;
       void import('node-cron').then(({ default: cron }) => {

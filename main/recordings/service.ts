@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { systemClock, type Clock } from '../core/clock.js';
+import { realElapsed, systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
 import { explainListenError, type PortOwner } from '../core/startup.js';
@@ -20,6 +20,7 @@ import { registerHttpSecurity, registerRecordingHeaders } from './http-security.
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { isOwnerRequest } from '../core/owner-only.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
+import { registerClockRoute } from '../core/clock-route.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
 import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';
@@ -46,6 +47,11 @@ import { registerRecordingsUi } from './web-ui.js';
 
 export interface RecordingDeps {
   logger: Logger;
+  /**
+   * The time of day the service shows and schedules by (runs, "last sync", the schedule); default
+   * the system clock. Durations (stall timers, rates, live progress) run on `realElapsed(clock)`, so
+   * a fast demo clock changes what the pages say, never how long a download may stall.
+   */
   clock?: Clock;
   /**
    * HTTP transport for the box, the media server and the cloud, used after the outbound gate's
@@ -56,7 +62,7 @@ export interface RecordingDeps {
   resolve?: Resolve;
   /**
    * Streams media bodies from the box. Default: the socket client, on a download thread of its own;
-   * an injected client downloads in this thread, on the injected clock.
+   * an injected client downloads in this thread, timed in real elapsed time of the injected clock.
    */
   mediaGet?: MediaGet;
   /** Replace the media-server refresh or add post-download steps (tests); the service wires its own. */
@@ -111,7 +117,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
   const fetchFn = outbound.fetcher({ purpose: 'lan-device' });
   const logger = deps.logger.child({ service: 'recordings' });
   const guard = createFlightGuard();
-  const progress = createProgressRegistry(clock);
+  const elapsed = realElapsed(clock);
+  const progress = createProgressRegistry(elapsed);
   const disposer = createDisposer();
   let state: { app: FastifyInstance; engine: SyncEngine; settings: RecordingSettings; scheduler: SyncScheduler; db: Db; recordings: RecordingsStore } | null = null;
   let port = 0;
@@ -175,7 +182,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const hooks = composeHooks(features, recordings, deps.hooks);
         const seams: IntegrationSeams = Object.assign({}, ...features.map((f) => f.seams ?? {}), deps.seams) as IntegrationSeams;
         let download: Downloader;
-        if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, clock);
+        if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, elapsed);
         else {
           const thread = createThreadDownloader(logger);
           disposer.add(() => thread.close());
@@ -183,7 +190,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         }
         const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace, appFolders });
         disposer.add(() => engine.stop());
-        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz });
+        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz, clock });
         made = { engine, scheduler };
 
         await yieldToIo();
@@ -202,6 +209,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           db.prepare('SELECT 1').get();
           return syncHealth({ runs, settings, dataFolders: [path.dirname(config.dbPath), config.configDir] });
         });
+        // The service's time (the pages measure ages and next runs from it; the demo's runs faster).
+        registerClockRoute(app, clock, () => config.tz);
         registerSettingsRoutes(app, ctx);
         registerShowRoutes(app, ctx);
         registerRecordingRoutes(app, ctx);

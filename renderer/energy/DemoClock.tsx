@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { serverNow, useServerClock } from './server-clock.js';
+import { serverNow, useServerClock } from '../kit/server-clock.js';
 
 /** Hours and minutes in the reader's own 12/24-hour habit: "2:41 PM" stays "2:41 PM", "14:41" stays "14:41". */
 export function formatClockTime(t: number, locale?: string): string {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { HeaderStatus } from '../app/HeaderStatus.js';
 import { api, messageOf } from '../api.js';
-import { serverNow, useServerClock } from './server-clock.js';
+import { serverNow, useServerClock } from '../kit/server-clock.js';
 import type { LiveState } from './types.js';
 
 const EVERY_MS = 10_000;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, messageOf } from '../api.js';
-import { serverNow, useServerClock } from './server-clock.js';
+import { serverNow, useServerClock } from '../kit/server-clock.js';
 import type { LiveState, Snapshot } from './types.js';
 
 export interface Live {

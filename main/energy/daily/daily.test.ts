@@ -11,7 +11,7 @@ import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { energySettingsSchema } from '../settings.js';
 import { createCostFeature } from '../cost/feature.js';
-import { startOfLocalDay } from '../tariff/local-time.js';
+import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { createDailyFeature } from './feature.js';
 import { createOutbound } from '../../core/outbound.js';
 
@@ -20,14 +20,12 @@ const settings = energySettingsSchema.parse({ general: { timezone: tz, currency:
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-/** Local hour of day (wall clock) of an instant in Berlin. */
-// One formatter for the whole week: constructing one per call cost ~1 ms each, 20 s over the week.
-const hourFormat = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' });
-const localHour = (t: number) => Number(hourFormat.format(t));
+/** Local hour of day (wall clock) of an instant in Berlin, from the zone source the code uses (the system tz database), not ICU's copy (issue 39). */
+const hourOf = (t: number) => Math.floor(localMinute(t, tz).minute / 60);
 
 /** The synthetic plant: 500 W home all day, 2 kW solar 09:00-15:00 local, no battery, grid balances. */
 function stateAt(t: number): LiveState {
-  const solar = localHour(t) >= 9 && localHour(t) < 15 ? 2000 : 0;
+  const solar = hourOf(t) >= 9 && hourOf(t) < 15 ? 2000 : 0;
   const home = 500;
   const s = emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000);
   return { ...s, connected: true, lastUpdated: t, power: { ...s.power, solar, solarNative: solar, home, grid: home - solar, battery: 0 } };

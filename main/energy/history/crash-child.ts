@@ -2,10 +2,14 @@
  * Child process for crash.test.ts: appends one sample per "poll" as fast as it can and prints each
  * sample's `t` on stdout once `append` has returned (the row is committed), until it is killed.
  * Usage: node --import tsx crash-child.ts <dataDir> <startT>
+ * With `upgrade` for <startT> (upgrade.test.ts): runs the upgrade of a version 5 database an hour at
+ * a time, printing how far down the tiers are built after each committed step.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
+import { DurableStore } from './durable-store.js';
 import { createHistory } from './index.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -22,7 +26,13 @@ function ack(line: string): void {
 }
 
 const [dataDir, startArg] = process.argv.slice(2);
-if (!dataDir || !startArg) throw new Error('usage: crash-child.ts <dataDir> <startT>');
+if (!dataDir || !startArg) throw new Error('usage: crash-child.ts <dataDir> <startT>|upgrade');
+if (startArg === 'upgrade') {
+  const store = new DurableStore(path.join(dataDir, 'energy', 'history.db'));
+  while (store.upgradeStep()) ack(`${store.tiersFrom()}\n`);
+  ack('done\n');
+  process.exit(0);
+}
 const history = createHistory({ dataDir, clock: systemClock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
 history.start();
 for (let t = Number(startArg); ; t += 1000) {

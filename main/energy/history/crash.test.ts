@@ -62,8 +62,8 @@ describe('crash safety of the durable copy', () => {
       expect(missing).toEqual([]);
       // At most the poll in flight is extra: committed but not yet printed when the kill landed.
       expect(stored.size - acked.length - again.length).toBeLessThanOrEqual(2);
-      // The per-minute rollup committed with each row: it counts exactly the stored samples.
-      expect(db.prepare('SELECT sum(n) FROM minutes').pluck().get()).toBe(stored.size);
+      // The minute tier committed with each row: it counts exactly the stored samples.
+      expect(db.prepare('SELECT sum(n) FROM minute').pluck().get()).toBe(stored.size);
     } finally {
       db.close();
     }

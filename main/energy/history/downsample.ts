@@ -25,8 +25,8 @@ export const bucketStart = (t: number, widthMs: number): number => Math.floor(t 
  * buckets aligned to multiples of the width over [lo, hi] never number more than MAX_ROWS.
  * (Aligned buckets over a span s number at most floor(s / w) + 2; w >= (s + 1) / (MAX_ROWS - 1) keeps that <= MAX_ROWS.)
  * When that floor is above `every`, it is rounded up to a width the stored rollups answer whole:
- * 1, 2 or 5 s, a multiple of 10 s up to a minute, then whole minutes (a 7-day window gives 40 s
- * buckets, 15,120 rows, instead of 31 s ones read from every raw sample).
+ * 1, 2 or 5 s, a multiple of 10 s up to a minute, whole minutes up to an hour, then whole hours
+ * (a 7-day window gives 40 s buckets, 15,120 rows, instead of 31 s ones; years read the hour tier).
  */
 export function flooredWidthSeconds(everySeconds: number, lo: number, hi: number): number {
   if (hi < lo) return everySeconds;
@@ -34,12 +34,13 @@ export function flooredWidthSeconds(everySeconds: number, lo: number, hi: number
   return everySeconds >= floor ? everySeconds : roundedFloor(floor);
 }
 
-/** The smallest width >= `seconds` among 1, 2, 5, 10, 20, ... 60, 120, 180, ... seconds. */
+/** The smallest width >= `seconds` among 1, 2, 5, 10, 20, ... 60, 120, ... 3600, 7200, ... seconds. */
 export function roundedFloor(seconds: number): number {
   if (seconds <= 2) return seconds;
   if (seconds <= 5) return 5;
   if (seconds <= 60) return Math.ceil(seconds / 10) * 10;
-  return Math.ceil(seconds / 60) * 60;
+  if (seconds <= 3600) return Math.ceil(seconds / 60) * 60;
+  return Math.ceil(seconds / 3600) * 3600;
 }
 
 export function emptyBucket(t: number): PartialBucket {

@@ -4,8 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../core/sqlite.js';
-import { historyMigrations, REBUILD_MINUTES_SQL } from './durable-schema.js';
 import { DurableStore } from './durable-store.js';
 import { makeSample, T0 } from './fixtures.js';
 import { SAMPLE_FIELDS } from './sample.js';
@@ -21,86 +19,53 @@ function tempDir(): string {
   return dir;
 }
 
-describe('bulk inserts and the per-minute rollup', () => {
-  it('leaves the rollup equal to one rebuilt from the stored samples, mixed with single inserts and repeats', () => {
+/** The tiers' rows as a reference builds them from the samples, in SQL written here. */
+function referenceTier(store: DurableStore, unitMs: number): Array<Record<string, number | null>> {
+  const cols = SAMPLE_FIELDS.map((f) => `total(${f}) AS ${f}_s, count(${f}) AS ${f}_c, min(${f}) AS ${f}_lo, max(${f}) AS ${f}_hi`).join(', ');
+  return store.db.prepare(`SELECT t / ${unitMs} AS k, count(*) AS n, ${cols} FROM samples GROUP BY t / ${unitMs} ORDER BY k`).all() as Array<Record<string, number | null>>;
+}
+
+function expectSameTier(kept: Array<Record<string, number | null>>, want: Array<Record<string, number | null>>, what: string): void {
+  expect(kept.map((r) => [r.k, r.n]), what).toEqual(want.map((r) => [r.k, r.n]));
+  kept.forEach((row, i) => {
+    for (const [k, v] of Object.entries(want[i]!)) {
+      if (typeof v === 'number' && k.endsWith('_s')) expect(Math.abs((row[k] as number) - v), `${what} ${k} of ${row.k}`).toBeLessThan(1e-6);
+      else expect(row[k], `${what} ${k} of ${row.k}`).toBe(v);
+    }
+  });
+}
+
+describe('the minute and hour tiers', () => {
+  it('equal tiers rebuilt from the stored samples, after polls, an import over the same span with repeats, and polls after', () => {
     const dir = tempDir();
     const store = new DurableStore(path.join(dir, 'history.db'));
     try {
-      // Polls one by one (each adds itself to its minute), then an import over the same minutes with repeats and gaps.
+      // Polls one by one (each adds itself to its minute and hour), then an import over the same minutes with repeats and gaps.
       for (let t = T0 + 30_000; t < T0 + 5 * 60_000; t += 7_000) store.insert(makeSample(t));
       const bulk = [];
-      for (let t = T0; t < T0 + 9 * 60_000; t += 3_000) bulk.push(makeSample(t));
+      for (let t = T0 + 3_000; t < T0 + 70 * 60_000; t += 3_000) bulk.push(makeSample(t));
       bulk.push(makeSample(T0 + 30_000)); // already stored: skipped, not counted twice
       const inserted = store.insertMany(bulk);
       expect(inserted).toBe(store.count() - 39);
-      const rollup = () => store.db.prepare('SELECT * FROM minutes ORDER BY m').all() as Array<Record<string, number | null>>;
-      const kept = rollup();
-      store.db.exec('DELETE FROM minutes');
-      store.db.prepare(REBUILD_MINUTES_SQL).run({ lo: 0, hi: Math.floor((T0 + 10 * 60_000) / 60_000) });
-      const rebuilt = rollup();
-      expect(kept.map((r) => [r.m, r.n])).toEqual(rebuilt.map((r) => [r.m, r.n]));
-      kept.forEach((row, i) => {
-        for (const [k, v] of Object.entries(rebuilt[i]!)) {
-          if (typeof v === 'number' && k.endsWith('_s')) expect(Math.abs((row[k] as number) - v), `${k} of minute ${row.m}`).toBeLessThan(1e-6);
-          else expect(row[k], `${k} of minute ${row.m}`).toBe(v);
-        }
-      });
-      // A poll after the import still adds itself to its minute.
-      store.insert(makeSample(T0 + 9 * 60_000 + 1000));
-      expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get(Math.floor((T0 + 9 * 60_000) / 60_000))).toBe(1);
+      for (let t = T0 + 70 * 60_000 + 500; t < T0 + 75 * 60_000; t += 2_000) store.insert(makeSample(t));
+      const tier = (name: string) => store.db.prepare(`SELECT * FROM ${name} ORDER BY k`).all() as Array<Record<string, number | null>>;
+      expectSameTier(tier('minute'), referenceTier(store, 60_000), 'minute');
+      expectSameTier(tier('hour'), referenceTier(store, 3_600_000), 'hour');
     } finally {
       store.close();
     }
   });
-});
 
-describe('the stored row count (from the per-minute rollup, not a scan of the table)', () => {
-  it('equals count(*) through polls across pages, an import ending mid-page, polls after it, an import into the past and a prune', () => {
+  it('outlive the raw samples: a prune keeps minutes to their own cutoff and hours for good', () => {
     const dir = tempDir();
     const store = new DurableStore(path.join(dir, 'history.db'));
-    const scanned = () => store.db.prepare('SELECT count(*) FROM samples').pluck().get() as number;
-    const MIN = 60_000;
     try {
-      expect(store.count()).toBe(0);
-      // Polls every 5 s over 25 minutes: three 10-minute pages, the last one still open.
-      for (let t = T0; t < T0 + 25 * MIN; t += 5000) store.insert(makeSample(t));
-      expect(store.count()).toBe(scanned());
-      // A poll into a new page, then an import that runs 7 minutes into it (the page is folded again).
-      store.insert(makeSample(T0 + 30 * MIN + 500));
-      store.insertMany(Array.from({ length: 7 * 60 }, (_, i) => makeSample(T0 + 30 * MIN + i * 1000)));
-      expect(store.count()).toBe(scanned());
-      // Polls after it, in the same page and then into the next (sealing it).
-      for (let t = T0 + 37 * MIN; t < T0 + 42 * MIN; t += 2000) store.insert(makeSample(t));
-      expect(store.count()).toBe(scanned());
-      // An import into sealed pages of the past, over rows already there, and a late single poll.
-      store.insertMany(Array.from({ length: 600 }, (_, i) => makeSample(T0 + 5 * MIN + i * 1000)));
-      store.insert(makeSample(T0 + 12 * MIN + 500));
-      expect(store.count()).toBe(scanned());
-      // A prune in the middle of a page.
-      expect(store.prune(T0 + 13 * MIN + 30_000)).toBeGreaterThan(0);
-      expect(store.count()).toBe(scanned());
-      expect(scanned()).toBeGreaterThan(500);
-    } finally {
-      store.close();
-    }
-  });
-});
-
-describe('a database from before migration 4 (minutes kept by an insert trigger)', () => {
-  it('opens with its rollup as it was, and a poll after adds itself to its minute once', () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'history.db');
-    const old = openDatabase(file, historyMigrations.slice(0, 3));
-    const insert = old.prepare(`INSERT INTO samples (t, ${SAMPLE_FIELDS.join(', ')}) VALUES (?, ${SAMPLE_FIELDS.map(() => '?').join(', ')})`);
-    for (let t = T0; t < T0 + 3 * 60_000; t += 2000) insert.run(t, ...SAMPLE_FIELDS.map((f) => makeSample(t)[f]));
-    const before = old.prepare('SELECT * FROM minutes ORDER BY m').all();
-    old.close();
-    const store = new DurableStore(file);
-    try {
-      expect(store.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(0);
-      expect(store.db.prepare('SELECT * FROM minutes ORDER BY m').all()).toEqual(before);
-      store.insert(makeSample(T0 + 2 * 60_000 + 1000));
-      expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get((T0 + 2 * 60_000) / 60_000)).toBe(31);
+      const HOUR = 3_600_000;
+      store.insertMany(Array.from({ length: 5 * 60 }, (_, i) => makeSample(T0 + i * 60_000)));
+      const before = referenceTier(store, HOUR);
+      expect(store.prune({ raw: T0 + 4 * HOUR, minute: T0 + 2 * HOUR })).toBe(4 * 60);
+      expect(store.db.prepare('SELECT min(k) * 60000 FROM minute').pluck().get()).toBe(T0 + 2 * HOUR);
+      expectSameTier(store.db.prepare('SELECT * FROM hour ORDER BY k').all() as Array<Record<string, number | null>>, before, 'hour');
     } finally {
       store.close();
     }

@@ -1,157 +1,114 @@
 import Database from 'better-sqlite3';
-import type { Clock, Timer } from '../../core/clock.js';
 import { openDatabase, type Db } from '../../core/sqlite.js';
-import { BucketColumns } from './bucket-columns.js';
-import { bucketFromSql, bucketStart, MAX_ROWS } from './downsample.js';
-import { BlockCache } from './block-cache.js';
-import { BLOCK_MS, foldPage, PAGE_BLOCKS, PAGE_MS, pageOf } from './block-pages.js';
-import { historyMigrations, UPSERT_MINUTE_SQL } from './durable-schema.js';
-import { Rollups } from './rollups.js';
-import { encodeSamplePage, MAX_PAGE_ROWS } from './sample-pages.js';
-import { isPowerField, SAMPLE_FIELDS, type HistorySample } from './sample.js';
+import { bucketFromSql, mergeBucket, type PartialBucket } from './downsample.js';
+import { historyMigrations, OLD_TABLES, tierColumns, TIERS, type Tier } from './durable-schema.js';
+import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
-const MINUTE = 60_000;
-/** The WAL's size once checkpointed: about what 1,000 pages between automatic checkpoints fill. */
-const WAL_KEPT_BYTES = 4 << 20;
 const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
-const PLACEHOLDERS = ['@t', ...SAMPLE_FIELDS.map((f) => `@${f}`)].join(', ');
-
-/**
- * `(sum, count, min, max)` per field over raw samples, matching `bucketFromSql`'s layout.
- * (better-sqlite3 binds JS numbers as REAL, hence the CASTs before the integer divisions below.)
- */
+const TIER_COLUMNS = ['k', 'n', ...SAMPLE_FIELDS.flatMap(tierColumns)].join(', ');
+/** A poll added to its minute or hour: `@k` and the sample's fields bound by name. */
+const upsertTier = (tier: Tier) =>
+  `INSERT INTO ${tier} (${TIER_COLUMNS}) VALUES (@k, 1, ${SAMPLE_FIELDS.map((f) => `coalesce(@${f}, 0), @${f} IS NOT NULL, @${f}, @${f}`).join(', ')})
+   ON CONFLICT(k) DO UPDATE SET n = n + 1, ${SAMPLE_FIELDS.map(
+     (f) =>
+       `${f}_s = ${f}_s + excluded.${f}_s, ${f}_c = ${f}_c + excluded.${f}_c, ` +
+       `${f}_lo = coalesce(min(${f}_lo, excluded.${f}_lo), ${f}_lo, excluded.${f}_lo), ${f}_hi = coalesce(max(${f}_hi, excluded.${f}_hi), ${f}_hi, excluded.${f}_hi)`,
+   ).join(', ')}`;
+/** Aggregates laid out as `bucketFromSql` reads them: per field sum, count, min, max. */
 const RAW_AGGREGATES = SAMPLE_FIELDS.map((f) => `total(${f}), count(${f}), min(${f}), max(${f})`).join(', ');
-/** The same layout straight from the per-minute rollup rows. */
-const ROLLUP_COLUMNS = SAMPLE_FIELDS.map((f) => (isPowerField(f) ? `${f}_s, ${f}_c, ${f}_lo, ${f}_hi` : `${f}_s, ${f}_c, NULL, NULL`)).join(', ');
+const TIER_AGGREGATES = SAMPLE_FIELDS.map((f) => `total(${f}_s), total(${f}_c), min(${f}_lo), max(${f}_hi)`).join(', ');
+/** The minutes of samples `@lo <= t < @hi` rebuilt from them (whole minutes; the import bench's sqlite3 baseline runs it too). */
+export const REBUILD_MINUTES_SQL = `INSERT OR REPLACE INTO minute (${TIER_COLUMNS}) SELECT t / 60000, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t < @hi GROUP BY t / 60000`;
+/** The hours of `@lo <= t < @hi` rebuilt from their minutes (whole hours). */
+export const REBUILD_HOURS_SQL = `INSERT OR REPLACE INTO hour (${TIER_COLUMNS}) SELECT k / 60, sum(n), ${TIER_AGGREGATES} FROM minute WHERE k >= @lo / 60000 AND k < @hi / 60000 GROUP BY k / 60`;
+/** Integer division of `t` into buckets of `@w` ms (better-sqlite3 binds numbers as REAL). */
+const bucketOf = (t: string) => `(${t} / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER)`;
+
+/** Where each tier still holds data: raw samples from `raw` on, minutes from `minute` on (epoch ms). */
+export interface TierCutoffs {
+  raw: number;
+  minute: number;
+}
 
 /**
- * The durable copy of history in `<dataDir>/energy/history.db` (SQLite, WAL): one row per poll.
- * Each insert is its own transaction, so a crash loses at most the poll in flight.
+ * The history database (durable-schema.ts) on one connection: the writer's (the service, an import
+ * worker) or, `readonly`, a reader's (the history reader worker; WAL lets it read while polls commit).
  */
 export class DurableStore {
   readonly db: Db;
-  private readonly cacheIdle: { clock: Clock; ms: number } | null;
-  private idleTimer: Timer | null = null;
   private readonly stmts;
-  /**
-   * The writer's statements, with the rollups that keep `minutes`, `block_pages` and the sample
-   * pages due for bulk inserts and the prune (null when read-only).
-   */
-  private readonly writes;
-  /** Sealed minutes from the per-minute rollup (the 10 s blocks are read from `block_pages`, never held). */
-  private readonly minuteCache = new BlockCache(MINUTE, (lo, hi, each) => {
-    for (const row of this.stmts.minutes.iterate(lo, hi) as Iterable<unknown[]>) each(row);
-  });
-  /**
-   * `readonly`: a second, read-only connection to a database another connection writes (the history
-   * reader worker). WAL lets it read while the poller inserts; it never migrates or writes.
-   */
+
   constructor(
     readonly file: string,
-    opts: {
-      readonly?: boolean;
-      /**
-       * Let go of the cached rollup minutes once no downsampled read has used them for `ms` (idle
-       * memory: 2.9 MB a week). Without it they stay until invalidated.
-       */
-      cacheIdle?: { clock: Clock; ms: number };
-    } = {},
+    opts: { readonly?: boolean } = {},
   ) {
-    this.cacheIdle = opts.cacheIdle ?? null;
     if (opts.readonly) {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       this.db.pragma('busy_timeout = 5000');
-    } else this.db = openDatabase(file, historyMigrations);
+    } else {
+      this.db = openDatabase(file, historyMigrations);
+      // An import's WAL is cut back to this once checkpointed.
+      this.db.pragma(`journal_size_limit = ${4 << 20}`);
+    }
     const db = this.db;
+    const tierRead = (tier: Tier) => db.prepare(`SELECT ${bucketOf(`k * ${TIERS[tier]}`)} AS b, total(n), ${TIER_AGGREGATES} FROM ${tier} WHERE k >= @a AND k <= @b GROUP BY b ORDER BY b`).raw();
+    const tierEdge = (tier: Tier, fn: 'min' | 'max', op: '>=' | '<=') => db.prepare(`SELECT ${fn}(k) * ${TIERS[tier]} FROM ${tier} WHERE k ${op} ?`).pluck();
     this.stmts = {
-      insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${PLACEHOLDERS})`),
-      count: db.prepare('SELECT coalesce(sum(n), 0) FROM minutes').pluck(),
-      anyIn: db.prepare('SELECT EXISTS (SELECT 1 FROM samples WHERE t >= ? AND t < ?)').pluck(),
+      insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
+      upsert: { minute: db.prepare(upsertTier('minute')), hour: db.prepare(upsertTier('hour')) },
+      rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
+      rebuildHours: db.prepare(REBUILD_HOURS_SQL),
+      count: db.prepare('SELECT count(*) FROM samples').pluck(),
       countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
+      lastUntil: db.prepare('SELECT max(t) FROM samples WHERE t <= ?').pluck(),
       recent: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t DESC LIMIT ?`),
-      span: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t <= ? ORDER BY t`).raw(),
       after: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t > ? ORDER BY t LIMIT ?`).raw(),
       deleteSamples: db.prepare('DELETE FROM samples WHERE t < ?'),
-      deleteMinutesBefore: db.prepare('DELETE FROM minutes WHERE m < ?'),
-      rawBuckets: db.prepare(`SELECT (t / CAST(@w AS INTEGER)) * CAST(@w AS INTEGER) AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
-      minutes: db.prepare(`SELECT m * ${MINUTE}, n, ${ROLLUP_COLUMNS} FROM minutes WHERE m >= ? AND m <= ? ORDER BY m`).raw(),
-      pages: db.prepare('SELECT p, blocks FROM block_pages WHERE p >= ? AND p <= ? ORDER BY p').raw(),
-      deletePages: db.prepare('DELETE FROM block_pages WHERE p < ?'),
+      deleteMinutes: db.prepare('DELETE FROM minute WHERE k < ?'),
+      rawRead: db.prepare(`SELECT ${bucketOf('t')} AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
+      tierRead: { minute: tierRead('minute'), hour: tierRead('hour') },
+      tierFirst: { minute: tierEdge('minute', 'min', '>='), hour: tierEdge('hour', 'min', '>=') },
+      tierLast: { minute: tierEdge('minute', 'max', '<='), hour: tierEdge('hour', 'max', '<=') },
+      below: db.prepare('SELECT below FROM upgrade').pluck(),
     };
-    this.writes = opts.readonly
-      ? null
-      : {
-          rollups: new Rollups(db),
-          insertRow: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
-          upsertMinute: db.prepare(UPSERT_MINUTE_SQL),
-          deleteSamplePages: db.prepare('DELETE FROM sample_pages WHERE p < ?'),
-          deleteDue: db.prepare('DELETE FROM sample_pages_due WHERE p < ?'),
-          due: db.prepare('SELECT p FROM sample_pages_due ORDER BY p LIMIT ?').pluck(),
-          pageSamples: db.prepare(`SELECT ${COLUMNS} FROM samples WHERE t >= ? AND t < ? ORDER BY t LIMIT ${MAX_PAGE_ROWS + 1}`).raw(),
-          putSamplePage: db.prepare('INSERT OR REPLACE INTO sample_pages (p, n, samples) VALUES (?, ?, ?)'),
-          doneDue: db.prepare('DELETE FROM sample_pages_due WHERE p = ?'),
-        };
-    // After a checkpoint has folded it all back, the WAL file is cut back to this size (an import
-    // lets it grow to tens of megabytes).
-    if (!opts.readonly) db.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   }
 
-  /**
-   * Whether this connection's commits fold the WAL back into the database (SQLite's automatic
-   * checkpoint, every 1,000 pages). Off while an import worker writes: it checkpoints itself, and a
-   * poll's commit would otherwise copy the import's pages on the service thread.
-   */
+  /** Whether this connection's commits fold the WAL back (off while an import worker checkpoints itself). */
   autoCheckpoint(on: boolean): void {
     this.db.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
   }
 
-  private writer(): NonNullable<DurableStore['writes']> {
-    if (!this.writes) throw new Error('history opened read-only');
-    return this.writes;
-  }
-
-  /** Appends one sample; false when a sample with the same `t` is already stored. */
+  /** Appends one sample and adds it to its minute and hour, in one transaction; false when `t` is already stored. */
   insert(s: HistorySample): boolean {
-    // A sample landing in an already sealed (cached) minute would make the cache stale.
-    if (Math.floor(s.t / MINUTE) <= this.minuteCache.sealedHi) this.minuteCache.reset();
-    const { rollups, upsertMinute } = this.writer();
-    const before = this.lastT();
+    const { insert, upsert } = this.stmts;
     return this.db
       .transaction(() => {
-        if (this.stmts.insert.run(s).changes === 0) return false;
-        // A poll in the newest page, as nearly always: its minute gains it. A new page seals the
-        // one before (once per 10 minutes); a sample in an older, sealed page rebuilds that page.
-        upsertMinute.run(s.t);
-        if (before !== null && pageOf(s.t) !== pageOf(before)) {
-          rollups.rebuild(s.t, s.t);
-          if (pageOf(before) < pageOf(this.lastT()!)) rollups.rebuild(before, before);
-        }
+        if (insert.run(this.values(s)).changes === 0) return false;
+        upsert.minute.run({ ...s, k: Math.floor(s.t / TIERS.minute) });
+        upsert.hour.run({ ...s, k: Math.floor(s.t / TIERS.hour) });
         return true;
       })
       .immediate();
   }
 
-  /**
-   * Inserts many samples in one transaction (all or nothing); returns how many were new. The
-   * rollups of the range they fall in are rebuilt once, at the end (bulkInsert).
-   */
+  private values(s: HistorySample): unknown[] {
+    return [s.t, ...SAMPLE_FIELDS.map((f) => s[f])];
+  }
+
+  /** Inserts many samples in one transaction, rebuilding the tiers they touched; returns how many were new. */
   insertMany(samples: Iterable<HistorySample>): number {
-    const { insertRow } = this.writer();
     let lo = Infinity;
     let hi = -Infinity;
     return this.bulkInsert(
       () => {
-        const values: unknown[] = new Array(1 + SAMPLE_FIELDS.length);
         let n = 0;
         for (const s of samples) {
-          values[0] = s.t;
-          for (let i = 0; i < SAMPLE_FIELDS.length; i++) values[i + 1] = s[SAMPLE_FIELDS[i]!];
-          if (insertRow.run(values).changes === 0) continue;
+          if (this.stmts.insert.run(this.values(s)).changes === 0) continue;
           n++;
-          if (s.t < lo) lo = s.t;
-          if (s.t > hi) hi = s.t;
+          lo = Math.min(lo, s.t);
+          hi = Math.max(hi, s.t);
         }
         return n;
       },
@@ -160,107 +117,66 @@ export class DurableStore {
   }
 
   /**
-   * The bulk-insert path (imports): runs `insert`, which adds rows to `samples` on this
-   * connection and returns how many it added, then rebuilds the rollups of the range `span()`
-   * gives (epoch ms, inclusive; rollups.ts), all in one transaction. Returns the rows added.
-   * `rows`: what `insert` copies, as `[t, ...SAMPLE_FIELDS]` in `t` order; when the 10-minute
-   * pages they fall in held no sample before and every one of them was added, the rollups are
-   * folded from them instead of read back from the table.
+   * The bulk-insert path (imports): `insert` adds rows to `samples` on this connection and returns
+   * how many; the minutes and hours of `span()` (epoch ms, inclusive) are then rebuilt, all in one
+   * IMMEDIATE transaction (the write lock is taken at BEGIN, waiting for a poll's commit).
    */
-  bulkInsert(insert: () => number, span: () => [number, number], rows?: readonly unknown[][]): number {
-    const { rollups } = this.writer();
-    this.resetCache();
-    // IMMEDIATE: the write lock is taken at BEGIN, where SQLite waits for it (busy_timeout). A
-    // deferred transaction starts as a read (lastT) and must then upgrade to a write: if another
-    // connection (the poller on the service thread) writes in between, SQLite fails that upgrade
-    // at once with SQLITE_BUSY instead of waiting, and the import failed half way.
+  bulkInsert(insert: () => number, span: () => [number, number]): number {
     return this.db
       .transaction(() => {
-        const before = this.lastT();
-        const fresh = rows?.length ? this.stmts.anyIn.get(pageOf(rows[0]![0] as number) * PAGE_MS, (pageOf(rows[rows.length - 1]![0] as number) + 1) * PAGE_MS) === 0 : false;
         const n = insert();
-        if (n === 0) return 0;
-        const [lo, hi] = span();
-        if (fresh && n === rows!.length) rollups.fold(rows!);
-        else rollups.rebuild(lo, hi);
-        // The page that was the newest is sealed now if the insert brought a newer one.
-        if (before !== null && (pageOf(before) < pageOf(lo) || pageOf(before) > pageOf(hi)) && pageOf(before) < pageOf(this.lastT()!)) rollups.rebuild(before, before);
+        if (n > 0) this.rebuildTiers(...span());
         return n;
       })
       .immediate();
   }
 
-  /**
-   * Writes the packed samples (sample-pages.ts) of up to `maxPages` sealed pages that are due, the
-   * oldest first, in one transaction; returns how many pages were due (fewer than `maxPages`: none
-   * is left). A page denser than MAX_PAGE_ROWS gets none and is read from `samples`.
-   */
-  fillSamplePages(maxPages: number): number {
-    const { due, pageSamples, putSamplePage, doneDue } = this.writer();
-    return this.db
-      .transaction(() => {
-        const pages = due.all(maxPages) as number[];
-        for (const p of pages) {
-          const rows = pageSamples.all(p * PAGE_MS, (p + 1) * PAGE_MS) as unknown[][];
-          if (rows.length && rows.length <= MAX_PAGE_ROWS) putSamplePage.run(p, rows.length, encodeSamplePage(p, rows));
-          doneDue.run(p);
-        }
-        return pages.length;
-      })
-      .immediate();
+  /** Rebuilds the minutes of lo..hi from the samples and the hours around them from the minutes. */
+  rebuildTiers(lo: number, hi: number): void {
+    const { minute, hour } = TIERS;
+    this.stmts.rebuildMinutes.run({ lo: Math.floor(lo / minute) * minute, hi: (Math.floor(hi / minute) + 1) * minute });
+    this.stmts.rebuildHours.run({ lo: Math.floor(lo / hour) * hour, hi: (Math.floor(hi / hour) + 1) * hour });
   }
 
-  /** Slots the read cache holds (284 bytes each): rollup minutes. */
-  cacheSize(): { minutes: number } {
-    return { minutes: this.minuteCache.slots };
-  }
-
-  /** Re-arms the idle release of the minute cache (see `cacheIdle`). */
-  private cachesUsed(): void {
-    const idle = this.cacheIdle;
-    if (!idle) return;
-    if (this.idleTimer) idle.clock.clear(this.idleTimer);
-    this.idleTimer = idle.clock.setTimeout(() => {
-      this.idleTimer = null;
-      this.resetCache();
-    }, idle.ms);
-    this.idleTimer.unref?.();
-  }
-
-  /** Forget cached rollup minutes (rows were added out of order by another connection). */
-  resetCache(): void {
-    this.minuteCache.reset();
-  }
-
-  /** Forget cached aggregates of what a prune to `cutoff` (by another connection) removed. */
-  prunedBefore(cutoff: number): void {
-    this.minuteCache.dropThrough(Math.floor(cutoff / MINUTE));
-  }
-
-  /** Deletes samples older than `cutoff` and keeps the rollup exact; returns how many went. */
-  prune(cutoff: number): number {
+  /** Deletes samples before `cut.raw` and minutes before `cut.minute` (hours stay); returns the samples deleted. */
+  prune(cut: TierCutoffs): number {
     return this.db.transaction(() => {
-      const deleted = this.stmts.deleteSamples.run(cutoff).changes;
-      if (deleted === 0) return 0;
-      // Everything before the cutoff's page goes; that page (minutes, blocks, packed samples) is
-      // rebuilt from what is left in it.
-      const { rollups, deleteSamplePages, deleteDue } = this.writer();
-      this.stmts.deleteMinutesBefore.run((pageOf(cutoff) * PAGE_MS) / MINUTE);
-      this.stmts.deletePages.run(pageOf(cutoff));
-      deleteSamplePages.run(pageOf(cutoff));
-      deleteDue.run(pageOf(cutoff));
-      rollups.rebuild(cutoff, cutoff);
-      this.prunedBefore(cutoff);
-      return deleted;
+      this.stmts.deleteMinutes.run(Math.floor(cut.minute / TIERS.minute));
+      return this.stmts.deleteSamples.run(cut.raw).changes;
     })();
   }
 
   /**
-   * How many samples are stored, from the per-minute rollup, which every writer keeps whole in the
-   * same transaction (a poll adds itself to its minute; imports, prunes and sealed pages are folded
-   * again): a `count(*)` reads the whole table instead, 80 MB and ~50 ms for a week of 1 s polls,
-   * at every start.
+   * The tiers hold every sample from this `t` on; before it (an upgrade from version 5 still
+   * building them, upgrade.ts) reads take the samples.
    */
+  tiersFrom(): number {
+    const below = this.stmts.below.get() as number | undefined;
+    return below ?? Number.MIN_SAFE_INTEGER;
+  }
+
+  /**
+   * One step of the upgrade from version 5: the tiers of the hour below `tiersFrom()` from its
+   * samples; once below the oldest sample, the old tables are dropped. False when nothing is left.
+   */
+  upgradeStep(): boolean {
+    return this.db
+      .transaction(() => {
+        const below = this.stmts.below.get() as number | undefined;
+        if (below === undefined) return false;
+        const first = this.stmts.firstFrom.get(Number.MIN_SAFE_INTEGER) as number | null;
+        if (first === null || below <= first) {
+          for (const t of OLD_TABLES) this.db.exec(`DROP TABLE IF EXISTS ${t}`);
+          this.db.exec('DELETE FROM upgrade');
+          return false;
+        }
+        this.rebuildTiers(below - TIERS.hour, below - 1);
+        this.db.prepare('UPDATE upgrade SET below = ?').run(below - TIERS.hour);
+        return true;
+      })
+      .immediate();
+  }
+
   count(): number {
     return this.stmts.count.get() as number;
   }
@@ -290,60 +206,61 @@ export class DurableStore {
   }
 
   /**
-   * Partial buckets of `widthMs` over lo <= t <= hi, in time order. Whole minutes come from the
-   * per-minute rollup (cached) when the width is a whole number of minutes, whole 10 s blocks from
-   * the stored 10-minute pages (block-pages.ts) when it is a multiple of 10 s; the partial minutes
-   * or blocks at either edge, and those not sealed yet, from raw samples.
+   * The first and last time with data in lo..hi: samples, and before `cut.raw` the start of the
+   * tiers' minutes and hours. Null when there is none.
    */
-  buckets(lo: number, hi: number, widthMs: number): BucketColumns {
-    const out = new BucketColumns(hi < lo ? 1 : Math.min(MAX_ROWS, Math.floor((hi - lo) / widthMs) + 2));
-    if (hi < lo) return out;
-    const unit = widthMs % MINUTE === 0 ? MINUTE : widthMs % BLOCK_MS === 0 ? BLOCK_MS : 0;
-    const uLo = Math.ceil(lo / unit);
-    const uHi = Math.floor((hi + 1) / unit) - 1;
-    if (!unit || uLo > uHi) return this.rawBucketsInto(out, lo, hi, widthMs);
-    // Sources in time order (raw head, cached units, raw tail), each merged into the buckets at
-    // the end of `out`, so a bucket that spans two sources comes out whole. Units not sealed yet
-    // (the newest sample's) are read raw with the tail.
-    const sealedTo = Math.floor((this.lastT() ?? 0) / unit) - 1;
-    const tailFrom = Math.max(uLo, Math.min(uHi, sealedTo) + 1);
-    this.rawBucketsInto(out, lo, uLo * unit - 1, widthMs);
-    if (unit === MINUTE) {
-      // Wider than the cache holds: the rollup rows are read without keeping them.
-      if (!this.minuteCache.foldInto(out, uLo, tailFrom - 1, widthMs))
-        for (const row of this.stmts.minutes.iterate(uLo, tailFrom - 1) as Iterable<unknown[]>) out.add(bucketFromSql(row), bucketStart(row[0] as number, widthMs));
-    } else this.pagesInto(out, uLo, tailFrom - 1, widthMs);
-    this.rawBucketsInto(out, tailFrom * unit, hi, widthMs);
-    this.cachesUsed();
-    return out;
+  extent(lo: number, hi: number, cut: TierCutoffs): [number, number] | null {
+    const s = this.stmts;
+    const firsts = [s.firstFrom.get(lo) as number | null];
+    const lasts = [s.lastUntil.get(hi) as number | null];
+    if (lo < cut.raw)
+      for (const tier of ['minute', 'hour'] as const) {
+        firsts.push(s.tierFirst[tier].get(Math.ceil(lo / TIERS[tier])) as number | null);
+        lasts.push(s.tierLast[tier].get(Math.floor(Math.min(hi, cut.raw - 1) / TIERS[tier])) as number | null);
+      }
+    const first = Math.min(...firsts.map((t) => (t === null || t > hi ? Infinity : t)));
+    const last = Math.max(...lasts.map((t) => (t === null || t < lo ? -Infinity : t)));
+    return first <= last ? [first, last] : null;
   }
 
-  /** Blocks bLo..bHi from the stored pages; a page without a row (not sealed, or written before it was) is read raw. */
-  private pagesInto(out: BucketColumns, bLo: number, bHi: number, widthMs: number): void {
-    if (bHi < bLo) return;
-    const pLo = Math.floor(bLo / PAGE_BLOCKS);
-    const pHi = Math.floor(bHi / PAGE_BLOCKS);
-    const raw = (from: number, to: number) => {
-      if (to >= from) this.rawBucketsInto(out, Math.max(bLo, from * PAGE_BLOCKS) * BLOCK_MS, (Math.min(bHi, to * PAGE_BLOCKS + PAGE_BLOCKS - 1) + 1) * BLOCK_MS - 1, widthMs);
+  /**
+   * Partial buckets of `widthMs` over lo <= t <= hi, in time order, read from the coarsest tier
+   * whose unit divides the width (hours, minutes, else samples), the part of a unit at either edge
+   * from the next finer one. Before the raw cutoff only the tiers hold data: there minutes (hours
+   * before the minute cutoff) go whole into the bucket their start falls in.
+   */
+  buckets(lo: number, hi: number, widthMs: number, cut: TierCutoffs): PartialBucket[] {
+    const out: PartialBucket[] = [];
+    const add = (rows: unknown[][]) => {
+      for (const row of rows) {
+        const b = bucketFromSql(row);
+        const last = out[out.length - 1];
+        if (last && last.t === b.t) mergeBucket(last, b);
+        else out.push(b);
+      }
     };
-    let next = pLo;
-    for (const [p, blob] of this.stmts.pages.all(pLo, pHi) as Array<[number, Buffer]>) {
-      raw(next, p - 1);
-      foldPage(out, p, blob, Math.max(bLo, p * PAGE_BLOCKS), Math.min(bHi, p * PAGE_BLOCKS + PAGE_BLOCKS - 1), widthMs);
-      next = p + 1;
-    }
-    raw(next, pHi);
-  }
-
-  private rawBucketsInto(out: BucketColumns, lo: number, hi: number, widthMs: number): BucketColumns {
-    if (hi < lo) return out;
-    for (const row of this.stmts.rawBuckets.all({ w: widthMs, lo, hi }) as unknown[][]) out.add(bucketFromSql(row));
+    const trusted = this.tiersFrom();
+    const units = [0, TIERS.minute, TIERS.hour];
+    const tierOf = [null, 'minute', 'hour'] as const;
+    const fill = (from: number, to: number, level: number): void => {
+      if (to < from) return;
+      if (level === 0) return add(this.stmts.rawRead.all({ w: widthMs, lo: from, hi: to }) as unknown[][]);
+      const u = units[level]!;
+      const a = Math.ceil(Math.max(from, trusted) / u);
+      const b = Math.floor((to + 1) / u) - 1;
+      if (a > b) return fill(from, to, level - 1);
+      fill(from, a * u - 1, level - 1);
+      add(this.stmts.tierRead[tierOf[level]!].all({ w: widthMs, a, b }) as unknown[][]);
+      fill((b + 1) * u, to, level - 1);
+    };
+    const level = widthMs % TIERS.hour === 0 ? 2 : widthMs % TIERS.minute === 0 ? 1 : 0;
+    fill(lo, Math.min(hi, cut.minute - 1), 2);
+    fill(Math.max(lo, cut.minute), Math.min(hi, cut.raw - 1), Math.max(level, 1));
+    fill(Math.max(lo, cut.raw), hi, level);
     return out;
   }
 
   close(): void {
-    if (this.idleTimer) this.cacheIdle?.clock.clear(this.idleTimer);
-    this.idleTimer = null;
     if (this.db.open) this.db.close();
   }
 }

@@ -14,7 +14,7 @@ import type { HistorySample } from './sample.js';
 
 /**
  * The import's bulk path (copyRows) from each source against inserting the rows one by one: the
- * same rows must end up in `samples`, the same rollups (minutes and 10 s pages) as polls build
+ * same rows must end up in `samples`, the same tiers (minutes and hours) as polls build
  * sample by sample, the same rows refused and counted, and a file that fails leaves the history as
  * it was.
  */
@@ -47,31 +47,17 @@ const chunkings = [
 
 type Row = Record<string, number | null>;
 const samplesOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.samples ORDER BY t').all() as Row[];
-const minutesOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.minutes ORDER BY m').all() as Row[];
+const minutesOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.minute ORDER BY k').all() as Row[];
+const hoursOf = (s: DurableStore) => s.db.prepare('SELECT * FROM main.hour ORDER BY k').all() as Row[];
 
-const pagesOf = (s: DurableStore) =>
-  (s.db.prepare('SELECT p, blocks FROM main.block_pages ORDER BY p').all() as Array<{ p: number; blocks: Buffer }>).map((r) => ({ p: r.p, v: Array.from(new Float64Array(new Uint8Array(r.blocks).buffer)) }));
-
-/** The 10 s pages (block_pages) equal to those the per-sample path keeps, value by value (sums to rounding). */
-function expectSamePages(actual: ReturnType<typeof pagesOf>, expected: ReturnType<typeof pagesOf>): void {
-  expect(expected.length).toBeGreaterThan(0);
-  expect(actual.map((r) => r.p)).toEqual(expected.map((r) => r.p));
-  actual.forEach((page, i) =>
-    page.v.forEach((v, k) => {
-      const want = expected[i]!.v[k]!;
-      if (Number.isNaN(want)) expect(v, `page ${page.p} value ${k}`).toBeNaN();
-      else expect(Math.abs(v - want), `page ${page.p} value ${k}`).toBeLessThan(1e-6);
-    }),
-  );
-}
-
-/** The rollup equal to the trigger's, minute by minute (sums to rounding: the order of addition differs). */
+/** A tier equal to the one polls build, row by row (sums to rounding: the order of addition differs). */
 function expectSameMinutes(actual: Row[], expected: Row[]): void {
-  expect(actual.map((r) => [r.m, r.n])).toEqual(expected.map((r) => [r.m, r.n]));
+  expect(expected.length).toBeGreaterThan(0);
+  expect(actual.map((r) => [r.k, r.n])).toEqual(expected.map((r) => [r.k, r.n]));
   actual.forEach((row, i) => {
     for (const [k, v] of Object.entries(expected[i]!)) {
-      if (typeof v === 'number' && k.endsWith('_s')) expect(Math.abs((row[k] as number) - v), `${k} of minute ${row.m}`).toBeLessThan(1e-6);
-      else expect(row[k], `${k} of minute ${row.m}`).toBe(v);
+      if (typeof v === 'number' && k.endsWith('_s')) expect(Math.abs((row[k] as number) - v), `${k} of ${row.k}`).toBeLessThan(1e-6);
+      else expect(row[k], `${k} of ${row.k}`).toBe(v);
     }
   });
 }
@@ -144,10 +130,10 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     expect(counts.rows - counts.imported).toBe(60 + existing.length); // older than the cutoff, and those already stored
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
-    expectSamePages(pagesOf(store), pagesOf(reference.store));
+    expectSameMinutes(hoursOf(store), hoursOf(reference.store));
     // A poll after the import still adds itself to its minute.
     store.insert(makeSample(T0 + 5 * 3_600_000));
-    expect(store.db.prepare('SELECT n FROM minutes WHERE m = ?').pluck().get((T0 + 5 * 3_600_000) / 60_000)).toBe(1);
+    expect(store.db.prepare('SELECT n FROM minute WHERE k = ?').pluck().get((T0 + 5 * 3_600_000) / 60_000)).toBe(1);
   });
 
   it('importing the same file twice equals importing it once', async () => {
@@ -165,7 +151,7 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     const reference = referenceStore([], rows.map((r) => fromSigenRow(r)!), 0);
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
-    expectSamePages(pagesOf(store), pagesOf(reference.store));
+    expectSameMinutes(hoursOf(store), hoursOf(reference.store));
   });
 
   it('replaces rollup rows left in pages that hold no samples (an older build), rather than failing on them', async () => {
@@ -173,13 +159,13 @@ describe("sigen-home-bridge's history.db, copied in SQL", () => {
     for (let t = T0; t < T0 + 1_800_000; t += 1000) rows.push(sigenRow(t));
     const file = sigenDb(rows);
     const store = openStore();
-    store.db.prepare('INSERT INTO minutes (m, n) VALUES (?, 99)').run(T0 / 60_000 + 3);
+    store.db.prepare('INSERT INTO minute (k, n) VALUES (?, 99)').run(T0 / 60_000 + 3);
     const source = sigenDbSource(store, file)!;
     expect((await source.insert(0, new Chunker(8, 5000, 5000), noProgress)).imported).toBe(1800);
     source.detach();
     const reference = referenceStore([], rows.map((r) => fromSigenRow(r)!), 0);
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
-    expectSamePages(pagesOf(store), pagesOf(reference.store));
+    expectSameMinutes(hoursOf(store), hoursOf(reference.store));
   });
 
   it('sees a file without a power value, and a table that is not its own', () => {
@@ -241,7 +227,7 @@ describe('JSON files: sigen-home-bridge\'s read on a thread of its own while ins
     expect(imported).toBe(reference.imported);
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
-    expectSamePages(pagesOf(store), pagesOf(reference.store));
+    expectSameMinutes(hoursOf(store), hoursOf(reference.store));
   });
 
   it.each(chunkings)('our own rows and the legacy shapes, in time order or not: the same samples and rollups as the per-row reader ($name)', async ({ chunker }) => {
@@ -264,7 +250,7 @@ describe('JSON files: sigen-home-bridge\'s read on a thread of its own while ins
     stage.drop();
     expect(samplesOf(store)).toEqual(samplesOf(reference.store));
     expectSameMinutes(minutesOf(store), minutesOf(reference.store));
-    expectSamePages(pagesOf(store), pagesOf(reference.store));
+    expectSameMinutes(hoursOf(store), hoursOf(reference.store));
   });
 
   it('a legacy file with a bad entry past the first MiB fails whole, naming it, and leaves the history as it was', async () => {

@@ -1,5 +1,4 @@
 import type { DurableStore } from './durable-store.js';
-import { PAGE_MS, pageOf } from './block-pages.js';
 import { POWER_FIELDS, SAMPLE_FIELDS } from './sample.js';
 
 /**
@@ -56,10 +55,8 @@ export interface Copied {
 }
 
 /**
- * Copies `src` into `store`, one transaction per chunk (Chunker). A chunk in time order ends at a
- * 10-minute page boundary, and when the pages it fills held nothing before, the rollups are folded
- * from its rows instead of read back from the table (DurableStore.bulkInsert). Calls `onChunk`
- * after each transaction.
+ * Copies `src` into `store`, one transaction per chunk (Chunker), which also rebuilds the minutes
+ * and hours the chunk touched (DurableStore.bulkInsert). Calls `onChunk` after each transaction.
  */
 export async function copyRows(store: DurableStore, src: CopySource, chunker: Chunker, onChunk: OnChunk): Promise<Copied> {
   const out: Copied = { covered: 0, ok: 0, withPower: 0, imported: 0 };
@@ -67,8 +64,7 @@ export async function copyRows(store: DurableStore, src: CopySource, chunker: Ch
     const limit = chunker.size;
     const read = await src.read(limit);
     if (!read.length) return out;
-    // A full read in time order may end inside a page: that page waits for the next chunk, whole.
-    const rows = read.length === limit && increasing(read) ? wholePages(read) : read;
+    const rows = read;
     const valid = src.check ? rows.filter(src.check) : rows;
     let lo = Infinity;
     let hi = -Infinity;
@@ -80,7 +76,7 @@ export async function copyRows(store: DurableStore, src: CopySource, chunker: Ch
     }
     // Timed alone: the write lock is held from BEGIN IMMEDIATE to COMMIT (reading the chunk is not).
     const t0 = performance.now();
-    const inserted = valid.length ? store.bulkInsert(() => src.insert(rows, valid), () => [lo, hi], increasing(valid) ? valid : undefined) : 0;
+    const inserted = valid.length ? store.bulkInsert(() => src.insert(rows, valid), () => [lo, hi]) : 0;
     chunker.took(read.length, performance.now() - t0);
     src.advance(rows);
     out.covered += rows.length;
@@ -88,25 +84,6 @@ export async function copyRows(store: DurableStore, src: CopySource, chunker: Ch
     out.imported += inserted;
     await onChunk(rows.length, inserted);
   }
-}
-
-/** Whether each row's `t` is a number larger than the one before. */
-function increasing(rows: unknown[][]): boolean {
-  let last = -Infinity;
-  for (const row of rows) {
-    const t = row[0];
-    if (typeof t !== 'number' || !(t > last)) return false;
-    last = t;
-  }
-  return true;
-}
-
-/** `rows` (increasing `t`) without those of the last 10-minute page they reach, unless that is all of them. */
-function wholePages(rows: unknown[][]): unknown[][] {
-  const edge = pageOf(rows[rows.length - 1]![0] as number) * PAGE_MS;
-  let k = rows.length;
-  while (k > 0 && (rows[k - 1]![0] as number) >= edge) k--;
-  return k > 0 ? rows.slice(0, k) : rows;
 }
 
 const POWER_AT = POWER_FIELDS.map((f) => 1 + SAMPLE_FIELDS.indexOf(f));

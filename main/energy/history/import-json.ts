@@ -5,8 +5,8 @@ import { startWorker } from '../../core/worker.js';
 import { SIGEN_FIELD_OF, SIGEN_FIELDS } from '../import/sigen-history.js';
 import type { DurableStore } from './durable-store.js';
 import { copyRows, type Chunker, type CopySource, type OnChunk } from './import-copy.js';
-import type { JsonRowCounts } from './json-rows.js';
-import { readLegacyJson, SPLIT_BYTES } from './legacy-json-halves.js';
+import { readJsonArray } from './json-array-stream.js';
+import { jsonRowTaker, type JsonRowCounts } from './json-rows.js';
 import { decodeRecords, SampleStage } from './sample-stage.js';
 import type { SigenJsonMessage } from './sigen-json-worker.js';
 import { SAMPLE_FIELDS } from './sample.js';
@@ -56,41 +56,35 @@ function rowInserter(db: Db, fields: readonly boolean[]): (rows: unknown[][]) =>
 
 /**
  * Our own legacy JSON file's rows on their way into `store`: `load` reads and checks the whole file
- * into a stage on disk (sample-stage.ts; a large file in two halves on two threads, into two:
- * legacy-json-halves.ts; throws what reading or checking the file throws, with nothing inserted),
- * keeping the rows at or after `cutoff`; `insert` adds them to the history in the file's order (of
- * two rows with the same `t`, the first stays, as when inserted one by one); `drop` removes the
- * stages. `splitBytes`: the size from which a file is read in two halves.
+ * into a stage on disk (sample-stage.ts; throws what reading or checking the file throws, with
+ * nothing inserted), keeping the rows at or after `cutoff`; `insert` adds them to the history in
+ * the file's order (of two rows with the same `t`, the first stays, as when inserted one by one);
+ * `drop` removes the stage.
  */
-export function legacyJsonStage(store: DurableStore, splitBytes = SPLIT_BYTES) {
+export function legacyJsonStage(store: DurableStore) {
   const stage = new SampleStage();
-  let second: SampleStage | null = null;
   let from = 0;
   let insert: ReturnType<typeof rowInserter> | null = null;
   const source: CopySource = {
-    read: (limit) => {
-      // The first stage's rows, then the second's, as one run (a short read would end a chunk early).
-      const rows = stage.read(from, limit);
-      if (second && rows.length < limit) for (const row of second.read(Math.max(0, from - stage.count), limit - rows.length)) rows.push(row);
-      return rows;
-    },
-    insert: (_rows, valid) => (insert ??= rowInserter(store.db, second ? stage.present.map((p, i) => p || second!.present[i]!) : stage.present))(valid),
+    read: (limit) => stage.read(from, limit),
+    insert: (_rows, valid) => (insert ??= rowInserter(store.db, stage.present))(valid),
     advance: (rows) => (from += rows.length),
     check: null,
   };
   return {
     /** Reads `file` into the stage, keeping rows at or after `cutoff`; returns what it found. */
     async load(file: string, cutoff: number): Promise<JsonRowCounts> {
-      const read = await readLegacyJson(file, cutoff, stage, splitBytes);
-      second = read.second;
-      return read.counts;
+      const counts: JsonRowCounts = { rows: 0, withPower: 0, inRetention: 0, unreadable: 0, bytes: 0 };
+      const take = jsonRowTaker('legacy-json', cutoff, stage, counts);
+      for (const batch of readJsonArray(file)) take(batch);
+      stage.flush();
+      return counts;
     },
     async insert(chunker: Chunker, onChunk: OnChunk): Promise<number> {
       return (await copyRows(store, source, chunker, onChunk)).imported;
     },
     drop() {
       stage.close();
-      second?.close();
     },
   };
 }

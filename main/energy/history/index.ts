@@ -14,9 +14,8 @@ import type { LegacyImportReport } from './legacy-import.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory, type HistoryQuery, type HistoryResult } from './query.js';
 import { startWorker } from '../../core/worker.js';
-import { HistoryReaderPool } from './reader-pool.js';
-import { pageOf } from './block-pages.js';
-import { SamplePageFill } from './sample-page-fill.js';
+import { yieldToIo } from '../../core/lifecycle.js';
+import { HistoryReader } from './reader.js';
 import type { HistorySample } from './sample.js';
 
 export { sampleFromState, type HistorySample } from './sample.js';
@@ -31,8 +30,10 @@ export interface HistoryOptions {
   dataDir: string;
   clock: Clock;
   logger: Logger;
-  /** Current retention in ms, read on every poll and query, so a settings change applies live. */
+  /** Current raw retention in ms, read on every poll and query, so a settings change applies live. */
   retentionMs: () => number;
+  /** How long the minute tier is kept, in ms (default 400 days; never less than the raw retention). Hours are kept for good. */
+  minuteRetentionMs?: () => number;
   /** Legacy history files to import once (default `<dataDir>/energy/history.json`). */
   legacyFiles?: string[];
   /** IANA zone that dates the export file name (default UTC). */
@@ -68,8 +69,7 @@ export interface History {
    * The same query answered off this thread (history reader worker, own read-only connection) as
    * ready-to-send JSON text: heavy reads never hold up the poller or the event stream.
    */
-  /** A query's JSON, answered by the reader worker; `release()` once `body` is sent lends its memory back. */
-  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: Buffer; widthSeconds?: number; release: () => void }>;
+  queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: string; widthSeconds?: number }>;
   exportStream(format: ExportFormat, every?: number): Readable;
   /** The export produced off this thread (history reader worker). */
   exportOffThread(format: ExportFormat, every?: number): Readable;
@@ -93,11 +93,13 @@ export interface History {
   /** Legacy files found at start and what became of them. */
   legacyImports(): LegacyImportReport[];
   /**
-   * Packs the sealed pages that are due for the exports (sample-page-fill.ts); it runs by itself
-   * in the background after a start, a poll that seals a page, a prune and an import. Resolves
-   * once none is due (or the history stops).
+   * Builds the minute and hour tiers of a database written by version 5 (with block and packed
+   * sample pages) from its samples, an hour per turn of the event loop, newest first, then drops
+   * the old tables; a kill resumes where the last committed hour left off. Call it after the port
+   * opens; reads meanwhile take the samples where the tiers are not built yet. Resolves when done
+   * (at once when there is nothing to upgrade) or the history stops.
    */
-  fillSamplePages(): Promise<void>;
+  upgrade(): Promise<void>;
   readonly file: string;
 }
 
@@ -111,8 +113,8 @@ export function createHistory(opts: HistoryOptions): History {
   let lastRetention = 0;
   let timer: Timer | null = null;
   let reports: LegacyImportReport[] = [];
-  let pool: HistoryReaderPool | null = null;
-  let fill: SamplePageFill | null = null;
+  let reader: HistoryReader | null = null;
+  let upgrading: Promise<void> | null = null;
   const importers = new Set<Worker>();
   let legacyRunning = false;
   let writeError: HistoryWriteError | null = null;
@@ -139,6 +141,8 @@ export function createHistory(opts: HistoryOptions): History {
   };
 
   const cutoff = () => clock.now() - retentionMs();
+  const DAY = 86_400_000;
+  const minuteCutoff = () => Math.min(cutoff(), clock.now() - (opts.minuteRetentionMs?.() ?? 400 * DAY));
   const store = (): DurableStore => {
     if (!durable) throw new Error('history not started');
     return durable;
@@ -147,13 +151,9 @@ export function createHistory(opts: HistoryOptions): History {
   const prune = (): number => {
     const d = store();
     const c = cutoff();
-    const deleted = d.prune(c);
+    const deleted = d.prune({ raw: c, minute: minuteCutoff() });
     total -= deleted;
-    if (deleted) {
-      pool?.invalidate(c);
-      void fill?.kick();
-      logger.debug({ deleted }, 'history pruned');
-    }
+    if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };
 
@@ -180,14 +180,11 @@ export function createHistory(opts: HistoryOptions): History {
         const mine = importers.delete(w);
         if (mine && durable) {
           if (!importers.size) durable.autoCheckpoint(true);
-          durable.resetCache();
           // The progress messages counted every row the worker committed; only a worker that died
           // (a transaction's message may be lost) is recounted: a count(*) over a large table
           // holds this thread for a quarter of a second.
           if (!clean) total = durable.count();
         }
-        if (mine) pool?.invalidate();
-        if (mine && !importers.size) void fill?.kick();
         // A file the worker never reported on (missing, or the worker died) is not "running" any more.
         for (const [f, r] of byFile) if (r.status === 'running') byFile.set(f, { file: f, status: 'failed', error: 'not imported (the import stopped before this file)' });
         publish(current());
@@ -220,8 +217,7 @@ export function createHistory(opts: HistoryOptions): History {
     start() {
       if (durable) return;
       durable = new DurableStore(file);
-      pool = new HistoryReaderPool(file, logger);
-      fill = new SamplePageFill(durable, { logger, paused: () => importers.size > 0 });
+      reader = new HistoryReader(file, logger);
       reports = [];
       lastRetention = retentionMs();
       total = durable.count();
@@ -238,18 +234,15 @@ export function createHistory(opts: HistoryOptions): History {
         }
       }, PRUNE_INTERVAL_MS);
       timer.unref?.();
-      void fill.kick();
     },
 
     stop() {
       if (timer) clock.clear(timer);
       timer = null;
-      fill?.stop();
-      fill = null;
       for (const w of importers) void w.terminate();
       importers.clear();
-      void pool?.close();
-      pool = null;
+      void reader?.close();
+      reader = null;
       durable?.close();
       durable = null;
     },
@@ -275,7 +268,6 @@ export function createHistory(opts: HistoryOptions): History {
       const retention = retentionMs();
       const shrunk = retention < lastRetention;
       lastRetention = retention;
-      const before = memory.lastT;
       if (!memory.push(sample)) {
         logger.warn({ t: sample.t, lastT: memory.lastT }, 'history sample not newer than the last one; skipped');
         return false;
@@ -284,8 +276,6 @@ export function createHistory(opts: HistoryOptions): History {
       try {
         if (durable.insert(sample)) total++;
         writeSucceeded();
-        // The first poll of a page seals the one before: its samples are packed for the exports.
-        if (before !== null && pageOf(sample.t) !== pageOf(before)) void fill?.kick();
       } catch (err) {
         writeFailed(err);
       }
@@ -307,12 +297,12 @@ export function createHistory(opts: HistoryOptions): History {
     },
 
     query(q) {
-      return queryHistory({ memory, durable: store(), cutoff: cutoff() }, q);
+      return queryHistory({ memory, durable: store(), cutoff: cutoff(), minuteCutoff: minuteCutoff() }, q);
     },
 
     queryJson(q, pretty) {
-      if (!pool) return Promise.reject(new Error('history not started'));
-      return pool.query(q, cutoff(), pretty);
+      if (!reader) return Promise.reject(new Error('history not started'));
+      return reader.query(q, cutoff(), minuteCutoff(), pretty);
     },
 
     exportStream(format, every) {
@@ -320,8 +310,8 @@ export function createHistory(opts: HistoryOptions): History {
     },
 
     exportOffThread(format, every) {
-      if (!pool) throw new Error('history not started');
-      return pool.exportStream(format, every, cutoff());
+      if (!reader) throw new Error('history not started');
+      return reader.exportStream(format, every, cutoff());
     },
 
     exportFileName(format, every) {
@@ -336,6 +326,26 @@ export function createHistory(opts: HistoryOptions): History {
 
     legacyImports: () => reports,
 
-    fillSamplePages: () => fill?.kick() ?? Promise.resolve(),
+    upgrade() {
+      upgrading ??= (async () => {
+        try {
+          const from = durable?.tiersFrom();
+          if (from === undefined || from === Number.MIN_SAFE_INTEGER) return;
+          logger.info({ below: new Date(from).toISOString() }, 'history upgrade: building the minute and hour tiers from the samples');
+          // Paused while an import writes (this connection would wait for its lock on this thread).
+          for (;;) {
+            if (importers.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+            else if (durable?.upgradeStep()) await yieldToIo();
+            else break;
+          }
+          if (durable) logger.info('history upgrade done: old block and sample pages dropped');
+        } catch (err) {
+          logger.error({ err }, 'history upgrade stopped; it resumes at the next start');
+        } finally {
+          upgrading = null;
+        }
+      })();
+      return upgrading;
+    },
   };
 }

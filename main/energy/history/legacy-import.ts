@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import { jsonFailure, plainReason } from '../../core/import-file.js';
-import type { Logger } from '../../core/logger.js';
-import type { DurableStore } from './durable-store.js';
+import { jsonFailure } from '../../core/import-file.js';
 import { fromSigenRow, hasPower, isSigenRow } from '../import/sigen-history.js';
 import { parseTime, SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
@@ -89,31 +86,4 @@ export function legacyValues(item: unknown, i: number, values: Array<number | nu
     else throw new Error(`entry ${i}: ${f} must be a number or null`);
   }
   return t;
-}
-
-/**
- * Imports each legacy file that exists, once: all of it in one transaction, then renames it with
- * the suffix `.imported`. A malformed file is logged, reported and left where it is, untouched.
- */
-export function importLegacyFiles(opts: { files: string[]; durable: DurableStore; cutoff: number; logger: Logger }): LegacyImportReport[] {
-  const reports: LegacyImportReport[] = [];
-  for (const file of [...new Set(opts.files)]) {
-    if (!fs.existsSync(file)) continue;
-    try {
-      const samples = parseLegacyHistory(fs.readFileSync(file, 'utf8'));
-      const refused = noPowerError(samples);
-      if (refused) throw new Error(refused);
-      const kept = samples.filter((s) => s.t >= opts.cutoff);
-      const imported = opts.durable.insertMany(kept);
-      fs.renameSync(file, `${file}.imported`);
-      const report = { file, status: 'imported' as const, imported, skipped: samples.length - imported };
-      opts.logger.info(report, 'legacy history imported');
-      reports.push(report);
-    } catch (err) {
-      const report = { file, status: 'failed' as const, error: plainReason(err) };
-      opts.logger.error(report, 'legacy history file not imported; fix or remove it and restart');
-      reports.push(report);
-    }
-  }
-  return reports;
 }

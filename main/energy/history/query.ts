@@ -1,6 +1,4 @@
-import { BucketColumns } from './bucket-columns.js';
 import { finishBucket, flooredWidthSeconds, MAX_ROWS } from './downsample.js';
-import { downsampledJsonBytes } from './downsample-json.js';
 import type { DurableStore } from './durable-store.js';
 import type { MemoryWindow } from './memory-window.js';
 import type { DownsampledRow, HistorySample } from './sample.js';
@@ -16,10 +14,13 @@ export interface HistoryQuery {
 }
 
 export interface HistorySources {
-  memory: MemoryWindow;
+  /** The newest samples, when this thread has them (the reader worker has none). */
+  memory?: MemoryWindow;
   durable: DurableStore;
-  /** Samples older than this are outside retention (the durable copy may still hold them until its next prune). */
+  /** Samples older than this are outside the raw retention (the table may hold them until its next prune). */
   cutoff: number;
+  /** Minutes older than this are outside the minute retention (default: none kept before `cutoff`). */
+  minuteCutoff?: number;
 }
 
 export type HistoryResult =
@@ -29,65 +30,40 @@ export type HistoryResult =
 const FAR_FUTURE = Number.MAX_SAFE_INTEGER;
 
 /**
- * Answers a history query. Raw rows come from the memory window and, for anything older than it
- * holds, from the durable copy. Raw rows: the most recent `limit` (default and cap 20,000) inside [since, until].
- * Downsampled rows: one per bucket of max(every, span / 20,000) seconds, aligned to epoch
- * multiples of the width, over the whole window; `limit` then keeps the most recent buckets.
- *
- * Downsampling reads the durable copy alone, which holds the whole series (the memory window is its
- * newest part; the reader worker that answers `GET /api/history` has no memory window at all).
+ * Answers a history query. Raw rows: the most recent `limit` (default and cap 20,000) inside
+ * [since, until] cut to the raw retention, from the memory window and, for anything older, the
+ * table. Downsampled rows: one per bucket of max(every, floor) seconds aligned to epoch multiples
+ * of the width, over the window; `limit` then keeps the most recent buckets. With `every` of a
+ * minute or more, `since` reaches back past the raw retention into the minute and hour tiers.
  */
 export function queryHistory(src: HistorySources, q: HistoryQuery): HistoryResult {
-  const lo = Math.max(q.since ?? src.cutoff, src.cutoff);
+  const tiered = q.every !== undefined && q.every >= 60 && q.since !== undefined;
+  const lo = tiered ? q.since! : Math.max(q.since ?? src.cutoff, src.cutoff);
   const hi = q.until ?? FAR_FUTURE;
   const limit = Math.min(q.limit ?? MAX_ROWS, MAX_ROWS);
 
   if (q.every === undefined) {
-    // The newest rows from memory, then the rest of `limit` from the durable copy strictly before
-    // the window (an empty span or a zero limit reads nothing there).
-    const newer = src.memory.range(lo, hi, limit);
-    const memFirst = src.memory.firstT ?? FAR_FUTURE;
+    // The newest rows from memory, then the rest of `limit` from the table strictly before them.
+    const newer = src.memory?.range(lo, hi, limit) ?? [];
+    const memFirst = src.memory?.firstT ?? FAR_FUTURE;
     const rows = src.durable.recent(lo, Math.min(hi, memFirst - 1), limit - newer.length).concat(newer);
     if (q.order === 'desc') rows.reverse();
     return { kind: 'samples', rows };
   }
 
-  const { buckets, from, widthSeconds } = downsampledBuckets(src, q.every, lo, hi, limit);
-  const rows: DownsampledRow[] = [];
-  for (let j = from; j < buckets.length; j++) rows.push(finishBucket(buckets.bucket(j)));
+  const cut = { raw: src.cutoff, minute: Math.min(src.minuteCutoff ?? src.cutoff, src.cutoff) };
+  // The span that actually holds data decides the floor on the bucket width.
+  const extent = src.durable.extent(lo, hi, cut);
+  if (!extent) return { kind: 'downsampled', rows: [], widthSeconds: q.every };
+  const widthSeconds = flooredWidthSeconds(q.every, extent[0], extent[1]);
+  const buckets = src.durable.buckets(lo, hi, widthSeconds * 1000, cut);
+  const rows = buckets.slice(Math.max(0, buckets.length - limit)).map(finishBucket);
   if (q.order === 'desc') rows.reverse();
   return { kind: 'downsampled', rows, widthSeconds };
 }
 
-const encoder = new TextEncoder();
-
-/**
- * The same query as the UTF-8 JSON `GET /api/history` sends, in an ArrayBuffer of its own (so a
- * worker can transfer it). Downsampled rows are written straight from the partial buckets
- * (downsampledJsonBytes: byte for byte what JSON.stringify writes of the rows).
- */
-export function queryHistoryJson(src: HistorySources, q: HistoryQuery, pretty: boolean, allocate?: (bytes: number) => Uint8Array): { body: Uint8Array; widthSeconds?: number } {
-  if (q.every === undefined || pretty) {
-    const result = queryHistory(src, q);
-    const text = pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows);
-    return { body: encoder.encode(text), widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined };
-  }
-  const lo = Math.max(q.since ?? src.cutoff, src.cutoff);
-  const { buckets, from, widthSeconds } = downsampledBuckets(src, q.every, lo, q.until ?? FAR_FUTURE, Math.min(q.limit ?? MAX_ROWS, MAX_ROWS));
-  return { body: downsampledJsonBytes(buckets, from, q.order === 'desc', allocate), widthSeconds };
-}
-
-/** The buckets of a downsampled query; the response holds those from index `from` on (`limit`). */
-function downsampledBuckets(src: HistorySources, every: number, lo: number, hi: number, limit: number): { buckets: BucketColumns; from: number; widthSeconds: number } {
-  // The span that actually holds data decides the floor on the bucket width.
-  const newest = src.durable.recent(lo, hi, 1)[0];
-  if (!newest) return { buckets: new BucketColumns(1), from: 0, widthSeconds: every };
-  // A sample at or before `newest` exists, so the oldest from `lo` on is inside [lo, hi].
-  const first = src.durable.firstFrom(lo)!;
-  const widthSeconds = flooredWidthSeconds(every, first, newest.t);
-  // Whole minutes from the durable copy's per-minute rollup, whole 10 s blocks from its block
-  // cache, the partial ones at the edges raw; `limit` keeps the most recent buckets (the floor
-  // keeps them at 20,000 or fewer anyway).
-  const buckets = src.durable.buckets(first, newest.t, widthSeconds * 1000);
-  return { buckets, from: Math.max(0, buckets.length - limit), widthSeconds };
+/** The same query as the JSON text `GET /api/history` sends. */
+export function queryHistoryJson(src: HistorySources, q: HistoryQuery, pretty: boolean): { body: string; widthSeconds?: number } {
+  const result = queryHistory(src, q);
+  return { body: pretty ? JSON.stringify(result.rows, null, 2) : JSON.stringify(result.rows), widthSeconds: result.kind === 'downsampled' ? result.widthSeconds : undefined };
 }

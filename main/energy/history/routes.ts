@@ -59,8 +59,6 @@ export function registerHistoryRoutes(app: FastifyInstance, history: History): v
     // Answered off this thread: a 7-day every=1 query must not hold up the poller.
     const result = await history.queryJson(q, pretty);
     if (result.widthSeconds !== undefined) reply.header('x-history-bucket-seconds', String(result.widthSeconds));
-    // Once the socket has every byte, the worker may write the next answer into the same memory.
-    reply.raw.once('finish', result.release);
     return reply.type('application/json; charset=utf-8').send(result.body);
   });
 

@@ -137,7 +137,7 @@ describe('import from a sigen-home-bridge data folder', () => {
     expect(s.weather).toMatchObject({ enabled: theirs.weather.enabled, latitude: theirs.weather.latitude, longitude: theirs.weather.longitude, refreshMinutes: theirs.weather.refreshMs / 60_000 });
     expect(s.general).toMatchObject({ temperatureUnit: theirs.weather.units, currency: theirs.tariff.currency });
     expect(s.battery).toEqual({ capacityKwh: theirs.battery.capacityKwh, reserveSoc: theirs.battery.reserveSoc });
-    expect(s.history).toEqual({ retentionDays: theirs.history.retentionDays });
+    expect(s.history).toEqual({ retentionDays: theirs.history.retentionDays, minuteRetentionDays: 400 });
     expect(s.tariff).toMatchObject({ importRate: theirs.tariff.importRate, feedInRate: theirs.tariff.exportRate, dailySupplyCharge: theirs.tariff.supplyChargePerDay });
     const [win] = theirs.tariff.importWindows as [Window];
     expect(s.tariff.windows).toEqual([{ name: expect.any(String), start: win.start, end: win.end, days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], importRate: win.rate, feedInRate: null }]);

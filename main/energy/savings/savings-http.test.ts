@@ -9,7 +9,7 @@ import { createHistory, sampleFromState } from '../history/index.js';
 import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { energySettingsSchema } from '../settings.js';
-import { startOfLocalDay } from '../tariff/local-time.js';
+import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { startEnergyHarness, waitForState } from '../testing/harness.js';
 import type { FeatureContext } from '../feature.js';
 import { createSavingsFeature } from './feature.js';
@@ -22,9 +22,10 @@ const settings = energySettingsSchema.parse({
   general: { timezone: tz, currency: 'EUR' },
   tariff: { importRate: 0.3, feedInRate: 0.1, dailySupplyCharge: 1, windows: [{ name: 'Peak', start: '17:00', end: '21:00', importRate: 0.5 }] },
 });
-const hourFormat = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' });
+// Through the zone source the code uses (the system tz database), not ICU's copy of it (issue 39).
+const hourOf = (t: number) => Math.floor(localMinute(t, tz).minute / 60);
 function stateAt(t: number): LiveState {
-  const h = Number(hourFormat.format(t));
+  const h = hourOf(t);
   const [home, solar, battery, grid] = h < 7 ? [400, 0, -400, 0] : h < 10 ? [500, 0, 0, 500] : h < 16 ? [500, 3000, 1500, -1000] : h < 17 ? [1000, 0, 0, 1000] : h < 21 ? [1500, 0, -1500, 0] : [600, 0, 0, 600];
   const s = emptyLiveState({ host: '127.0.0.1', port: 502 }, 60_000);
   return { ...s, connected: true, lastUpdated: t, power: { ...s.power, solar, solarNative: solar, home, grid, battery } };

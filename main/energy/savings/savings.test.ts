@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { energySettingsSchema } from '../settings.js';
 import type { PowerSample } from '../tariff/ledger.js';
-import { startOfLocalDay } from '../tariff/local-time.js';
+import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { SavingsLedger, type SavingsConfig, type SavingsDay } from './ledger.js';
 import { savingsCsv, savingsReport } from './report.js';
 
@@ -40,11 +40,11 @@ const tz = 'Europe/Berlin';
 const tariffWith = (peak: number) =>
   energySettingsSchema.parse({ tariff: { importRate: 0.3, feedInRate: 0.1, dailySupplyCharge: 1, windows: [{ name: 'Peak', start: '17:00', end: '21:00', importRate: peak }] } }).tariff;
 
-const hourFormat = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' });
-const localHour = (t: number) => Number(hourFormat.format(t));
+// Through the zone source the code uses (the system tz database), not ICU's copy of it (issue 39).
+const hourOf = (t: number) => Math.floor(localMinute(t, tz).minute / 60);
 
 function sampleAt(t: number): PowerSample {
-  const h = localHour(t);
+  const h = hourOf(t);
   const row = h < 7 ? [400, 0, -400, 0] : h < 10 ? [500, 0, 0, 500] : h < 16 ? [500, 3000, 1500, -1000] : h < 17 ? [1000, 0, 0, 1000] : h < 21 ? [1500, 0, -1500, 0] : [600, 0, 0, 600];
   return { t, home: row[0]!, solar: row[1]!, battery: row[2]!, grid: row[3]! };
 }

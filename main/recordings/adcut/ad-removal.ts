@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../../core/clock.js';
+import { realElapsed, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Db } from '../../core/sqlite.js';
 import { startScanTicker, type ProgressRegistry } from '../progress.js';
@@ -89,7 +89,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         // One probe for the scan's progress and the cut (which needs where the timeline starts too).
         const timeline = await probeTimeline(deps.tools, source, signal);
         const duration = timeline?.duration ?? null;
-        const stopTicker = startScanTicker(deps.progress, deps.clock, boxId, duration);
+        const stopTicker = startScanTicker(deps.progress, realElapsed(deps.clock), boxId, duration);
         let breaks: Span[];
         try {
           breaks = await detectBreaks({

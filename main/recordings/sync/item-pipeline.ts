@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../../core/clock.js';
+import { realElapsed, type Clock } from '../../core/clock.js';
 import { realPathInside } from '../../core/real-path.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
@@ -147,6 +147,8 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
   write({ status: 'partial', error: inProgress, file_path: finalPath });
 
   const meter = createRateMeter();
+  // The rate in real bytes per second, whatever speed the service's clock runs at.
+  const elapsed = realElapsed(deps.clock);
   const result = await (async () => {
     try {
       return await deps.download({
@@ -155,7 +157,7 @@ export async function processItem(deps: ItemPipelineDeps, ctx: ItemContext, w: W
         mediaRoot: ctx.mediaRoot,
         signal: ctx.signal,
         expectedSize: expected,
-        onTick: (bytes) => void deps.progress.set(item.id, downloadProgress(meter, deps.clock.now(), bytes, expected)),
+        onTick: (bytes) => void deps.progress.set(item.id, downloadProgress(meter, elapsed.now(), bytes, expected)),
       });
     } finally {
       deps.progress.clear(item.id);

@@ -70,19 +70,35 @@ export const nodeMediaGet: MediaGet = (url, opts) =>
   });
 
 const HEADER_LIMIT = 64 * 1024;
+const READ_BUFFER_BYTES = 1024 * 1024;
+/** Read buffers kept for the next requests once theirs are closed (downloads run one at a time). */
+const MAX_SPARE_READ_BUFFERS = 2;
 
 /**
  * GET over a plain socket reading into one reused 1 MiB buffer: no allocation per chunk, so a
  * multi-GB body causes no garbage-collection storm (Node's http client allocates a buffer per
  * read). HTTP/1.1 with `Connection: close`; a `Content-Length` body or one that ends at close.
  * Anything else (https, chunked bodies, unusual framing) goes to `fallback`.
+ * A request's read buffer goes back to the client when its socket closes and the next request
+ * reads into it: a buffer per request was garbage the download thread's small heap did not
+ * collect for hours (about 1 MB of RSS more per download; see docs/performance.md, soak).
+ * `allocate` makes a new read buffer (tests count them).
  */
-export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet): MediaGet {
+export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet, allocate: (bytes: number) => Buffer = Buffer.allocUnsafeSlow): MediaGet {
+  const spare: Buffer[] = [];
   return (url, opts) => {
     const u = new URL(url);
     if (u.protocol !== 'http:') return fallback(url, opts);
     return new Promise<MediaResponse>((resolve, reject) => {
-      const buffer = Buffer.allocUnsafe(1024 * 1024);
+      const buffer = spare.pop() ?? allocate(READ_BUFFER_BYTES);
+      let released = false;
+      // Called once the socket is destroyed (no read lands in the buffer after that): the next
+      // request may read into it, even one that starts before this socket's 'close' event.
+      const release = () => {
+        if (released) return;
+        released = true;
+        if (spare.length < MAX_SPARE_READ_BUFFERS) spare.push(buffer);
+      };
       let head: Buffer = Buffer.alloc(0);
       let phase: 'head' | 'body' | 'done' = 'head';
       let status = 0;
@@ -108,8 +124,9 @@ export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet): MediaGe
           sink!(b, start, start + n);
         }
         if (contentLength !== null && received >= contentLength) {
-          end({ complete: true });
           socket.destroy();
+          release();
+          end({ complete: true });
         }
       };
       const onHead = () => {
@@ -201,6 +218,7 @@ export function createSocketMediaGet(fallback: MediaGet = nodeMediaGet): MediaGe
         else end({ complete: false, error: reasonOf(opts.signal, err) });
       });
       socket.on('close', () => {
+        release();
         opts.signal.removeEventListener('abort', onAbort);
         if (phase === 'head') reject(new Error(reasonOf(opts.signal, 'the box closed the connection before answering')));
         else if (contentLength === null) end({ complete: true });

@@ -3,7 +3,7 @@ import { WhyDisabled } from '../../kit/SectionedPage.js';
 import { api, ApiError, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { applyRaws, changedMembers, getIn, schemaAt, setIn } from './form-values.js';
-import { plainMessage } from './plain.js';
+import { labelOf, plainMessage } from './plain.js';
 import { fieldInfo, humanize, type JsonSchema } from './schema.js';
 import { SettingField, type FieldEditor } from './SettingField.js';
 import type { SectionProps } from './sections.js';
@@ -56,7 +56,7 @@ export function GroupForm({ group, schema, root, value, locked, ownerOnly, resta
     try {
       const r = await api.put<SaveResult>('/api/settings', { [group]: changed });
       const mine = r.restartRequired.filter((p) => p === group || p.startsWith(`${group}.`));
-      setStatus({ kind: 'ok', text: mine.length ? `Saved. Restart the bridge to apply: ${mine.join(', ')}.` : 'Saved. Changes apply now.' });
+      setStatus({ kind: 'ok', text: mine.length ? `Saved. Restart the bridge to apply: ${mine.map((p) => restartLabel(root, p)).join(', ')}.` : 'Saved. Changes apply now.' });
       onSaved(r);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid' && err.field) {
@@ -149,4 +149,9 @@ function controlFor(root: JsonSchema, field: string): string {
 /** The section's name inside "Save …": "gateway", "smart-home assistant", but "HomeKit" and "MQTT (Home Assistant)" as written. */
 export function saveName(title: string): string {
   return /[A-Z]/.test(title.slice(1)) ? title : title.toLowerCase();
+}
+
+/** A field waiting for a restart, named as its form names it (the schema's label), never by its path. */
+export function restartLabel(root: JsonSchema, path: string): string {
+  return path.includes('.') ? labelOf(path, schemaAt(root, path)) : humanize(path);
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { OWNER_ONLY_NOTE } from '../../kit/owner-only.js';
-import { GroupForm, type SaveResult } from './GroupForm.js';
+import { GroupForm, restartLabel, type SaveResult } from './GroupForm.js';
 import { PasscodePanel } from './PasscodePanel.js';
 import { SectionedPage } from '../../kit/SectionedPage.js';
 import { energyPageSections } from '../features/index.js';
@@ -34,7 +34,7 @@ export function SettingsPage() {
       <h1>Settings</h1>
       {restartRequired.length > 0 && (
         <Banner kind="warn" testId="restart-banner">
-          Restart the bridge to apply: {restartRequired.map((p) => p.split('.').map(humanize).join(' › ')).join(', ')}.
+          Restart the bridge to apply: {restartRequired.map((p) => (p.includes('.') ? `${humanize(p.split('.')[0]!)} › ${restartLabel(schema, p)}` : humanize(p))).join(', ')}.
         </Banner>
       )}
       <PasscodePanel passcodeSet={settings.passcodeSet} unlocked={settings.unlocked} onChange={() => void reload()} />

@@ -9,7 +9,7 @@ import { PowerChart, SocChart } from './Charts.js';
 import { CustomRange } from './CustomRange.js';
 import { DailyBars } from './DailyBars.js';
 import { DemoClockBadge } from '../DemoClock.js';
-import { serverNow, useServerClock } from '../server-clock.js';
+import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
 import { sampleSpacingSeconds, windowTotals } from './window-totals.js';
 
@@ -83,7 +83,8 @@ export function TrendsPage() {
     [rows, spacing, pricing],
   );
   const currency = pricing?.general.currency ?? 'AUD';
-  const domain: [number, number] = [query.since, query.until];
+  // "All" starts at the oldest row the bridge answered, not at the epoch it was asked from.
+  const domain: [number, number] = [range === 'all' && rows?.length ? rows[0]!.t : query.since, query.until];
   const toggle = (key: SeriesKey) =>
     setVisible((v) => {
       const next = new Set(v);

@@ -1,10 +1,18 @@
-/** The trends ranges and the history query each one makes. */
-export type RangeKey = '1h' | '24h' | '7d' | 'custom';
+/**
+ * The trends ranges and the history query each one makes. Past the raw window (7 days by default)
+ * the bridge answers from its minute and hour averages, so the longer ranges ask for whole hours.
+ */
+export type RangeKey = '1h' | '24h' | '7d' | '30d' | '1y' | 'all' | 'custom';
 
+const DAY = 86_400_000;
 export const RANGES: Array<{ key: RangeKey; label: string; spanMs: number; every: number }> = [
   { key: '1h', label: '1 hour', spanMs: 3_600_000, every: 10 },
-  { key: '24h', label: '24 hours', spanMs: 86_400_000, every: 120 },
-  { key: '7d', label: '7 days', spanMs: 7 * 86_400_000, every: 900 },
+  { key: '24h', label: '24 hours', spanMs: DAY, every: 120 },
+  { key: '7d', label: '7 days', spanMs: 7 * DAY, every: 900 },
+  { key: '30d', label: '30 days', spanMs: 30 * DAY, every: 3600 },
+  { key: '1y', label: '1 year', spanMs: 365 * DAY, every: 12 * 3600 },
+  // Everything kept: from the epoch, one point a day (the bridge keeps hourly averages for good).
+  { key: 'all', label: 'All', spanMs: Infinity, every: 86_400 },
   { key: 'custom', label: 'Custom', spanMs: 0, every: 0 },
 ];
 
@@ -17,15 +25,19 @@ export interface HistoryQuery {
   every: number;
 }
 
-/** `every` for an arbitrary span: whole seconds, at least 1. */
+/**
+ * `every` for an arbitrary span: whole seconds, at least 1; a whole number of minutes from a minute
+ * up, so a range older than the raw window is answered from the minute and hour averages.
+ */
 export function everyFor(spanMs: number): number {
-  return Math.max(1, Math.round(spanMs / TARGET_POINTS / 1000));
+  const s = Math.max(1, Math.round(spanMs / TARGET_POINTS / 1000));
+  return s < 60 ? s : Math.round(s / 60) * 60;
 }
 
 export function queryFor(key: RangeKey, now: number, custom: { from: number; to: number }): HistoryQuery {
   if (key === 'custom') return { since: custom.from, until: custom.to, every: everyFor(custom.to - custom.from) };
   const r = RANGES.find((x) => x.key === key)!;
-  return { since: now - r.spanMs, until: now, every: r.every };
+  return { since: Number.isFinite(r.spanMs) ? now - r.spanMs : 0, until: now, every: r.every };
 }
 
 export function historyUrl(q: HistoryQuery): string {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import { formatTime } from '../../kit/format.js';
+import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { messageOf, rec } from '../api.js';
 import { episodeLabel, formatInZone } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';
@@ -34,7 +35,8 @@ const isLive = (d: HistoryData) => d.sync.running !== null || d.active.length > 
 const TRIGGER: Record<SyncRun['trigger'], string> = { cron: 'schedule', manual: 'Sync now', show: 'one show' };
 
 function duration(run: SyncRun): string {
-  const end = run.finished_at ? Date.parse(run.finished_at) : Date.now();
+  // A running run's time so far, on the service's clock (its start is on it).
+  const end = run.finished_at ? Date.parse(run.finished_at) : serverNow();
   const s = Math.max(0, Math.round((end - Date.parse(run.started_at)) / 1000));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
@@ -43,6 +45,7 @@ function duration(run: SyncRun): string {
 export function HistoryPage() {
   const live = useLivePoll(load, isLive);
   const { view } = useServerSettings();
+  useServerClock();
   const tz = view?.tz;
   const locked = useLocked();
   const [message, setMessage] = useState<string | null>(null);

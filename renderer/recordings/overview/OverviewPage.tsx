@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
+import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { rec } from '../api.js';
 import { episodeLabel, formatBytes, formatInZone } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';
@@ -60,6 +61,8 @@ const TRIGGER: Record<SyncRun['trigger'], string> = { cron: 'schedule', manual: 
 export function OverviewPage() {
   const live = useLivePoll(load, isLive);
   const { view } = useServerSettings();
+  // "This week" from the service's clock (in the demo, the energy pages' demo clock).
+  useServerClock();
   const [boxes, setBoxes] = useState<SavedBox[] | null>(null);
   const boxSetting = String(view?.settings.box_address ?? '');
   useEffect(() => {
@@ -91,7 +94,7 @@ export function OverviewPage() {
   const running = d?.sync.running ?? null;
   const lastFinished = d?.runs.find((r) => r.status !== 'running') ?? null;
   const active = d?.recordings.filter((r) => r.progress) ?? [];
-  const week = d ? thisWeek(d.recordings, Date.now()) : null;
+  const week = d ? thisWeek(d.recordings, serverNow()) : null;
   const shows = d ? showCounts(d.shows) : null;
   const settings = view?.settings;
   const mediaUrl = String(settings?.media_server_url ?? '');

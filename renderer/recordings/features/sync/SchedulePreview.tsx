@@ -1,9 +1,12 @@
+import { serverNow, useServerClock } from '../../../kit/server-clock.js';
 import { formatInZone } from '../../format.js';
 import { describeCron, nextRuns } from './cron.js';
 
 /** Plain words and the next three run times of a cron expression, in the service's time zone. */
 export function SchedulePreview({ cron, tz }: { cron: string; tz: string }) {
-  const runs = nextRuns(cron, tz, Date.now());
+  // From the service's clock: the same next runs as the service's schedule, in the demo too.
+  useServerClock();
+  const runs = nextRuns(cron, tz, serverNow());
   const words = describeCron(cron);
   if (runs.length === 0) {
     return (

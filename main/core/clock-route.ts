@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from './clock.js';
 
 /** What `GET /api/clock` answers: the service's time and how fast it runs (the demo's day runs faster). */
 export interface ClockView {

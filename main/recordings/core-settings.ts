@@ -7,3 +7,6 @@ import { syncSettings } from './sync/settings.js';
  * the features' settings in list order (features/index.ts), the same order as before.
  */
 export const recordingCoreGroups = [{ name: 'sync', settings: syncSettings }] as const;
+
+/** The core settings' definitions (what every feature's settings type includes). */
+export const recordingCoreSettings = syncSettings;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { realElapsed, systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
@@ -9,6 +9,7 @@ import type { AdRemovalDeps } from './adcut/ad-removal.js';
 import type { AdTools } from './adcut/tools.js';
 import { composeHooks } from './features/compose.js';
 import { recordingFeatures } from './features/index.js';
+import type { SyncParts } from './features/feature.js';
 import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { openDatabase, type Db } from '../core/sqlite.js';
@@ -43,8 +44,6 @@ import { mediaRootProblem } from './sync/media-root.js';
 import { createFlightGuard, type FlightGuard } from './sync/single-flight.js';
 import type { CloudTimings } from './cloud/cloud-client.js';
 import { registerRecordingsUi } from './web-ui.js';
-import { registerRecordingsMetrics } from './integrations/metrics.js';
-import { createRecordingsMqtt } from './integrations/mqtt.js';
 
 export interface RecordingDeps {
   logger: Logger;
@@ -161,8 +160,23 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         disposer.add(() => stopController.abort());
         // The integrations (ad removal, media server, cloud delete), one per entry of the feature
         // list, in its order; test deps override their hooks and seams.
+        const isOwner = (req: FastifyRequest) => isOwnerRequest(req, (r) => deps.owner?.hasSession(r) ?? false);
+        // The engine, schedule and run history, made after the features (the engine takes their
+        // hooks): features reach them from start() and routes() on.
+        let made: { engine: SyncEngine; scheduler: SyncScheduler } | null = null;
+        const sync: SyncParts = {
+          get engine() {
+            if (!made) throw new Error('the sync engine is made after the features');
+            return made.engine;
+          },
+          get scheduler() {
+            if (!made) throw new Error('the scheduler is made after the features');
+            return made.scheduler;
+          },
+          runs,
+        };
         const features = recordingFeatures.flatMap((f) =>
-          f.create ? [f.create({ config, deps, db, recordings, shows, settings, progress, guard, clock, logger, outbound, lanFetch: fetchFn, stopSignal: stopController.signal })] : [],
+          f.create ? [f.create({ config, deps, db, recordings, shows, settings, progress, guard, clock, logger, outbound, lanFetch: fetchFn, stopSignal: stopController.signal, isOwner, sync })] : [],
         );
         for (const f of features) if (f.stop) disposer.add(() => f.stop!());
         const hooks = composeHooks(features, recordings, deps.hooks);
@@ -177,6 +191,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace, appFolders });
         disposer.add(() => engine.stop());
         const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz, clock });
+        made = { engine, scheduler };
 
         await yieldToIo();
         const app = createHttpServer({ logger, appName: 'Recording sync', bodyLimit: 64 * 1024, bodyTooLargeStatus: 413, hostCheck: { allowedHosts: () => splitHostList(settings.get().allowed_hosts) }, headers: registerRecordingHeaders, requestTimeoutMs: deps.requestTimeoutMs });
@@ -185,8 +200,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerOwnerGate(app, deps.owner);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
-          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal, appFolders,
-          isOwner: (req) => isOwnerRequest(req, (r) => deps.owner?.hasSession(r) ?? false),
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal, appFolders, isOwner,
+          capabilities: new Set(features.flatMap((f) => f.capabilities ?? [])),
         };
         // 200 either way (the service is up); `degraded` names what needs the user: a full disk for
         // the media, or a data folder (state file, settings) that cannot be written.
@@ -203,7 +218,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerBoxRoutes(app, ctx);
         registerImportRoutes(app, ctx);
         registerMaintenanceRoutes(app, ctx, { freeSpace: deps.freeSpace });
-        registerRecordingsMetrics(app, { db, engine, progress, settings });
+        // Each feature's own routes (the media server's discovery, status and token; /metrics).
+        for (const f of features) f.routes?.(app);
         await registerRecordingsUi(app, config.staticDir);
 
         await yieldToIo();
@@ -214,9 +230,8 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         await yieldToIo();
         scheduler.start();
         disposer.add(() => scheduler.stop());
-        const mqtt = createRecordingsMqtt({ settings, engine, runs, scheduler, progress, owner: deps.owner, outbound, clock, logger, dataDir: config.configDir });
-        mqtt.start();
-        disposer.add(() => mqtt.stop());
+        // The features' own start (MQTT), once the schedule runs; each stops with the service.
+        for (const f of features) await f.start?.();
         state = { app, engine, settings, scheduler, db, recordings };
         logger.info({ port, db: config.dbPath }, 'recording sync service started');
       } catch (err) {

@@ -6,7 +6,7 @@ import { parseInput } from '../core/validate.js';
 import { brokerOf } from '../integrations/mqtt/settings.js';
 import { recordingCoreGroups } from './core-settings.js';
 import { recordingFeatures } from './features/index.js';
-import { SECRET_MASK, type SettingDef } from './features/feature.js';
+import { SECRET_MASK, type SettingDef, type ValuesOf } from './features/setting-def.js';
 
 export { SECRET_MASK, type SettingDef };
 
@@ -24,13 +24,7 @@ export const settingOwners: ReadonlyArray<{ readonly name: string; readonly sett
 export const settingDefs = Object.assign({}, ...settingOwners.map((f) => f.settings ?? {})) as Defs;
 
 export type SettingKey = keyof Defs;
-export type Settings = {
-  [K in SettingKey]: Defs[K]['default'] extends number
-    ? number
-    : Defs[K]['default'] extends boolean
-      ? boolean
-      : string;
-};
+export type Settings = ValuesOf<Defs>;
 export type SettingSource = 'stored' | 'env' | 'default';
 
 /**

@@ -4,7 +4,8 @@ import { realElapsed, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Db } from '../../core/sqlite.js';
 import { startScanTicker, type ProgressRegistry } from '../progress.js';
-import type { RecordingSettings } from '../settings.js';
+import type { FeatureSettingsOf } from '../features/feature.js';
+import type { adRemovalSettings } from './settings.js';
 import type { AdStatus, RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { Span } from './breaks.js';
@@ -22,7 +23,7 @@ export interface AdRemovalDeps {
   db: Db;
   recordings: RecordingsStore;
   shows: ShowsStore;
-  settings: RecordingSettings;
+  settings: FeatureSettingsOf<typeof adRemovalSettings>;
   progress: ProgressRegistry;
   clock: Clock;
   logger: Logger;

@@ -2,7 +2,9 @@ import type { Clock } from '../../core/clock.js';
 import { AppError, conflict } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
-import type { RecordingSettings, Settings } from '../settings.js';
+import type { FeatureSettings, SecretKeysOf, ValuesOf } from '../features/setting-def.js';
+import type { CoreSettingDefs } from '../features/feature.js';
+import type { cloudSettings } from './settings.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show } from '../store/shows-store.js';
 import type { SyncSummary } from '../store/sync-runs-store.js';
@@ -13,12 +15,24 @@ import { cloudDelete, CloudError, type CloudAccount, type CloudDeps, type CloudD
 const AD_SAFE = new Set<RecordingRow['ad_status']>(['cut', 'no_breaks']);
 
 /**
+ * The two settings of other features the cloud delete reads to decide whether a box copy may go
+ * (ad removal on, a media server set), named here rather than imported from their folders.
+ */
+export interface OtherFeatureReads {
+  ad_removal_enabled: boolean;
+  media_server_url: string;
+}
+
+/** The settings the cloud delete is handed: its own, the core's, and the two reads above. */
+export type CloudSettings = FeatureSettings<ValuesOf<typeof cloudSettings & CoreSettingDefs> & OtherFeatureReads, SecretKeysOf<typeof cloudSettings>>;
+
+/**
  * Why the box copy of a downloaded recording stays (null: it may be deleted). The show must ask for
  * it; with ad removal in effect for the show, only a verified cut or no breaks let it go (`cut_failed`,
  * a detect-only `detected`, a failed or missing scan keep it); with a media server configured, only
  * after its library refresh succeeded (without one, the show's setting alone decides).
  */
-export function keepReason(row: RecordingRow, show: Show, settings: Pick<Settings, 'ad_removal_enabled' | 'media_server_url'>, refresh: SyncSummary['media_server_refresh'] | null): string | null {
+export function keepReason(row: RecordingRow, show: Show, settings: OtherFeatureReads, refresh: SyncSummary['media_server_refresh'] | null): string | null {
   if (!show.delete_after_download) return 'the show keeps box copies';
   if (row.status !== 'done' || !row.file_path) return 'not downloaded';
   if (row.purged_at !== null) return 'already deleted from the box';
@@ -28,7 +42,7 @@ export function keepReason(row: RecordingRow, show: Show, settings: Pick<Setting
 }
 
 export interface BoxDeleterDeps {
-  settings: RecordingSettings;
+  settings: CloudSettings;
   recordings: RecordingsStore;
   guard: FlightGuard;
   fetch: FetchLike;
@@ -43,7 +57,7 @@ export interface BoxDeleterDeps {
  * The cloud account from the settings. The activation code and PIN are attached only when both the
  * sign-in URL and the channel URL are the ones they were given for (they are cleared otherwise).
  */
-export function cloudAccountOf(settings: Pick<RecordingSettings, 'get' | 'secretFor'>): CloudAccount {
+export function cloudAccountOf(settings: { get(): ValuesOf<typeof cloudSettings>; secretFor(key: 'cloud_activation_code' | 'cloud_pin', url: string): string }): CloudAccount {
   const s = settings.get();
   const bound = (k: 'cloud_activation_code' | 'cloud_pin') => {
     const v = settings.secretFor(k, s.cloud_api_url);

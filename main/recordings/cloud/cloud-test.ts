@@ -1,12 +1,11 @@
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
-import type { RecordingSettings } from '../settings.js';
 import { cloudAccountOf } from './box-delete.js';
 import { authenticate, CLOUD_TIMINGS, CloudError, type CloudTimings } from './cloud-client.js';
 
 /** `POST /api/cloud-test`: signs in with the stored activation code and PIN and lists the account's boxes. */
-export async function testCloudAccount(deps: { settings: RecordingSettings; fetch: FetchLike; logger: Logger; timings?: Partial<CloudTimings>; signal?: AbortSignal }) {
+export async function testCloudAccount(deps: { settings: Parameters<typeof cloudAccountOf>[0]; fetch: FetchLike; logger: Logger; timings?: Partial<CloudTimings>; signal?: AbortSignal }) {
   try {
     const { terminals } = await authenticate(deps.fetch, cloudAccountOf(deps.settings), { timeoutMs: deps.timings?.requestTimeoutMs ?? CLOUD_TIMINGS.requestTimeoutMs, signal: deps.signal });
     const boxes = terminals.map((t) => ({ id: t.id, friendly_name: t.friendly_name, pvr: t.pvr, status: t.status }));

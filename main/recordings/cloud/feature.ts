@@ -1,50 +1,25 @@
-import { z } from 'zod';
-import type { RecordingFeatureModule, SettingDef } from '../features/feature.js';
-import { httpUrlOrEmpty } from '../features/validators.js';
+import type { RecordingFeatureModule } from '../features/feature.js';
 import { createBoxDeleter } from './box-delete.js';
 import { testCloudAccount } from './cloud-test.js';
+import { cloudSettings } from './settings.js';
+import type { CloudTimings } from './cloud-client.js';
+import type { CloudSettings } from './box-delete.js';
 
-const wsUrlOrEmpty = z.union([z.literal(''), z.url({ protocol: /^wss?$/ })]);
-const secret = z.string().max(512);
+/**
+ * What the cloud delete reads besides its context: its test seam (shorter waits), and two settings
+ * of other features that decide whether the box copy may go (named here, not imported).
+ */
+interface CloudNeeds {
+  deps: { cloudTimings?: Partial<CloudTimings> };
+  settings: CloudSettings;
+}
 
-export const cloudSettings = {
-  cloud_api_url: {
-    schema: httpUrlOrEmpty,
-    default: '',
-    applies: 'live',
-    label: 'Cloud address',
-    description: "The box maker's online service, used to delete recordings from the box once they are safely downloaded. Leave blank to keep them on the box.",
-  },
-  cloud_ws_url: {
-    schema: wsUrlOrEmpty,
-    default: '',
-    applies: 'live',
-    label: 'Cloud live channel',
-    description: 'The address of the online service that passes a delete on to the box.',
-  },
-  cloud_activation_code: {
-    schema: secret,
-    default: '',
-    secret: true,
-    applies: 'live',
-    label: 'Cloud activation code',
-    description: 'The activation code of your account with the box maker. Only ever sent to the cloud addresses above; stays hidden once saved.',
-  },
-  cloud_pin: {
-    schema: secret,
-    default: '',
-    secret: true,
-    applies: 'live',
-    label: 'Cloud PIN',
-    description: 'The PIN of that account. Only ever sent to the cloud addresses above; stays hidden once saved.',
-  },
-} as const satisfies Record<string, SettingDef>;
 
 /**
  * Delete from the box through the vendor cloud (after the refresh step, and the delete button), and
  * the account test. The cloud is an internet service: a home address only when the owner set it.
  */
-export const cloudFeature: RecordingFeatureModule<typeof cloudSettings> = {
+export const cloudFeature: RecordingFeatureModule<typeof cloudSettings, CloudNeeds> = {
   name: 'cloud',
   settings: cloudSettings,
   secretDestinations: { cloud_activation_code: ['cloud_api_url', 'cloud_ws_url'], cloud_pin: ['cloud_api_url', 'cloud_ws_url'] },

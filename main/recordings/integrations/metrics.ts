@@ -2,17 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Db } from '../../core/sqlite.js';
 import type { ProgressRegistry } from '../progress.js';
-import type { RecordingSettings } from '../settings.js';
-import type { SyncEngine } from '../sync/engine.js';
+import type { SyncParts } from '../features/feature.js';
 import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from '../../integrations/metrics/http-metrics.js';
 import { lazyMetrics, type PromClient } from '../../integrations/metrics/lazy-metrics.js';
 import { addProcessMetrics } from '../../integrations/metrics/process-metrics.js';
 
 export interface RecordingsMetricsDeps {
   db: Db;
-  engine: SyncEngine;
+  engine: Pick<SyncParts['engine'], 'current'>;
   progress: ProgressRegistry;
-  settings: RecordingSettings;
+  settings: { get(): { metrics_enabled: boolean } };
 }
 
 const P = 'hlb_recordings';

@@ -3,10 +3,8 @@ import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
 import type { OwnerGate } from '../../core/owner-gate.js';
 import type { ProgressRegistry } from '../progress.js';
-import type { SyncScheduler } from '../scheduler.js';
-import type { RecordingSettings } from '../settings.js';
-import type { SyncRunsStore } from '../store/sync-runs-store.js';
-import type { SyncEngine } from '../sync/engine.js';
+import type { FeatureSettingsOf, SyncParts } from '../features/feature.js';
+import type { recordingsIntegrationDefs } from './settings.js';
 import { appRelease } from '../../core/app-version.js';
 import { createAnnouncementDebounce } from '../../integrations/mqtt/announcements.js';
 import { discoveryConfigs, type DiscoveryContext, type EntityDef, type Message } from '../../integrations/mqtt/discovery.js';
@@ -14,11 +12,17 @@ import { installId } from '../../integrations/mqtt/identity.js';
 import { createMqttLink, type MqttLink } from '../../integrations/mqtt/link.js';
 import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from '../../integrations/mqtt/retire.js';
 
+/** What MQTT reads of the settings besides their values: where the broker and password came from, and changes. */
+export interface MqttSettingsView {
+  view(): { sources: Record<'mqtt_url' | 'mqtt_password', string> };
+  onChange(listener: (changed: readonly string[]) => void): () => void;
+}
+
 export interface RecordingsMqttDeps {
-  settings: RecordingSettings;
-  engine: SyncEngine;
-  runs: SyncRunsStore;
-  scheduler: SyncScheduler;
+  settings: FeatureSettingsOf<typeof recordingsIntegrationDefs> & MqttSettingsView;
+  engine: SyncParts['engine'];
+  runs: SyncParts['runs'];
+  scheduler: SyncParts['scheduler'];
   progress: ProgressRegistry;
   /** The owner's passcode gate: the Sync now button follows the route's rule. */
   owner?: OwnerGate;

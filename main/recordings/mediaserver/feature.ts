@@ -1,44 +1,14 @@
-import { z } from 'zod';
-import type { RecordingFeatureModule, SettingDef } from '../features/feature.js';
-import { absolutePath, httpUrlOrEmpty } from '../features/validators.js';
+import type { RecordingFeatureModule } from '../features/feature.js';
+import { RATE_LIMITS } from '../http-security.js';
 import { createMediaServerIntegration } from './media-server.js';
+import { mediaServerSettings } from './settings.js';
+import type { GdmTarget } from './gdm.js';
 
-
-export const mediaServerSettings = {
-  media_server_url: {
-    schema: httpUrlOrEmpty,
-    default: '',
-    applies: 'live',
-    label: 'Media server address',
-    description: "Your Plex server's web address. After new downloads its library is refreshed so they show up. Leave blank if you have none.",
-  },
-  media_server_token: {
-    schema: z.string().max(512),
-    default: '',
-    secret: true,
-    applies: 'live',
-    label: 'Media server token',
-    description: 'The key that lets this app ask Plex to refresh. It is only ever sent to the media server address above, and stays hidden once saved.',
-  },
-  media_server_section_id: {
-    schema: z.string().max(32).regex(/^\d*$/, 'must be a section number'),
-    default: '',
-    applies: 'live',
-    label: 'Library section',
-    description: 'The number of the Plex library your TV shows are in; Find my server fills it in.',
-  },
-  media_server_prefs_path: {
-    schema: absolutePath,
-    default: '/media-server-preferences.xml',
-    env: 'MEDIA_SERVER_PREFS_PATH',
-    applies: 'live',
-    label: 'Plex preferences file',
-    description: 'Where Plex keeps its Preferences.xml on this computer; the token can be read from it for you.',
-  },
-} as const satisfies Record<string, SettingDef>;
-
-/** The media server (Plex): library refresh after a run that downloaded, discovery, token from its preferences. */
-export const mediaServerFeature: RecordingFeatureModule<typeof mediaServerSettings> = {
+/**
+ * The media server (Plex): library refresh after a run that downloaded, and its own routes:
+ * discovery, status, token from its preferences.
+ */
+export const mediaServerFeature: RecordingFeatureModule<typeof mediaServerSettings, { config: { gdm: GdmTarget } }> = {
   name: 'mediaServer',
   settings: mediaServerSettings,
   secretDestinations: { media_server_token: ['media_server_url'] },
@@ -46,7 +16,15 @@ export const mediaServerFeature: RecordingFeatureModule<typeof mediaServerSettin
     const mediaServer = createMediaServerIntegration({ settings: ctx.settings, fetch: ctx.lanFetch, gdm: ctx.config.gdm, clock: ctx.clock, logger: ctx.logger, stopSignal: ctx.stopSignal });
     return {
       hooks: { mediaServer },
-      seams: { discoverMediaServer: mediaServer.discover, detectMediaServerToken: mediaServer.detectToken, mediaServerStatus: mediaServer.status },
+      capabilities: ['discover_media_server', 'detect_media_server_token'],
+      routes(app) {
+        /** No body: GDM search (one server found and none set: saved); `{ url, token? }`: that server's libraries. */
+        app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => mediaServer.discover(req.body, { owner: ctx.isOwner(req) }));
+        /** The saved media server: answering (libraries listed with the saved token), token refused, or not answering. */
+        app.get('/api/media-server', async () => mediaServer.status());
+        /** Token detection from the media server's preferences file (`media_server_prefs_path`); the answer shows it masked. */
+        app.post('/api/media-server/detect-token', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => mediaServer.detectToken(req.body));
+      },
     };
   },
 };

@@ -5,14 +5,14 @@ import type { Logger } from '../../core/logger.js';
 import { parseInput } from '../../core/validate.js';
 import type { FetchLike } from '../box/description.js';
 import { hostPort, noHttpAnswer } from '../../core/outbound.js';
-import { SECRET_MASK } from '../features/feature.js';
-import type { RecordingSettings } from '../settings.js';
+import { SECRET_MASK, type FeatureSettingsOf } from '../features/feature.js';
+import type { mediaServerSettings } from './settings.js';
 import { searchMediaServers, type FoundMediaServer, type GdmTarget } from './gdm.js';
 import { listSections, MediaServerError, refreshSection, type MediaServerSection } from './plex-client.js';
 import { readTokenFromPrefs, TokenDetectionError } from './prefs-token.js';
 
 export interface MediaServerDeps {
-  settings: RecordingSettings;
+  settings: FeatureSettingsOf<typeof mediaServerSettings>;
   fetch: FetchLike;
   /** Where GDM searches go (loopback in tests and the demo). */
   gdm: GdmTarget;

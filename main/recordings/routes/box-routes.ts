@@ -122,19 +122,6 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
     return { boxes: out };
   });
 
-  /** No body: GDM search (one server found and none set: saved); `{ url, token? }`: that server's libraries. */
-  app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
-    return ctx.seams.discoverMediaServer(req.body, { owner: ctx.isOwner(req) });
-  });
-
-  /** The saved media server: answering (libraries listed with the saved token), token refused, or not answering. */
-  app.get('/api/media-server', async () => ctx.seams.mediaServerStatus());
-
-  /** Token detection from the media server's preferences file (`media_server_prefs_path`); the answer shows it masked. */
-  app.post('/api/media-server/detect-token', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => {
-    return ctx.seams.detectMediaServerToken(req.body);
-  });
-
   app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async (req) => {
     requireNoBody(req.body);
     return ctx.seams.cloudTest();

@@ -14,22 +14,9 @@ import type { SyncRunsStore } from '../store/sync-runs-store.js';
 import type { SyncEngine } from '../sync/engine.js';
 import type { FlightGuard } from '../sync/single-flight.js';
 import type { Db } from '../../core/sqlite.js';
-import type { RecordingRow } from '../store/recordings-store.js';
+import type { IntegrationSeams } from './seams.js';
 
-/** The integrations the routes call (built by the service; tests may replace any of them). */
-export interface IntegrationSeams {
-  /** Ad scan of one downloaded recording (detect or cut per the show's mode); runs under the guard. */
-  adScan(row: RecordingRow, signal: AbortSignal): Promise<void>;
-  /** GDM search on the LAN (no body) or the sections of a chosen server (`{ url, token? }`); validates its body. */
-  discoverMediaServer(body: unknown, caller?: { owner: boolean }): Promise<unknown>;
-  /** Whether the saved media server answers now (`GET /api/media-server`). */
-  mediaServerStatus(): Promise<unknown>;
-  /** Reads the media server's token from its preferences file and stores it (never echoed in clear). */
-  detectMediaServerToken(body: unknown): Promise<unknown>;
-  cloudTest(): Promise<unknown>;
-  /** Deletes one recording from the box through the vendor cloud; the row becomes a tombstone. */
-  deleteFromBox(row: RecordingRow, signal: AbortSignal): Promise<unknown>;
-}
+export type { IntegrationSeams } from './seams.js';
 
 /** What the route modules share. */
 export interface RouteContext {
@@ -47,6 +34,8 @@ export interface RouteContext {
   clock: Clock;
   logger: Logger;
   seams: IntegrationSeams;
+  /** What the features' own routes offer (`discover_media_server`, …), reported by `GET /api/settings`. */
+  capabilities: ReadonlySet<string>;
   /** Aborted when the service stops (background work started by routes listens to it). */
   stopSignal: AbortSignal;
   /** Whether the request is the owner's: from the PC itself or with a passcode session (core/owner-only.ts). */

@@ -8,13 +8,14 @@ import type { RouteContext } from './context.js';
 /**
  * The integrations wired into this service beyond the sync itself (re-scan, media-server discovery
  * and token, cloud test, delete from the box): the pages offer an action only when its flag is true.
+ * A seam filled, or a capability a feature's own routes give.
  */
 export function capabilities(ctx: RouteContext) {
   return {
     ad_scan: Boolean(ctx.seams.adScan),
-    discover_media_server: Boolean(ctx.seams.discoverMediaServer),
+    discover_media_server: ctx.capabilities.has('discover_media_server'),
     cloud_test: Boolean(ctx.seams.cloudTest),
-    detect_media_server_token: Boolean(ctx.seams.detectMediaServerToken),
+    detect_media_server_token: ctx.capabilities.has('detect_media_server_token'),
     delete_from_box: Boolean(ctx.seams.deleteFromBox),
   };
 }

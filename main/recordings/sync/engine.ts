@@ -5,7 +5,7 @@ import type { FetchLike } from '../box/description.js';
 import type { SsdpTarget } from '../box/ssdp.js';
 import type { ProgressRegistry } from '../progress.js';
 import type { RecordingSettings } from '../settings.js';
-import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
+import type { RecordingsStore } from '../store/recordings-store.js';
 import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { SyncRun, SyncRunsStore, SyncSummary, SyncTrigger } from '../store/sync-runs-store.js';
 import { chooseSyncBoxes, collectWork, type WorkItem } from './box-source.js';
@@ -17,21 +17,9 @@ import { processItem } from './item-pipeline.js';
 import { mediaRootProblem } from './media-root.js';
 import type { Downloader } from './download-thread.js';
 import type { FlightGuard } from './single-flight.js';
+import type { SyncHooks } from './hooks.js';
 
-/** Later issues plug in here; every hook is optional and its failures never stop a sync. */
-export interface SyncHooks {
-  /** Runs inline after a download is classified `done`, under the item's single-flight guard (ad removal, box delete). */
-  afterDone?(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
-  /** After a run that downloaded something: refresh the media server's library (`not_configured` when none is set). */
-  mediaServer?: { refreshLibrary(signal?: AbortSignal): Promise<'ok' | 'not_configured' | void> };
-  /**
-   * After the refresh step, with this run's downloads and the refresh outcome (null: no refresh ran):
-   * box deletion of what may go. Returns counters for the summary.
-   */
-  afterRefresh?(downloaded: ReadonlyArray<{ boxId: string; show: Show }>, refresh: SyncSummary['media_server_refresh'] | null, signal: AbortSignal): Promise<Partial<SyncSummary> | void>;
-  /** Sync housekeeping (ad removal: `.orig` files past their retention). */
-  housekeeping?(): void;
-}
+export type { SyncHooks } from './hooks.js';
 
 export interface SyncEngineDeps {
   recordings: RecordingsStore;

@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import type { SettingDef } from '../features/feature.js';
+import type { SettingDef } from '../features/setting-def.js';
 import { absolutePath } from '../features/validators.js';
 
 const cronExpr = z

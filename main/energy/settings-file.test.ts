@@ -8,7 +8,8 @@ import { energySeedsFromEnv, energySettingsSchema } from './settings.js';
 
 // testing/settings-before-core.json was written by the code before the core settings were split
 // from the features (issue 41): every section set away from its default. The file's shape is the
-// API's, so it must load as it is, nothing lost, nothing reseeded, and be written back the same.
+// API's, so it must load as it is, nothing lost, nothing reseeded, and be written back the same
+// (plus settings added since, at their defaults).
 const fixture = path.join(import.meta.dirname, 'testing', 'settings-before-core.json');
 const dirs: string[] = [];
 afterEach(() => {
@@ -16,7 +17,7 @@ afterEach(() => {
 });
 
 describe('a settings file written before the core settings split', () => {
-  it('loads unchanged on start and is written back in the same shape and order', () => {
+  it('loads unchanged on start and is written back in the same shape and order, with only new settings added', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-settings-'));
     dirs.push(dir);
     const file = path.join(dir, 'settings.json');
@@ -36,7 +37,12 @@ describe('a settings file written before the core settings split', () => {
     expect(s.solar.ratedKwp).toBe(6.6);
     expect(s.homekit.bridgeName).toBe('Garage battery');
 
+    // Written back: every section in its place and every value kept; the one setting added since
+    // (the minute tier's retention, issue 40) joins with its default of 400 days.
     store.replace(s);
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    const old = JSON.parse(before) as Record<string, Record<string, unknown>>;
+    const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(written)).toEqual(Object.keys(old));
+    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 } });
   });
 });

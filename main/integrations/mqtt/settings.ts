@@ -25,18 +25,18 @@ export function brokerOf(url: string): string {
   return `${u.protocol}//${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'mqtts:' ? '8883' : '1883')}`;
 }
 
-const brokerUrl = z
+export const brokerUrl = z
   .string()
   .trim()
   .max(2048)
   .refine((v) => v === '' || isBrokerUrl(v), 'must look like mqtt://192.168.1.10:1883 or mqtts://broker.home.lan (no user name or password in it)');
-const topicPart = z
+export const topicPart = z
   .string()
   .trim()
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'may use letters, digits, - and _, with / between parts (no spaces, + or #)');
-const clientId = z
+export const clientId = z
   .string()
   .trim()
   .max(64)

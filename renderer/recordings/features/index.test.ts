@@ -36,7 +36,7 @@ describe('the recordings settings page sections, by feature', () => {
   });
 
   it('a section that needs a feature names a capability the service reports', () => {
-    const reported = Object.keys(capabilities({ seams: {} } as unknown as RouteContext));
+    const reported = Object.keys(capabilities({ seams: {}, capabilities: new Set<string>() } as unknown as RouteContext));
     for (const s of recordingsPageSections) if (s.needs) expect(reported, s.id).toContain(s.needs);
   });
 
@@ -47,7 +47,7 @@ describe('the recordings settings page sections, by feature', () => {
   });
 
   it('a service without ad removal, a media server or the box cloud wired in shows none of their sections', () => {
-    const bare = capabilities({ seams: {} } as unknown as RouteContext);
+    const bare = capabilities({ seams: {}, capabilities: new Set<string>() } as unknown as RouteContext);
     const shown = sectionsFor(bare).map((s) => s.label);
     for (const hidden of ['Ad removal', 'Media server', 'Box cloud account']) expect(shown).not.toContain(hidden);
     expect(shown).toEqual(expect.arrayContaining(['Recording box', 'Media library', 'Schedule']));

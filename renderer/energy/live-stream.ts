@@ -36,6 +36,23 @@ function set(patch: Partial<Live>): void {
   for (const w of watchers) w(live);
 }
 
+/** The service worker's cache (public/sw.js): offline, it answers `GET /api/snapshot` from here. */
+const OFFLINE_CACHE = 'last-state-v1';
+
+/**
+ * Keeps the stream's latest snapshot where the service worker answers `/api/snapshot` from when the
+ * bridge cannot be reached, so the page opened offline shows the last state this device saw (the
+ * page no longer fetches the snapshot itself while the stream is up, so the worker sees none).
+ */
+function keepForOffline(text: string): void {
+  if (typeof caches === 'undefined') return;
+  const headers = { 'content-type': 'application/json', 'x-saved-at': new Date().toISOString() };
+  void caches
+    .open(OFFLINE_CACHE)
+    .then((c) => c.put('/api/snapshot', new Response(text, { headers })))
+    .catch(() => undefined);
+}
+
 function connect(): void {
   const es = new EventSource('/events');
   source = es;
@@ -52,20 +69,24 @@ function connect(): void {
   };
   es.addEventListener('snapshot', (ev) => {
     try {
-      set({ snapshot: JSON.parse((ev as MessageEvent).data as string) as Snapshot, error: null });
+      const text = (ev as MessageEvent).data as string;
+      set({ snapshot: JSON.parse(text) as Snapshot, error: null });
+      keepForOffline(text);
     } catch {
       /* as above */
     }
   });
   es.onerror = () => {
     set({ streamOpen: false });
-    // CLOSED: the browser gave up (the answer was not a stream); show the snapshot once and try
-    // again later, less often each time.
-    if (es.readyState === EventSource.CLOSED && source === es) {
-      void api.get<Snapshot>('/api/snapshot').then(
-        (snapshot) => source === es && set({ snapshot, error: null }),
-        (err: unknown) => source === es && set({ error: messageOf(err) }),
-      );
+    if (source !== es) return;
+    // The stream is down: show the snapshot once (offline, the service worker's kept copy, marked
+    // as such). CLOSED: the browser gave up (the answer was not a stream); try again later, less
+    // often each time (otherwise the browser reconnects by itself).
+    void api.get<Snapshot>('/api/snapshot').then(
+      (snapshot) => source === es && set({ snapshot, error: null }),
+      (err: unknown) => source === es && set({ error: messageOf(err) }),
+    );
+    if (es.readyState === EventSource.CLOSED) {
       retry = setTimeout(connect, retryMs);
       retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
     }

@@ -90,10 +90,11 @@ test.describe('one battery estimate and one solar figure', () => {
   // forecast's sunlight is a dull 5 W/m² all day, so what came so far is far above what was forecast.
   test.use({ bridgeOptions: { configured: true, simHour: 11.5, demoPast: true, settings: { tariff: { importRate: 0.3, feedInRate: 0.08 } } } });
 
-  // Skipped, with its reason: since this session's merges (the history as tiers, issue 40), today's
-  // stored polls no longer reach the outlook's "so far" after a start (it counts only the live polls:
-  // 0.1 kWh at 11:30 against a seeded week), so the page cannot say the forecast was low. Open on
-  // issues 40 and 42, to be found and fixed there.
+  // Skipped, with its reason: this test reads the real hour. The service runs on the real clock and
+  // the seeded week ends now, so today's "so far" from history is large only while the real sun is up
+  // in the service's zone; at night (02:13 UTC) it is the live polls alone (0.1 kWh) and the page
+  // rightly does not say the forecast was low. It fails the same on 26dd3dd. Open on issue 39: give the
+  // service and the seeded week the simulator's clock (simHour), then unskip.
   test.fixme('the battery card and The day ahead give the same full time; "so far" above "expected" says the forecast was low', async ({ page }) => {
     test.setTimeout(150_000); // a week of demo history is seeded first
     const weather = await startFakeWeather({ temperature: 18, weatherCode: 3, irradiance: () => 5 });

@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { Outbound } from '../core/outbound.js';
 import type { HistoryReplay } from './history/replay.js';
 import type { LiveState, LiveStateStore } from './live-state.js';
+import type { PriceBook } from './prices/price-book.js';
 import type { EnergyCore, SectionValues } from './core-settings.js';
 import type { Snapshot } from './snapshot-schema.js';
 import type { SettingsSection } from './settings-section.js';
@@ -41,6 +42,8 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   snapshot?: () => Snapshot;
   /** Live event-stream clients now (metrics). */
   eventClients?: () => number;
+  /** The live prices when a price source (Amber, Octopus) is set; null or absent: the tariff's fixed rates. */
+  prices?: () => PriceBook | null;
 }
 
 /**

@@ -8,7 +8,7 @@
  * Signs are the household's: `importPerKwh` is what a kWh bought costs (below zero: the household is
  * paid to consume); `feedInPerKwh` is what a kWh sent earns (below zero: exporting costs money).
  */
-export type PriceDescriptor = 'extremelyLow' | 'veryLow' | 'low' | 'neutral' | 'high' | 'spike';
+export type PriceDescriptor = 'negative' | 'extremelyLow' | 'veryLow' | 'low' | 'neutral' | 'high' | 'spike';
 
 export interface PriceInterval {
   /** Epoch ms, inclusive. */

@@ -4,5 +4,4 @@ export { createRecordingService, type RecordingDeps, type RecordingService } fro
 export { recordingConfigFromEnv, DEFAULT_PORT, type RecordingConfig } from './config.js';
 export { installUnhandledRejectionLogging, unhandledRejectionLogger } from '../core/process-guards.js';
 export type { SyncHooks } from './sync/engine.js';
-export type { IntegrationSeams } from './routes/context.js';
 export type { FlightGuard } from './sync/single-flight.js';

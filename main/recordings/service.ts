@@ -25,7 +25,7 @@ import { registerClockRoute } from '../core/clock-route.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
 import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';
-import type { IntegrationSeams, RouteContext } from './routes/context.js';
+import type { RouteContext } from './routes/context.js';
 import { registerRecordingRoutes } from './routes/recordings-routes.js';
 import { registerSettingsRoutes } from './routes/settings-routes.js';
 import { registerShowRoutes } from './routes/shows-routes.js';
@@ -33,7 +33,7 @@ import { registerSyncRoutes } from './routes/sync-routes.js';
 import { createSyncScheduler, type SyncScheduler } from './scheduler.js';
 import { createRecordingSettings, type RecordingSettings } from './settings.js';
 import { recordingMigrations } from './store/migrations.js';
-import { createRecordingsStore, type RecordingsStore } from './store/recordings-store.js';
+import { createRecordingsStore, type RecordingRow, type RecordingsStore } from './store/recordings-store.js';
 import { createShowsStore } from './store/shows-store.js';
 import { createSyncRunsStore } from './store/sync-runs-store.js';
 import { createSyncEngine, type SyncEngine, type SyncHooks } from './sync/engine.js';
@@ -68,8 +68,10 @@ export interface RecordingDeps {
   mediaGet?: MediaGet;
   /** Replace the media-server refresh or add post-download steps (tests); the service wires its own. */
   hooks?: SyncHooks;
-  /** Replace any integration the routes call (tests); the service wires all of them. */
-  seams?: Partial<IntegrationSeams>;
+  /** Replaces the re-scan button's ad scan (tests); ad removal's own by default. */
+  adScan?: (row: RecordingRow, signal: AbortSignal) => Promise<void>;
+  /** Replaces the cloud account test (tests); the cloud feature's own by default. */
+  cloudTest?: () => Promise<unknown>;
   /** Free bytes on a folder's filesystem (statfs by default). */
   freeSpace?: FreeSpaceProbe;
   /** comskip, ffmpeg, ffprobe, nice and spawn for ad removal (names on PATH by default). */
@@ -160,8 +162,14 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const stopController = new AbortController();
         disposer.add(() => stopController.abort());
         // The integrations (ad removal, media server, cloud delete), one per entry of the feature
-        // list, in its order; test deps override their hooks and seams.
+        // list, in its order; test deps override their hooks (and, through the features' own
+        // context, the ad scan and the cloud test).
         const isOwner = (req: FastifyRequest) => isOwnerRequest(req, (r) => deps.owner?.hasSession(r) ?? false);
+        // What the cloud delete waits for, read from the other features' settings here (a feature sees only its own).
+        const afterDownloadSteps = () => {
+          const s = settings.get();
+          return { adRemoval: s.ad_removal_enabled, mediaServer: s.media_server_url !== '' };
+        };
         // The engine, schedule and run history, made after the features (the engine takes their
         // hooks): features reach them from start() and routes() on.
         let made: { engine: SyncEngine; scheduler: SyncScheduler } | null = null;
@@ -177,14 +185,13 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
           runs,
         };
         const features = recordingFeatures.flatMap((f) =>
-          f.create ? [f.create({ config, deps, db, recordings, shows, settings, progress, guard, clock, logger, outbound, lanFetch: fetchFn, stopSignal: stopController.signal, isOwner, sync })] : [],
+          f.create ? [f.create({ config, deps, db, recordings, shows, settings, progress, guard, clock, logger, outbound, lanFetch: fetchFn, stopSignal: stopController.signal, isOwner, sync, afterDownloadSteps })] : [],
         );
         // The features start last (below) and stop here in the order: after the schedule, the app
         // and the engine, before the database closes (an aborted sync's last steps still reach them).
         let stopFeatures: () => Promise<void> = async () => undefined;
         disposer.add(() => stopFeatures());
         const hooks = composeHooks(features, recordings, deps.hooks);
-        const seams: IntegrationSeams = Object.assign({}, ...features.map((f) => f.seams ?? {}), deps.seams) as IntegrationSeams;
         let download: Downloader;
         if (deps.mediaGet) download = inProcessDownloader(deps.mediaGet, elapsed);
         else {
@@ -204,7 +211,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerOwnerGate(app, deps.owner);
         const ctx: RouteContext = {
           db, recordings, shows, runs, settings, progress, guard, engine, scheduler,
-          fetch: fetchFn, ssdp: config.ssdp, clock, logger, seams, stopSignal: stopController.signal, appFolders, isOwner,
+          fetch: fetchFn, ssdp: config.ssdp, clock, logger, stopSignal: stopController.signal, appFolders, isOwner,
           capabilities: new Set(features.flatMap((f) => f.capabilities ?? [])),
         };
         // 200 either way (the service is up); `degraded` names what needs the user: a full disk for
@@ -222,7 +229,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerBoxRoutes(app, ctx);
         registerImportRoutes(app, ctx);
         registerMaintenanceRoutes(app, ctx, { freeSpace: deps.freeSpace });
-        // Each feature's own routes (the media server's discovery, status and token; /metrics).
+        // Each feature's own routes (ad scan; cloud test and delete from the box; the media server's discovery, status and token; /metrics).
         for (const f of features) f.routes?.(app);
         await registerRecordingsUi(app, config.staticDir);
 

@@ -1,5 +1,7 @@
 import type { RecordingFeatureModule } from '../features/feature.js';
+import type { RecordingRow } from '../store/recordings-store.js';
 import { createAdRemoval } from './ad-removal.js';
+import { registerAdScanRoute } from './scan-route.js';
 import { adRemovalSettings } from './settings.js';
 import { defaultAdTools } from './tools.js';
 import type { AdRemovalDeps } from './ad-removal.js';
@@ -8,7 +10,7 @@ import type { AdTools } from './tools.js';
 /** What ad removal reads besides its context: the detector configuration's folders, and its test seams. */
 interface AdRemovalNeeds {
   config: { configDir: string; bundledDetectorIni: string };
-  deps: { adTools?: AdTools; adRemoval?: Pick<AdRemovalDeps, 'scanTimeout' | 'betweenRenames'> };
+  deps: { adTools?: AdTools; adRemoval?: Pick<AdRemovalDeps, 'scanTimeout' | 'betweenRenames'>; adScan?: (row: RecordingRow, signal: AbortSignal) => Promise<void> };
 }
 
 /**
@@ -27,7 +29,8 @@ export const adRemovalFeature: RecordingFeatureModule<typeof adRemovalSettings, 
     adRemoval.recoverAtStart();
     return {
       hooks: { afterDone: (row, show, signal) => adRemoval.afterDone(row, show, signal), housekeeping: () => adRemoval.housekeeping() },
-      seams: { adScan: adRemoval.scan },
+      routes: (app) => registerAdScanRoute(app, { recordings: ctx.recordings, guard: ctx.guard, logger: ctx.logger, stopSignal: ctx.stopSignal, scan: ctx.deps.adScan ?? adRemoval.scan }),
+      capabilities: ['ad_scan'],
       stop: () => adRemoval.stop(),
     };
   },

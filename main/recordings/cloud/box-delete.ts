@@ -3,7 +3,7 @@ import { AppError, conflict } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
 import type { FeatureSettings, SecretKeysOf, ValuesOf } from '../features/setting-def.js';
-import type { CoreSettingDefs } from '../features/feature.js';
+import type { AfterDownloadSteps, CoreSettingDefs } from '../features/feature.js';
 import type { cloudSettings } from './settings.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { Show } from '../store/shows-store.js';
@@ -14,17 +14,8 @@ import { cloudDelete, CloudError, type CloudAccount, type CloudDeps, type CloudD
 /** Ad outcomes after which a show with ad removal on may lose its box copy (cut verified, or nothing to cut). */
 const AD_SAFE = new Set<RecordingRow['ad_status']>(['cut', 'no_breaks']);
 
-/**
- * The two settings of other features the cloud delete reads to decide whether a box copy may go
- * (ad removal on, a media server set), named here rather than imported from their folders.
- */
-export interface OtherFeatureReads {
-  ad_removal_enabled: boolean;
-  media_server_url: string;
-}
-
-/** The settings the cloud delete is handed: its own, the core's, and the two reads above. */
-export type CloudSettings = FeatureSettings<ValuesOf<typeof cloudSettings & CoreSettingDefs> & OtherFeatureReads, SecretKeysOf<typeof cloudSettings>>;
+/** The settings the cloud delete is handed: its own and the core's. */
+export type CloudSettings = FeatureSettings<ValuesOf<typeof cloudSettings & CoreSettingDefs>, SecretKeysOf<typeof cloudSettings>>;
 
 /**
  * Why the box copy of a downloaded recording stays (null: it may be deleted). The show must ask for
@@ -32,17 +23,19 @@ export type CloudSettings = FeatureSettings<ValuesOf<typeof cloudSettings & Core
  * a detect-only `detected`, a failed or missing scan keep it); with a media server configured, only
  * after its library refresh succeeded (without one, the show's setting alone decides).
  */
-export function keepReason(row: RecordingRow, show: Show, settings: OtherFeatureReads, refresh: SyncSummary['media_server_refresh'] | null): string | null {
+export function keepReason(row: RecordingRow, show: Show, steps: AfterDownloadSteps, refresh: SyncSummary['media_server_refresh'] | null): string | null {
   if (!show.delete_after_download) return 'the show keeps box copies';
   if (row.status !== 'done' || !row.file_path) return 'not downloaded';
   if (row.purged_at !== null) return 'already deleted from the box';
-  if (settings.ad_removal_enabled && show.ad_mode !== 'off' && !AD_SAFE.has(row.ad_status)) return `ad removal ended ${row.ad_status}: the box copy is kept`;
-  if (settings.media_server_url && refresh !== 'ok') return 'the media server has not refreshed its library: the box copy is kept';
+  if (steps.adRemoval && show.ad_mode !== 'off' && !AD_SAFE.has(row.ad_status)) return `ad removal ended ${row.ad_status}: the box copy is kept`;
+  if (steps.mediaServer && refresh !== 'ok') return 'the media server has not refreshed its library: the box copy is kept';
   return null;
 }
 
 export interface BoxDeleterDeps {
   settings: CloudSettings;
+  /** Which other after-download steps are on (the service reads them from their settings). */
+  steps: () => AfterDownloadSteps;
   recordings: RecordingsStore;
   guard: FlightGuard;
   fetch: FetchLike;
@@ -113,7 +106,7 @@ export function createBoxDeleter(deps: BoxDeleterDeps): BoxDeleter {
       }
     },
     async afterRefresh(downloaded, refresh, signal) {
-      const settings = deps.settings.get();
+      const steps = deps.steps();
       const out = { box_deleted: 0, box_delete_failed: 0, box_delete_kept: 0 } as Required<Pick<SyncSummary, 'box_deleted' | 'box_delete_failed' | 'box_delete_kept'>> & Pick<SyncSummary, 'box_delete_error'>;
       /** A failure that is not about one recording (sign-in, channel, a sleeping box) stops the rest of this run's deletes. */
       let accountDown: string | null = null;
@@ -125,7 +118,7 @@ export function createBoxDeleter(deps: BoxDeleterDeps): BoxDeleter {
         }
         const row = deps.recordings.get(boxId);
         if (!row) continue;
-        const why = keepReason(row, show, settings, refresh);
+        const why = keepReason(row, show, steps, refresh);
         if (why) {
           out.box_delete_kept++;
           log.info({ box_id: boxId, reason: why }, 'box copy kept');

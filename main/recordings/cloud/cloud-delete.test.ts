@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.js';
+import { defaultAdTools, type AdTools } from '../adcut/tools.js';
 import { sampleShow } from '../box/simulator/sample-library.js';
 import { createFakeMediaServer, type FakeMediaServer } from '../mediaserver/fake-media-server.js';
 import { startHarness, type Harness } from '../testing/harness.js';
@@ -39,7 +40,7 @@ interface Setup {
  * configured. The box is `T-0001` on the cloud account; `otherBoxFirst` lists another box before it,
  * whose library does not have these recordings.
  */
-async function setup(count: number, firstId: number, opts: { otherBoxFirst?: boolean } = {}): Promise<Setup> {
+async function setup(count: number, firstId: number, opts: { otherBoxFirst?: boolean; adTools?: AdTools } = {}): Promise<Setup> {
   const { logger, lines } = capturingLogger();
   const plex = createFakeMediaServer({ token: PLEX_TOKEN, name: 'Lounge Plex' });
   await plex.start();
@@ -56,7 +57,7 @@ async function setup(count: number, firstId: number, opts: { otherBoxFirst?: boo
   const h = await startHarness({
     box: { shows: [show] },
     config: { gdm: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: plex.gdmPort, windowMs: 300 } },
-    deps: { logger, cloudTimings: { pingTimeoutMs: 1500, ackTimeoutMs: 5000, requestTimeoutMs: 5000, connectTimeoutMs: 5000 } },
+    deps: { logger, cloudTimings: { pingTimeoutMs: 1500, ackTimeoutMs: 5000, requestTimeoutMs: 5000, connectTimeoutMs: 5000 }, ...(opts.adTools ? { adTools: opts.adTools } : {}) },
   });
   const bodies: string[] = [];
   const api = h.api;
@@ -101,6 +102,23 @@ const allSecretsAbsent = (s: Setup) => {
   const text = [...s.lines, ...s.bodies].join('\n');
   for (const secret of [CODE, PIN, PLEX_TOKEN]) expect(text).not.toContain(secret);
 };
+
+describe('with ad removal on for the show, the cloud delete waits for a verified cut', () => {
+  it('keeps the box copy of a recording whose ad scan failed (no comskip): nothing is deleted', async () => {
+    const s = await setup(1, 710000001, { adTools: { ...defaultAdTools, comskip: '/nonexistent/comskip' } });
+    try {
+      expect((await s.h.api.patch('/api/settings', { ad_removal_enabled: true })).status).toBe(200);
+      const [show] = (await s.h.api.get('/api/shows')).body.shows as Array<{ id: number }>;
+      expect((await s.h.api.patch(`/api/shows/${show!.id}`, { ad_mode: 'cut' })).status).toBe(200);
+      const run = await s.h.syncAndWait();
+      expect(run.summary).toMatchObject({ downloaded: 1, media_server_refresh: 'ok', box_deleted: 0, box_delete_kept: 1 });
+      expect(s.cloud.deleted).toEqual([]);
+      expect((await rowsOf(s.h)).get('710000001')).toMatchObject({ purged_at: null });
+    } finally {
+      await s.cleanup();
+    }
+  });
+});
 
 describe('sync -> media-server refresh -> delete from the box through the cloud', () => {
   let s: Setup;

@@ -6,8 +6,8 @@ import { keepReason } from './box-delete.js';
 const row = (over: Partial<RecordingRow> = {}): RecordingRow =>
   ({ box_id: '1', status: 'done', file_path: '/m/a.ts', purged_at: null, ad_status: 'unscanned', ...over }) as RecordingRow;
 const show = (over: Partial<Show> = {}): Show => ({ delete_after_download: true, ad_mode: 'off', ...over }) as Show;
-const noServer = { ad_removal_enabled: true, media_server_url: '' };
-const server = { ad_removal_enabled: true, media_server_url: 'http://127.0.0.1:32400' };
+const noServer = { adRemoval: true, mediaServer: false };
+const server = { adRemoval: true, mediaServer: true };
 
 describe('automatic box deletion gates (spec: delete-from-box gating; open values: media-server guard)', () => {
   it('cut-mode shows lose the box copy only when the cut verified or no breaks were found', () => {
@@ -19,7 +19,7 @@ describe('automatic box deletion gates (spec: delete-from-box gating; open value
 
   it('a detect-only outcome keeps the box copy; with ad removal off the show setting decides', () => {
     expect(keepReason(row({ ad_status: 'detected' }), show({ ad_mode: 'detect' }), noServer, null)).not.toBeNull();
-    expect(keepReason(row(), show({ ad_mode: 'cut' }), { ...noServer, ad_removal_enabled: false }, null)).toBeNull();
+    expect(keepReason(row(), show({ ad_mode: 'cut' }), { ...noServer, adRemoval: false }, null)).toBeNull();
     expect(keepReason(row(), show({ ad_mode: 'off' }), noServer, null)).toBeNull();
   });
 

@@ -3,15 +3,11 @@ import { createBoxDeleter } from './box-delete.js';
 import { testCloudAccount } from './cloud-test.js';
 import { cloudSettings } from './settings.js';
 import type { CloudTimings } from './cloud-client.js';
-import type { CloudSettings } from './box-delete.js';
+import { registerCloudRoutes } from './routes.js';
 
-/**
- * What the cloud delete reads besides its context: its test seam (shorter waits), and two settings
- * of other features that decide whether the box copy may go (named here, not imported).
- */
+/** What the cloud delete reads besides its context: its test seams (shorter waits, a replaced account test). */
 interface CloudNeeds {
-  deps: { cloudTimings?: Partial<CloudTimings> };
-  settings: CloudSettings;
+  deps: { cloudTimings?: Partial<CloudTimings>; cloudTest?: () => Promise<unknown> };
 }
 
 
@@ -28,13 +24,12 @@ export const cloudFeature: RecordingFeatureModule<typeof cloudSettings, CloudNee
     const cloudFetch = outbound.fetcher(() => ({ purpose: 'internet', configured: [settings.get().cloud_api_url] }));
     const checkChannel = (url: URL) => outbound.check({ purpose: 'internet', configured: [settings.get().cloud_ws_url] }, url);
     const timings = ctx.deps.cloudTimings;
-    const boxDeleter = createBoxDeleter({ settings, recordings: ctx.recordings, guard: ctx.guard, fetch: cloudFetch, checkChannel, clock: ctx.clock, logger: ctx.logger, timings });
+    const boxDeleter = createBoxDeleter({ settings, steps: ctx.afterDownloadSteps, recordings: ctx.recordings, guard: ctx.guard, fetch: cloudFetch, checkChannel, clock: ctx.clock, logger: ctx.logger, timings });
+    const test = ctx.deps.cloudTest ?? (() => testCloudAccount({ settings, fetch: cloudFetch, logger: ctx.logger, timings, signal: ctx.stopSignal }));
     return {
       hooks: { afterRefresh: boxDeleter.afterRefresh },
-      seams: {
-        cloudTest: () => testCloudAccount({ settings, fetch: cloudFetch, logger: ctx.logger, timings, signal: ctx.stopSignal }),
-        deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal),
-      },
+      routes: (app) => registerCloudRoutes(app, { recordings: ctx.recordings, stopSignal: ctx.stopSignal, test, deleteFromBox: (row, signal) => boxDeleter.deleteManually(row, signal) }),
+      capabilities: ['cloud_test', 'delete_from_box'],
     };
   },
 };

@@ -9,7 +9,7 @@ import { cloudAccountOf, keepReason } from './box-delete.js';
 const row = (over: Partial<RecordingRow> = {}): RecordingRow =>
   ({ box_id: '7', status: 'done', file_path: '/media/tv/Show/a.ts', purged_at: null, ad_status: 'cut', ...over }) as RecordingRow;
 const show = (over: Partial<Show> = {}): Show => ({ delete_after_download: true, ad_mode: 'cut', ...over }) as Show;
-const adOn = { ad_removal_enabled: true, media_server_url: '' };
+const adOn = { adRemoval: true, mediaServer: false };
 
 describe('why a box copy stays', () => {
   it('names each gate in the order a user would fix them', () => {
@@ -19,17 +19,17 @@ describe('why a box copy stays', () => {
     expect(keepReason(row({ file_path: '' }), show(), adOn, 'ok')).toBe('not downloaded');
     expect(keepReason(row({ purged_at: 0 }), show(), adOn, 'ok')).toBe('already deleted from the box');
     expect(keepReason(row({ ad_status: 'cut_failed' }), show(), adOn, 'ok')).toBe('ad removal ended cut_failed: the box copy is kept');
-    expect(keepReason(row(), show(), { ad_removal_enabled: true, media_server_url: 'http://127.0.0.1:32400' }, 'failed')).toBe(
+    expect(keepReason(row(), show(), { adRemoval: true, mediaServer: true }, 'failed')).toBe(
       'the media server has not refreshed its library: the box copy is kept',
     );
-    expect(keepReason(row(), show(), { ad_removal_enabled: true, media_server_url: 'http://127.0.0.1:32400' }, 'ok')).toBeNull();
+    expect(keepReason(row(), show(), { adRemoval: true, mediaServer: true }, 'ok')).toBeNull();
   });
 
   it('ad outcomes count only while ad removal is on for the app and the show', () => {
     const failed = row({ ad_status: 'detect_failed' });
     expect(keepReason(failed, show({ ad_mode: 'detect' }), adOn, null)).toBe('ad removal ended detect_failed: the box copy is kept');
     expect(keepReason(failed, show({ ad_mode: 'off' }), adOn, null)).toBeNull();
-    expect(keepReason(failed, show({ ad_mode: 'cut' }), { ...adOn, ad_removal_enabled: false }, null)).toBeNull();
+    expect(keepReason(failed, show({ ad_mode: 'cut' }), { ...adOn, adRemoval: false }, null)).toBeNull();
   });
 });
 

@@ -12,7 +12,6 @@ import type { ShowsStore } from '../store/shows-store.js';
 import type { SyncRun, SyncRunsStore, SyncTrigger } from '../store/sync-runs-store.js';
 import type { SyncHooks } from '../sync/hooks.js';
 import type { FlightGuard } from '../sync/single-flight.js';
-import type { IntegrationSeams } from '../routes/seams.js';
 import type { FeatureSettings, SecretKeysOf, SettingDef, ValuesOf } from './setting-def.js';
 
 export { SECRET_MASK, type SettingDef } from './setting-def.js';
@@ -29,6 +28,16 @@ export interface SyncParts {
   readonly engine: { current(): { run: SyncRun } | null; start(trigger: SyncTrigger): { run: SyncRun } };
   readonly scheduler: { status(): { next_run: string | null } };
   readonly runs: SyncRunsStore;
+}
+
+/**
+ * Which after-download steps of other features are on: ad removal, and a media server set. The
+ * service reads them from the composed settings (the cloud delete keeps a box copy until they are
+ * done with it).
+ */
+export interface AfterDownloadSteps {
+  adRemoval: boolean;
+  mediaServer: boolean;
 }
 
 /**
@@ -54,6 +63,8 @@ export interface RecordingFeatureContext<D = Record<string, SettingDef>> {
   sync: SyncParts;
   /** Whether a request is the owner's (from the PC itself or with a passcode session). */
   isOwner(req: FastifyRequest): boolean;
+  /** Which other after-download steps are on now. */
+  afterDownloadSteps(): AfterDownloadSteps;
 }
 
 /** The settings a feature with section `D` is handed (its own keys and the core's). */
@@ -61,13 +72,12 @@ export type FeatureSettingsOf<D> = RecordingFeatureContext<D>['settings'];
 
 /**
  * A running integration (the shared contract's RunningFeature: its own `routes(app)`, start and
- * stop), plus the sync steps it adds (composed in list order), the route seams of the service's own
- * routes it fills, and the capabilities its routes give (`GET /api/settings` reports them so the
- * pages offer an action only when it is there). Every member is optional.
+ * stop), plus the sync steps it adds (composed in list order) and the capabilities its routes give
+ * (`GET /api/settings` reports them so the pages offer an action only when it is there). Every
+ * member is optional.
  */
 export interface RecordingFeature extends RunningFeature {
   hooks?: Pick<SyncHooks, 'afterDone' | 'mediaServer' | 'afterRefresh' | 'housekeeping'>;
-  seams?: Partial<IntegrationSeams>;
   capabilities?: readonly string[];
 }
 

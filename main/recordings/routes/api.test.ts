@@ -11,10 +11,8 @@ describe('recording sync HTTP API', () => {
     h = await startHarness({
       box: { shows: [sampleShow('2 Broke Girls', 903106335, 2, () => 1000), sampleShow('Movies Night', 400000001, 1, () => 1000)] },
       deps: {
-        seams: {
-          cloudTest: async () => {
-            throw new Error('cloud exploded at stage handshake');
-          },
+        cloudTest: async () => {
+          throw new Error('cloud exploded at stage handshake');
         },
       },
     });

@@ -121,9 +121,4 @@ export function registerBoxRoutes(app: FastifyInstance, ctx: RouteContext): void
     }
     return { boxes: out };
   });
-
-  app.post('/api/cloud-test', { config: { rateLimit: RATE_LIMITS.cloudTest } }, async (req) => {
-    requireNoBody(req.body);
-    return ctx.seams.cloudTest();
-  });
 }

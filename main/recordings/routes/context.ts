@@ -1,7 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import { parseInput } from '../../core/validate.js';
 import type { Logger } from '../../core/logger.js';
 import type { FetchLike } from '../box/description.js';
 import type { SsdpTarget } from '../box/ssdp.js';
@@ -14,9 +12,8 @@ import type { SyncRunsStore } from '../store/sync-runs-store.js';
 import type { SyncEngine } from '../sync/engine.js';
 import type { FlightGuard } from '../sync/single-flight.js';
 import type { Db } from '../../core/sqlite.js';
-import type { IntegrationSeams } from './seams.js';
 
-export type { IntegrationSeams } from './seams.js';
+export { requireNoBody } from '../features/route-input.js';
 
 /** What the route modules share. */
 export interface RouteContext {
@@ -33,8 +30,7 @@ export interface RouteContext {
   ssdp: SsdpTarget;
   clock: Clock;
   logger: Logger;
-  seams: IntegrationSeams;
-  /** What the features' own routes offer (`discover_media_server`, …), reported by `GET /api/settings`. */
+  /** What the features' own routes offer (`ad_scan`, `cloud_test`, …), reported by `GET /api/settings`. */
   capabilities: ReadonlySet<string>;
   /** Aborted when the service stops (background work started by routes listens to it). */
   stopSignal: AbortSignal;
@@ -45,13 +41,3 @@ export interface RouteContext {
 }
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-const noFields = z.object({}).strict();
-
-/**
- * Routes that take no body accept none, `{}` or `null`: anything else (unknown fields, a string, an
- * array) is a 400 naming the field, before the route does anything (no sync starts, no box is asked).
- */
-export function requireNoBody(body: unknown): void {
-  parseInput(noFields, body ?? {}, 'body');
-}

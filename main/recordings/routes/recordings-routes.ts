@@ -1,12 +1,6 @@
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { AppError, conflict, notFound } from '../../core/errors.js';
-import { parseInput } from '../../core/validate.js';
 import type { ProgressEntry } from '../progress.js';
-import { requireNoBody, type RouteContext } from './context.js';
-
-const boxIdParams = z.object({ box_id: z.string().min(1).max(64) });
+import type { RouteContext } from './context.js';
 
 /**
  * A row whose download is live reads `downloading` (never the stored `partial` / `download in
@@ -36,39 +30,5 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: RouteContext)
     const body = `{"recordings":[${parts.join(',')}]}`;
     idle = live.size === 0 ? { version, body } : null;
     return reply.send(body);
-  });
-
-  /**
-   * Manual ad scan: 202 and background work under the single-flight guard, 409 while that recording
-   * is in any pipeline. Detect-only when the show's ad mode is `off`; cuts when it is `cut`.
-   */
-  app.post('/api/recordings/:box_id/ad-scan', async (req, reply) => {
-    const { box_id } = parseInput(boxIdParams, req.params, 'params');
-    requireNoBody(req.body);
-    const row = ctx.recordings.get(box_id);
-    if (!row) throw notFound(`No recording ${box_id}`);
-    const busy = () => conflict('busy', `Recording ${box_id} is already being processed`, { owner: ctx.guard.owner(box_id) });
-    if (ctx.guard.isBusy(box_id)) throw busy();
-    if (row.status !== 'done' || !row.file_path) throw new AppError(409, 'not_downloaded', `Recording ${box_id} is not downloaded yet`);
-    // A purged (tombstoned) row is scanned from its local file; without one there is nothing to scan.
-    if (!fs.existsSync(row.file_path) && !fs.existsSync(`${row.file_path}.orig`)) {
-      throw new AppError(409, 'file_missing', `The file of recording ${box_id} is not on disk: ${row.file_path}`);
-    }
-    const release = ctx.guard.tryAcquire(box_id, 'ad-scan');
-    if (!release) throw busy();
-    const scan = ctx.seams.adScan;
-    void scan(row, ctx.stopSignal)
-      .catch((err: unknown) => ctx.logger.error({ err, box_id }, 'ad scan failed'))
-      .finally(release);
-    return reply.status(202).send({ accepted: box_id });
-  });
-
-  /** Manual delete from the box through the cloud: 200 with the tombstone time, 502 naming the failed stage. */
-  app.post('/api/recordings/:box_id/delete-from-box', { config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (req) => {
-    const { box_id } = parseInput(boxIdParams, req.params, 'params');
-    requireNoBody(req.body);
-    const row = ctx.recordings.get(box_id);
-    if (!row) throw notFound(`No recording ${box_id}`);
-    return ctx.seams.deleteFromBox(row, ctx.stopSignal);
   });
 }

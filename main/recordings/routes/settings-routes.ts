@@ -8,15 +8,15 @@ import type { RouteContext } from './context.js';
 /**
  * The integrations wired into this service beyond the sync itself (re-scan, media-server discovery
  * and token, cloud test, delete from the box): the pages offer an action only when its flag is true.
- * A seam filled, or a capability a feature's own routes give.
+ * Each is a capability a feature's own routes give.
  */
 export function capabilities(ctx: RouteContext) {
   return {
-    ad_scan: Boolean(ctx.seams.adScan),
+    ad_scan: ctx.capabilities.has('ad_scan'),
     discover_media_server: ctx.capabilities.has('discover_media_server'),
-    cloud_test: Boolean(ctx.seams.cloudTest),
+    cloud_test: ctx.capabilities.has('cloud_test'),
     detect_media_server_token: ctx.capabilities.has('detect_media_server_token'),
-    delete_from_box: Boolean(ctx.seams.deleteFromBox),
+    delete_from_box: ctx.capabilities.has('delete_from_box'),
   };
 }
 

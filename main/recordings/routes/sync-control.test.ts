@@ -29,11 +29,9 @@ describe('sync control: one sync at a time, live progress, one pipeline per reco
         ],
       },
       deps: {
-        seams: {
-          adScan: (row: RecordingRow) => {
-            scanned.push(row.box_id);
-            return new Promise<void>((resolve) => (releaseScan = resolve));
-          },
+        adScan: (row: RecordingRow) => {
+          scanned.push(row.box_id);
+          return new Promise<void>((resolve) => (releaseScan = resolve));
         },
       },
     });

@@ -77,6 +77,47 @@ test.describe('overview', () => {
   });
 });
 
+test.describe('overview: progress from the service\'s events', () => {
+  test.use({ recOptions: { shows: [slowShow('Slow Show', 810000001, 1, 30)], follow: [{ name: 'slow show', dest_folder: 'Slow Show' }] } });
+
+  test('a download moves its bar from the event stream: the list is not read again while it runs', async ({ page }) => {
+    test.setTimeout(60_000);
+    // The page's own log of list reads, by the page clock, so "none" is read right after the clock is moved.
+    await page.addInitScript(() => {
+      const calls: number[] = [];
+      (window as unknown as { listReads: number[] }).listReads = calls;
+      const realFetch = window.fetch.bind(window);
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        if (url.pathname === '/api/recordings') calls.push(Date.now());
+        return realFetch(input, init);
+      };
+    });
+    await page.clock.install();
+    const listReads = () => page.evaluate(() => [...(window as unknown as { listReads: number[] }).listReads]);
+    const pageNow = () => page.evaluate(() => Date.now());
+    await page.goto('/');
+    const deck = page.getByTestId('sync-deck');
+    await deck.getByRole('button', { name: 'Sync now' }).click();
+    const bar = deck.getByRole('progressbar').first();
+    await expect(bar).toBeVisible({ timeout: 20_000 });
+    const valueNow = async () => Number(await bar.getAttribute('aria-valuenow'));
+    // The bar moved on an event: the reads the sync's start and its new row asked for are behind us.
+    const first = await valueNow();
+    await expect.poll(valueNow).toBeGreaterThan(first);
+    await page.clock.pauseAt((await pageNow()) + 2_000);
+    const before = await listReads();
+    // Ten seconds of the page's timers: the old 2 s poll read the list again in them.
+    await page.clock.runFor(10_000);
+    expect(await listReads()).toEqual(before);
+    await page.clock.resume();
+    // The bar goes on moving, from the events alone.
+    const at = await valueNow();
+    await expect.poll(valueNow).toBeGreaterThan(at);
+    expect(await listReads()).toEqual(before);
+  });
+});
+
 test.describe('unknown paths', () => {
   test.use({ recOptions: { shows: [] } });
 

@@ -9,7 +9,7 @@ import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import type { OwnerGate } from '../core/owner-gate.js';
 import { BatteryEstimator } from './estimate.js';
-import type { EventStream, EventStreamOptions } from './event-stream.js';
+import type { EventStream, EventStreamOptions } from '../core/event-stream.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import type { ConnectionFactory } from './gateway/connection.js';
 import { gatewayLink } from './gateway/gateway-link.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseInput, presenceFlag } from '../core/validate.js';
-import type { EventStream } from './event-stream.js';
+import type { EventStream } from '../core/event-stream.js';
 import type { LiveStateStore } from './live-state.js';
 import { withoutGatewayHost } from './public-state.js';
 import type { Snapshot } from './snapshot-schema.js';

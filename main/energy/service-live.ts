@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { EventStream, type EventStreamOptions } from '../core/event-stream.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
 import { withoutGatewayHost } from './public-state.js';
 import type { EnergySettings } from './settings.js';

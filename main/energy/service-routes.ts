@@ -9,7 +9,7 @@ import type { SettingsStore } from '../core/settings-store.js';
 import { registerClockRoute } from '../core/clock-route.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
-import type { EventStream } from './event-stream.js';
+import type { EventStream } from '../core/event-stream.js';
 import type { EnergyFeature } from './feature.js';
 import type { ConnectionFactory } from './gateway/connection.js';
 import { registerGatewayRoutes } from './gateway/gateway-routes.js';

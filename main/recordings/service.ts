@@ -21,6 +21,7 @@ import { registerHttpSecurity, registerRecordingHeaders } from './http-security.
 import { registerOwnerGate, type OwnerGate } from '../core/owner-gate.js';
 import { isOwnerRequest } from '../core/owner-only.js';
 import { createProgressRegistry, type ProgressRegistry } from './progress.js';
+import { createProgressFeed } from './progress-feed.js';
 import { registerClockRoute } from '../core/clock-route.js';
 import { registerBoxRoutes } from './routes/box-routes.js';
 import { registerImportRoutes } from './routes/import-routes.js';
@@ -229,6 +230,10 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         registerBoxRoutes(app, ctx);
         registerImportRoutes(app, ctx);
         registerMaintenanceRoutes(app, ctx, { freeSpace: deps.freeSpace });
+        // Live progress for the pages as events (the Overview reads the list only when a row changes).
+        const progressFeed = createProgressFeed({ progress, version: () => recordings.version(), running: () => engine.current()?.run.id ?? null, clock: elapsed, logger });
+        disposer.add(() => progressFeed.close());
+        progressFeed.routes(app);
         // Each feature's own routes (ad scan; cloud test and delete from the box; the media server's discovery, status and token; /metrics).
         for (const f of features) f.routes?.(app);
         await registerRecordingsUi(app, config.staticDir);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
@@ -10,6 +10,7 @@ import { announceSync } from '../sync-status.js';
 import { SyncNowButton } from '../SyncNow.js';
 import type { Recording, Show, SyncRun, SyncState } from '../types.js';
 import { useLivePoll } from '../use-live.js';
+import { useProgressStream } from '../use-progress-stream.js';
 import { useServerSettings } from '../use-server.js';
 import { countsLine, hostOf, isImported, lastRunWith, showCounts, thisWeek } from './overview-data.js';
 
@@ -59,7 +60,13 @@ const TRIGGER: Record<SyncRun['trigger'], string> = { cron: 'schedule', manual: 
 
 /** The first page: the sync deck, tiles for shows, this week, box, media server and cloud, and recent syncs. */
 export function OverviewPage() {
-  const live = useLivePoll(load, isLive);
+  // Progress comes as events; the lists are read again when a row changes or a sync starts or
+  // ends (and every 60 s). Only while the stream is down does the page poll every 2 s.
+  const refresh = useRef(() => undefined as void);
+  const streamed = useProgressStream(() => refresh.current());
+  const live = useLivePoll(load, (d) => streamed === null && isLive(d));
+  refresh.current = () => void live.refresh();
+  const progressOf = (r: Recording) => (streamed ? (streamed[r.box_id] ?? null) : r.progress);
   const { view } = useServerSettings();
   // "This week" from the service's clock (in the demo, the energy pages' demo clock).
   useServerClock();
@@ -93,7 +100,7 @@ export function OverviewPage() {
   const d = live.data;
   const running = d?.sync.running ?? null;
   const lastFinished = d?.runs.find((r) => r.status !== 'running') ?? null;
-  const active = d?.recordings.filter((r) => r.progress) ?? [];
+  const active = d?.recordings.filter((r) => progressOf(r)) ?? [];
   const week = d ? thisWeek(d.recordings, serverNow()) : null;
   const shows = d ? showCounts(d.shows) : null;
   const settings = view?.settings;
@@ -158,7 +165,7 @@ export function OverviewPage() {
                   <span className="small">
                     <strong>{r.show_title}</strong> {episodeLabel(r)} {r.box_title}
                   </span>
-                  <ProgressBar progress={r.progress!} name={name} />
+                  <ProgressBar progress={progressOf(r)!} name={name} />
                 </li>
               );
             })}

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock, Timer } from '../core/clock.js';
-import { clientAddress } from '../core/connection-cap.js';
-import { AppError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import type { Clock, Timer } from './clock.js';
+import { clientAddress } from './connection-cap.js';
+import { AppError } from './errors.js';
+import type { Logger } from './logger.js';
 
 /**
  * Most event streams one client address may hold at once: a few dashboards (the tray window, a
@@ -50,7 +50,8 @@ export interface NamedEvent {
 }
 
 /**
- * Server-Sent Events to dashboard clients: unnamed `data:` events carrying the full live state,
+ * Server-Sent Events to the pages (the energy dashboard's live state, the recordings pages'
+ * progress). For the energy dashboard: unnamed `data:` events carrying the full live state,
  * one on connect and one per poll, each followed by any named events (`event: snapshot`: the
  * curated snapshot of that poll, the same for every view, as `GET /api/snapshot` serves it), and
  * a `: ping` comment every 15 s so proxies keep the stream.

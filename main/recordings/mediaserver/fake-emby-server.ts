@@ -38,6 +38,8 @@ export interface FakeEmbyServer {
   readonly refreshes: FakeRefresh[];
   /** Requests refused for a bad or missing API key. */
   unauthorized(): number;
+  /** Every HTTP request received. */
+  requests(): number;
   /** Status the next refreshes answer (default 204); a failing media server. */
   refreshStatus: number;
 }
@@ -62,6 +64,7 @@ export function createFakeEmbyServer(opts: FakeEmbyServerOptions): FakeEmbyServe
   ];
   const prefix = opts.kind === 'emby' ? '/emby' : '';
   let unauthorized = 0;
+  let requests = 0;
   let port = 0;
   let discoveryPort = 0;
 
@@ -77,6 +80,7 @@ export function createFakeEmbyServer(opts: FakeEmbyServerOptions): FakeEmbyServe
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    requests++;
     if (keyOf(req) !== opts.apiKey) {
       unauthorized++;
       res.writeHead(401).end();
@@ -148,6 +152,7 @@ export function createFakeEmbyServer(opts: FakeEmbyServerOptions): FakeEmbyServe
     host,
     refreshes: [],
     unauthorized: () => unauthorized,
+    requests: () => requests,
     refreshStatus: 204,
   };
   return fake;

@@ -27,7 +27,7 @@ export const mediaServerFeature: RecordingFeatureModule<typeof mediaServerSettin
     };
     return {
       hooks: { mediaServer },
-      capabilities: ['discover_media_server', 'detect_media_server_token', 'test_media_server'],
+      capabilities: ['discover_media_server', 'detect_media_server_token'],
       routes(app) {
         /** No body: LAN search for the set kind (one server found and none set: saved); `{ url, token? }`: that server's libraries. */
         app.post('/api/discover-media-server', { config: { rateLimit: RATE_LIMITS.discovery } }, async (req) => mediaServer.discover(req.body, { owner: ctx.isOwner(req) }));

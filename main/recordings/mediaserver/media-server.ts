@@ -153,7 +153,7 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
     async test() {
       const server = saved();
       const d = driver();
-      if (!server.url) throw new AppError(409, 'not_configured', `Media server address: set it (or press Find my server) before testing ${d.label}`, { field: 'media_server_url' });
+      if (!server.url) throw new AppError(409, 'not_configured', `Media server address: set it (or press Discover) before testing ${d.label}`, { field: 'media_server_url' });
       if (!server.token) throw new AppError(409, 'not_configured', `Media server token: paste ${d.label}'s ${d.secretName} for ${hostPort(new URL(server.url))} before testing`, { field: 'media_server_token' });
       const message = await d.test(server, deps.stopSignal).catch((err: unknown) => savedTargetFailure(server.url, err, log));
       statusCache = null;

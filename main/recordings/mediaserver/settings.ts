@@ -13,7 +13,7 @@ export const mediaServerSettings = {
     default: 'plex',
     applies: 'live',
     label: 'Media server',
-    description: 'Which media server you run: Plex, Jellyfin or Emby. Find my server looks for this kind on your network.',
+    description: 'Which media server you run: Plex, Jellyfin or Emby. Discover looks for this kind on your network.',
   },
   media_server_url: {
     schema: httpUrlOrEmpty,
@@ -35,7 +35,7 @@ export const mediaServerSettings = {
     default: '',
     applies: 'live',
     label: 'Library section',
-    description: 'The library your TV shows are in (a Plex section number, or a Jellyfin or Emby library id); Find my server fills it in.',
+    description: 'The library your TV shows are in (a Plex section number, or a Jellyfin or Emby library id); Discover (or Choose library) fills it in.',
   },
   media_server_prefs_path: {
     schema: absolutePath,

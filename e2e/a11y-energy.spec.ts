@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { UI_PAGES } from '../main/energy/web-ui.js';
+import { UI_PAGES } from '../main/energy/service/web-ui.js';
 import { checkBothSchemes, goInApp, headerLinks, SIZES, type AxeFinding } from './axe.js';
 import { startBridge, type Bridge } from './bridge.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger, type Logger } from '../main/core/logger.js';
 import { tryMountTmpfs, unmount } from '../main/core/testing/tmpfs.js';
-import { seedDemoHistory } from '../main/energy/demo-past.js';
+import { seedDemoHistory } from '../main/energy/demo/past.js';
 import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';

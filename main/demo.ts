@@ -10,14 +10,14 @@ import path from 'node:path';
 import { createDemoClock } from './core/clock.js';
 import { createLogger } from './core/logger.js';
 import { removeDemoFolder } from './demo-cleanup.js';
-import { seedDemoHistory } from './energy/demo-past.js';
+import { seedDemoHistory } from './energy/demo/past.js';
 import { PortInUseError } from './core/startup.js';
 import { composeServices } from './compose.js';
 import { loopbackInterfaces } from './energy/discovery/lan-scan.js';
 import { parseSimulatorMode, startGatewaySimulator } from './energy/simulator/gateway-simulator.js';
 import { installUnhandledRejectionLogging } from './recordings/index.js';
 import { startRecordingsDemo } from './recordings/demo.js';
-import { demoInsightSettings } from './energy/demo-insight.js';
+import { demoInsightSettings } from './energy/demo/insight.js';
 import { startFakeWeather } from './energy/weather/fake-server.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });

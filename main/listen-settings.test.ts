@@ -7,7 +7,7 @@ import { startComposedOnLoopback } from './compose-on-loopback.js';
 import { silentLogger } from './core/logger.js';
 import { CannotListenError } from './core/startup.js';
 import { tempDir } from './recordings/testing/harness.js';
-import { checkListenSettings } from './energy/listen-settings.js';
+import { checkListenSettings } from './energy/service/listen-settings.js';
 import { energySeedsFromEnv } from './energy/settings.js';
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from './core/logger.js';
 import { ApiClient, startHarness, tempDir, type Harness } from './recordings/testing/harness.js';
 import { createEnergyService, type EnergyService } from './energy/index.js';
-import { settingsJsonSchema } from './energy/settings-routes.js';
+import { settingsJsonSchema } from './energy/settings/routes.js';
 import { settingDefs } from './recordings/settings.js';
 
 /**

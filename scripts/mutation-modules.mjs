@@ -1,7 +1,7 @@
 // The modules that carry spec rules, each with the test files that judge it (scripts/mutation.mjs).
 export const MUTATION_MODULES = {
-  directions: { mutate: 'main/energy/directions.ts', tests: ['main/energy/directions.test.ts'] },
-  snapshot: { mutate: 'main/energy/snapshot.ts', tests: ['main/energy/snapshot.test.ts'] },
+  directions: { mutate: 'main/energy/live/directions.ts', tests: ['main/energy/live/directions.test.ts'] },
+  snapshot: { mutate: 'main/energy/live/snapshot.ts', tests: ['main/energy/live/snapshot.test.ts'] },
   ledger: { mutate: 'main/energy/tariff/ledger.ts', tests: ['main/energy/tariff/tariff.test.ts', 'main/energy/tariff/ledger.test.ts'] },
   'history-query': { mutate: 'main/energy/history/query.ts', tests: ['main/energy/history/query-rules.test.ts'] },
   lockout: { mutate: 'main/energy/security/lockout.ts', tests: ['main/energy/security/lockout.test.ts'] },

@@ -89,7 +89,7 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
  * - `onPoll` runs on each successful or failed poll before the state is published, and returns the
  *   fields it contributes (so one SSE event carries them); it must not block (no I/O awaited).
  * - `snapshot` returns the feature's block of the curated snapshot (it is given the frozen base,
- *   never writes into it; the snapshot is assembled once per poll: service-snapshot.ts).
+ *   never writes into it; the snapshot is assembled once per poll: service/snapshot.ts).
  * - `routes` registers HTTP routes; `onSettings` is told about each saved settings change.
  */
 export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends RunningFeature {

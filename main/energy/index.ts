@@ -8,7 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import type { OwnerGate } from '../core/owner-gate.js';
-import { BatteryEstimator } from './estimate.js';
+import { BatteryEstimator } from './live/estimate.js';
 import type { EventStream, EventStreamOptions } from '../core/event-stream.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
 import type { ConnectionFactory } from './gateway/connection.js';
@@ -16,20 +16,20 @@ import { gatewayLink } from './gateway/gateway-link.js';
 import type { LiveStateStore } from './live-state.js';
 import type { History } from './history/index.js';
 import { replayPolls } from './history/replay.js';
-import type { Poller } from './poller.js';
+import type { Poller } from './live/poller.js';
 import { createSecurity, type Security } from './security/gate.js';
 import { ownerGateOf } from './security/security-routes.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
-import { registerWebUi } from './web-ui.js';
+import { registerWebUi } from './service/web-ui.js';
 import type { EnergyFeature, FetchLike } from './feature.js';
 import { createPricesCore } from './prices/prices-core.js';
 import type { Snapshot } from './snapshot-schema.js';
-import { createEnergyFeatures } from './service-features.js';
-import { createEnergyHistory } from './service-history.js';
-import { createEnergyLive } from './service-live.js';
-import { createEnergyPoller } from './service-poller.js';
-import { createEnergyApp, registerEnergyRoutes } from './service-routes.js';
-import { createLiveSnapshot, type LiveSnapshot } from './service-snapshot.js';
+import { createEnergyFeatures } from './service/features.js';
+import { createEnergyHistory } from './service/history.js';
+import { createEnergyLive } from './service/live.js';
+import { createEnergyPoller } from './service/poller.js';
+import { createEnergyApp, registerEnergyRoutes } from './service/routes.js';
+import { createLiveSnapshot, type LiveSnapshot } from './service/snapshot.js';
 import type { PortClaim } from '../core/listen-check.js';
 import { explainListenError, type PortOwner } from '../core/startup.js';
 
@@ -85,7 +85,7 @@ export interface EnergyService extends Service {
 
 /**
  * The energy bridge: gateway poller, live state, snapshot, event stream and HTTP API. This is the
- * wiring only: each part is made by its own module (service-*.ts, gateway/gateway-link.ts) from what
+ * wiring only: each part is made by its own module (service/*.ts, gateway/gateway-link.ts) from what
  * it is passed, and the features come from the one list (features.ts).
  */
 export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): EnergyService {
@@ -247,6 +247,6 @@ interface Started {
   app: FastifyInstance;
   poller: Poller;
   features: readonly EnergyFeature[];
-  /** This poll's snapshot (service-snapshot.ts). */
+  /** This poll's snapshot (service/snapshot.ts). */
   snapshot: LiveSnapshot;
 }

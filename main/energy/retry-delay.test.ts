@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
 import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
-import { Poller, type PollerConfig } from './poller.js';
+import { Poller, type PollerConfig } from './live/poller.js';
 import { energySettingsSchema } from './settings.js';
 import { startGatewaySimulator, type GatewaySimulator } from './simulator/gateway-simulator.js';
 

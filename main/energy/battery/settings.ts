@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { live, settingsSection, withDefaults } from '../settings-section.js';
 
-/** The battery's size and reserve, for time-to-full and time-to-empty (main/energy/estimate.ts). */
+/** The battery's size and reserve, for time-to-full and time-to-empty (main/energy/live/estimate.ts). */
 export const batterySettings = z
   .object({
     capacityKwh: z.number().positive().max(1000).nullable().default(null).meta({ ...live, label: 'Battery capacity', description: "Your battery's usable size in kWh. Leave it blank to use the size the battery reports." }),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { parseInput } from '../../core/validate.js';
-import type { Poller } from '../poller.js';
+import type { Poller } from '../live/poller.js';
 
 const rescanBody = z.object({}).strict();
 

@@ -5,7 +5,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Clock, Timer } from '../../core/clock.js';
 import { isStorageFull } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { HistoryStats } from '../snapshot.js';
+import type { HistoryStats } from '../live/snapshot.js';
 import { MAX_ROWS } from './downsample.js';
 import { DurableStore } from './durable-store.js';
 import { exportFileName, exportStream, type ExportFormat } from './export.js';

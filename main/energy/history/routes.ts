@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
 import { parseInput, presenceFlag } from '../../core/validate.js';
-import { sendJson } from '../live-routes.js';
+import { sendJson } from '../live/live-routes.js';
 import { MAX_ROWS } from './downsample.js';
 import type { History } from './index.js';
 import { parseTime } from './sample.js';

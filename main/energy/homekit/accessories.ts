@@ -1,5 +1,5 @@
 import { Accessory, Characteristic, HapStatusError, Service, uuid, type CharacteristicValue, type WithUUID } from 'hap-nodejs';
-import { batteryReading, POWER_FLOWS, type PowerFlow } from '../device-readings.js';
+import { batteryReading, POWER_FLOWS, type PowerFlow } from '../live/device-readings.js';
 import type { LiveState } from '../live-state.js';
 import type { AlertSensor, FeatureSettings } from '../feature.js';
 import type { homekitSection } from './settings.js';

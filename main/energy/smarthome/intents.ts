@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batteryReading, POWER_FLOWS } from '../device-readings.js';
+import { batteryReading, POWER_FLOWS } from '../live/device-readings.js';
 import type { LiveState } from '../live-state.js';
 import type { FeatureSettings } from '../feature.js';
 import type { smartHomeSection } from './settings.js';

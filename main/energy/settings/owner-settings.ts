@@ -1,6 +1,6 @@
-import { ownerOnlyError } from '../core/owner-only.js';
-import { labelAt } from '../core/validate.js';
-import { changedFields, energySettingsSchema, type EnergySettings } from './settings.js';
+import { ownerOnlyError } from '../../core/owner-only.js';
+import { labelAt } from '../../core/validate.js';
+import { changedFields, energySettingsSchema, type EnergySettings } from '../settings.js';
 
 /**
  * The bridge's settings that name how the app listens on the PC (its port and host names, the

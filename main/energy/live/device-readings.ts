@@ -1,5 +1,5 @@
 import { batteryDirection } from './directions.js';
-import type { LiveState } from './live-state.js';
+import type { LiveState } from '../live-state.js';
 
 /**
  * The readings the home-automation consumers (HomeKit bridge, smart-home fulfillment) expose:

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDemoClock, createManualClock } from '../core/clock.js';
-import { silentLogger } from '../core/logger.js';
-import { clockView } from '../core/clock-route.js';
-import { seedDemoHistory } from './demo-past.js';
-import { createHistory } from './history/index.js';
+import { createDemoClock, createManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { clockView } from '../../core/clock-route.js';
+import { seedDemoHistory } from './past.js';
+import { createHistory } from '../history/index.js';
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,6 @@
-import type { Logger } from '../core/logger.js';
-import type { Values } from './gateway/block-reader.js';
-import { LIFETIME_COUNTERS } from './gateway/registers.js';
+import type { Logger } from '../../core/logger.js';
+import type { Values } from '../gateway/block-reader.js';
+import { LIFETIME_COUNTERS } from '../gateway/registers.js';
 
 /**
  * How fast any lifetime counter may rise: 250 kW. The map has no register that bounds every

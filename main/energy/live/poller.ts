@@ -1,10 +1,10 @@
-import type { Clock, Timer } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import type { ConnectionFactory, GatewayConnection } from './gateway/connection.js';
-import { noGatewayMemory, type GatewayMemory } from './gateway/gateway-memory.js';
-import { PlantReader, type GatewayReading } from './gateway/plant-reader.js';
-import { PLANT_UNIT, VERSION_PROBES, type Firmware } from './gateway/registers.js';
-import { ModbusException } from './gateway/block-reader.js';
+import type { Clock, Timer } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { ConnectionFactory, GatewayConnection } from '../gateway/connection.js';
+import { noGatewayMemory, type GatewayMemory } from '../gateway/gateway-memory.js';
+import { PlantReader, type GatewayReading } from '../gateway/plant-reader.js';
+import { PLANT_UNIT, VERSION_PROBES, type Firmware } from '../gateway/registers.js';
+import { ModbusException } from '../gateway/block-reader.js';
 
 export interface PollerConfig {
   host: string;

@@ -1,4 +1,4 @@
-import type { LiveState } from './live-state.js';
+import type { LiveState } from '../live-state.js';
 
 /**
  * The live state as shown to a client that may not see the gateway's address (a passcode is set

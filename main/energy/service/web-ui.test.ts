@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../core/http.js';
-import { silentLogger } from '../core/logger.js';
+import { createHttpServer } from '../../core/http.js';
+import { silentLogger } from '../../core/logger.js';
 import { registerWebUi } from './web-ui.js';
 
 const dirs: string[] = [];

@@ -1,12 +1,12 @@
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import type { BatteryEstimator } from './estimate.js';
-import type { EnergyFeature } from './feature.js';
-import type { History } from './history/index.js';
-import type { LiveState } from './live-state.js';
-import type { EnergySettings } from './settings.js';
-import { buildSnapshot } from './snapshot.js';
-import type { Snapshot } from './snapshot-schema.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { BatteryEstimator } from '../live/estimate.js';
+import type { EnergyFeature } from '../feature.js';
+import type { History } from '../history/index.js';
+import type { LiveState } from '../live-state.js';
+import type { EnergySettings } from '../settings.js';
+import { buildSnapshot } from '../live/snapshot.js';
+import type { Snapshot } from '../snapshot-schema.js';
 
 export interface SnapshotParts {
   state: LiveState;

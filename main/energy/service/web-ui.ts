@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { repoRoot } from '../core/paths.js';
-import { registerWebApp } from '../core/web-app.js';
+import { repoRoot } from '../../core/paths.js';
+import { registerWebApp } from '../../core/web-app.js';
 
 /** The energy pages the single-page app routes by path; each answers index.html. */
 export const UI_PAGES = ['/', '/wall', '/wall/solar', '/wall/home', '/wall/battery', '/wall/grid', '/trends', '/savings', '/settings', '/setup'] as const;

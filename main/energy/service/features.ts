@@ -1,6 +1,6 @@
-import type { EnergyFeature, FeatureContext } from './feature.js';
-import { energyFeatures } from './features.js';
-import type { EnergySettings } from './settings.js';
+import type { EnergyFeature, FeatureContext } from '../feature.js';
+import { energyFeatures } from '../features.js';
+import type { EnergySettings } from '../settings.js';
 
 /** What the service hands every feature; the values features share are added here. */
 export type BaseFeatureContext = Omit<FeatureContext<EnergySettings>, 'alertSensors' | 'bridgeName' | 'irradiance' | 'producedDays'>;

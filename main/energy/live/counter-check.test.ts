@@ -1,10 +1,10 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock } from '../core/clock.js';
+import { createManualClock } from '../../core/clock.js';
 import { CounterCheck } from './counter-check.js';
-import type { LiveState } from './live-state.js';
-import { startGatewaySimulator, type GatewaySimulator } from './simulator/gateway-simulator.js';
-import { nextPoll, startEnergyHarness, waitForState } from './testing/harness.js';
+import type { LiveState } from '../live-state.js';
+import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
+import { nextPoll, startEnergyHarness, waitForState } from '../testing/harness.js';
 
 /**
  * Lifetime counters that read 0 for a poll, or jump impossibly, on some gateway firmware (see

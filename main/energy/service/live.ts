@@ -1,10 +1,10 @@
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import { EventStream, type EventStreamOptions } from '../core/event-stream.js';
-import { emptyLiveState, LiveStateStore, type LiveState } from './live-state.js';
-import { withoutGatewayHost } from './public-state.js';
-import type { EnergySettings } from './settings.js';
-import type { Snapshot } from './snapshot-schema.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { EventStream, type EventStreamOptions } from '../../core/event-stream.js';
+import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
+import { withoutGatewayHost } from '../live/public-state.js';
+import type { EnergySettings } from '../settings.js';
+import type { Snapshot } from '../snapshot-schema.js';
 
 export interface EnergyLiveDeps {
   settings: () => EnergySettings;

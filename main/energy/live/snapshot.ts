@@ -1,8 +1,8 @@
 import type { Estimate } from './estimate.js';
 import { batteryDirection, gridDirection } from './directions.js';
-import type { LiveState } from './live-state.js';
-import type { EnergySettings } from './settings.js';
-import type { Snapshot } from './snapshot-schema.js';
+import type { LiveState } from '../live-state.js';
+import type { EnergySettings } from '../settings.js';
+import type { Snapshot } from '../snapshot-schema.js';
 
 export interface HistoryStats {
   count: number;

@@ -1,16 +1,16 @@
 import path from 'node:path';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import { CounterCheck } from './counter-check.js';
-import type { BatteryEstimator } from './estimate.js';
-import { contribute, type EnergyFeature } from './feature.js';
-import type { Values } from './gateway/block-reader.js';
-import type { ConnectionFactory } from './gateway/connection.js';
-import { createGatewayMemory } from './gateway/gateway-memory.js';
-import { sampleFromState, type History } from './history/index.js';
-import { applyReading, type LiveStateStore } from './live-state.js';
-import { Poller, type PollerConfig } from './poller.js';
-import type { EnergySettings } from './settings.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { CounterCheck } from '../live/counter-check.js';
+import type { BatteryEstimator } from '../live/estimate.js';
+import { contribute, type EnergyFeature } from '../feature.js';
+import type { Values } from '../gateway/block-reader.js';
+import type { ConnectionFactory } from '../gateway/connection.js';
+import { createGatewayMemory } from '../gateway/gateway-memory.js';
+import { sampleFromState, type History } from '../history/index.js';
+import { applyReading, type LiveStateStore } from '../live-state.js';
+import { Poller, type PollerConfig } from '../live/poller.js';
+import type { EnergySettings } from '../settings.js';
 
 /** What the poller reads from the settings (on every poll, so edits apply without a restart). */
 export function pollerConfigOf(s: EnergySettings): PollerConfig {

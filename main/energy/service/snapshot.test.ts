@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../core/clock.js';
-import { silentLogger } from '../core/logger.js';
-import { BatteryEstimator } from './estimate.js';
-import type { EnergyFeature } from './feature.js';
-import { emptyLiveState, LiveStateStore } from './live-state.js';
-import { createLiveSnapshot } from './service-snapshot.js';
-import { energySettingsSchema } from './settings.js';
-import type { Snapshot } from './snapshot-schema.js';
+import { createManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { BatteryEstimator } from '../live/estimate.js';
+import type { EnergyFeature } from '../feature.js';
+import { emptyLiveState, LiveStateStore } from '../live-state.js';
+import { createLiveSnapshot } from './snapshot.js';
+import { energySettingsSchema } from '../settings.js';
+import type { Snapshot } from '../snapshot-schema.js';
 
 // Issue 41 item 5: the snapshot is assembled once per poll, immutably, from the features' blocks,
 // and every consumer in that poll gets the same object.

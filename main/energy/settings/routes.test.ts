@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock, systemClock, type Clock } from '../core/clock.js';
-import { silentLogger } from '../core/logger.js';
-import { createEnergyService, type EnergyService } from './index.js';
-import type { LiveState } from './live-state.js';
-import { startGatewaySimulator, type GatewaySimulator } from './simulator/gateway-simulator.js';
+import { createManualClock, systemClock, type Clock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { createEnergyService, type EnergyService } from '../index.js';
+import type { LiveState } from '../live-state.js';
+import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

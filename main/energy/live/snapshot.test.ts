@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Estimate } from './estimate.js';
-import { emptyLiveState, type LiveState } from './live-state.js';
-import { energySettingsSchema } from './settings.js';
+import { emptyLiveState, type LiveState } from '../live-state.js';
+import { energySettingsSchema } from '../settings.js';
 import { buildSnapshot } from './snapshot.js';
 
 // spec/energy-bridge.md "Snapshot": field by field, with the spec's values (four-decimal rounding,

@@ -1,9 +1,9 @@
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import { createHistory } from './history/index.js';
-import type { HistorySample } from './history/sample.js';
-import { derivePower } from './live-state.js';
-import { PlantModel, type PlantOptions } from './simulator/plant-model.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { createHistory } from '../history/index.js';
+import type { HistorySample } from '../history/sample.js';
+import { derivePower } from '../live-state.js';
+import { PlantModel, type PlantOptions } from '../simulator/plant-model.js';
 
 const DAY_MS = 86_400_000;
 

@@ -87,6 +87,8 @@ export const snapshotSchema = z.object({
     .object({
       currency: z.string(),
       netPerHour: z.number().nullable(),
+      /** Additive (issue 43): what priced the day, the tariff's fixed rates or a live source's intervals. */
+      pricedBy: z.enum(['fixed', 'amber', 'octopus']).optional(),
       today: z.object({
         /** Local date (YYYY-MM-DD, configured zone) the figures cover. */
         date: z.string(),
@@ -105,6 +107,8 @@ export const snapshotSchema = z.object({
         exportKwh: z.number(),
         superExportKwh: z.number(),
         zeroDrawImportKwh: z.number(),
+        /** Additive (issue 43): grid kWh priced at the fixed rates because no live interval price covered it. */
+        fallbackKwh: z.number().optional(),
       }),
     })
     .optional(),

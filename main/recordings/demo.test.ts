@@ -21,9 +21,10 @@ describe('recordings demo', () => {
       expect(boxShows.body.boxes[0].shows.map((s: { title: string }) => s.title)).toEqual(['2 Broke Girls', 'Gardening Australia', 'The Chase Australia', 'Movies & Specials']);
       const found = await api.post('/api/discover-box');
       expect(found.body.boxes).toHaveLength(1);
-      // The media server was found by GDM on loopback, its token detected (masked) and its TV library chosen; the cloud answers.
+      // The media server (Jellyfin) was found by its discovery on loopback, its API key set (masked) and its TV library chosen; the cloud answers.
       const view = (await api.get('/api/settings')).body;
-      expect(view.settings).toMatchObject({ media_server_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), media_server_token: '••••••••', media_server_section_id: '2' });
+      expect(view.settings).toMatchObject({ media_server_kind: 'jellyfin', media_server_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), media_server_token: '••••••••', media_server_section_id: '767bffe4f11c93ef34b805451a696a4e' });
+      expect((await api.get('/api/media-server')).body).toEqual({ configured: true, state: 'answering' });
       expect(view.capabilities).toMatchObject({ discover_media_server: true, cloud_test: true, delete_from_box: true });
       const cloud = await api.post('/api/cloud-test');
       expect(cloud.body.boxes).toEqual([expect.objectContaining({ friendly_name: 'Demo Fetch Box', pvr: true })]);

@@ -101,7 +101,7 @@ describe('recordings demo', () => {
     }
   }, 180_000);
 
-  it('keeps its promise: ad removal on, and Re-scan of a demo clip finds and cuts its real break (comskip, ffmpeg)', async () => {
+  it('keeps its promise: ad removal on, and Re-scan of a demo clip finds its real break and marks it: an EDL and a chaptered .mkv beside it (comskip, ffmpeg)', async () => {
     const dir2 = tempDir('recordings-demo-promise-');
     const demo = await startRecordingsDemo({ dataDir: dir2, port: 0, logger: silentLogger, newEpisodeEveryMs: 0 });
     try {
@@ -109,8 +109,8 @@ describe('recordings demo', () => {
       const view = (await api.get('/api/settings')).body;
       expect(view.settings).toMatchObject({ ad_removal_enabled: true, sync_cron: DEMO_CRON });
       const gardening = (await api.get('/api/shows')).body.shows.find((s: { name: string }) => s.name === 'Gardening');
-      expect(gardening.ad_mode).toBe('cut');
-      type Row = { box_id: string; show_title: string; ad_status: string; ad_breaks_json: string | null; ad_error?: string | null; status: string; progress: unknown };
+      expect(gardening).toMatchObject({ ad_mode: 'mark', mark_chapters: 'beside' });
+      type Row = { box_id: string; show_title: string; file_path: string; ad_status: string; ad_breaks_json: string | null; ad_error?: string | null; status: string; progress: unknown };
       const rows = async () => (await api.get('/api/recordings')).body.recordings as Row[];
       const past = (await rows()).find((r) => r.show_title === 'Gardening Australia' && r.status === 'done')!;
       expect(past.ad_status).toBe('unscanned');
@@ -122,10 +122,13 @@ describe('recordings demo', () => {
         if (row && row.ad_status !== 'scanning' && row.ad_status !== 'unscanned' && !row.progress) break;
         await new Promise((r) => setTimeout(r, 500));
       }
-      expect(row).toMatchObject({ ad_status: 'cut', ad_error: null });
+      expect(row).toMatchObject({ ad_status: 'marked', ad_error: null });
       const breaks = JSON.parse(row!.ad_breaks_json!) as Array<{ start: number; end: number }>;
       expect(breaks).toHaveLength(1);
       expect(Math.abs(breaks[0]!.start - 130)).toBeLessThan(3);
+      const stem = row!.file_path.replace(/\.ts$/, '');
+      expect(fs.readFileSync(`${stem}.edl`, 'utf8')).toMatch(/^\d+\.\d\d\t\d+\.\d\d\t3\n$/);
+      expect(fs.statSync(`${stem}.mkv`).size).toBeGreaterThan(0);
     } finally {
       await demo.stop();
       fs.rmSync(dir2, { recursive: true, force: true });

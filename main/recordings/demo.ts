@@ -120,14 +120,15 @@ export async function startRecordingsDemo(opts: {
     if (shows.shows.length === 0) {
       for (const payload of [
         { name: 'broke girls', dest_folder: '2 Broke Girls', season_template: 'Season {season}', delete_after_download: true },
-        { name: 'Gardening', dest_folder: 'Gardening Australia', season_template: 'S{season_unpadded}', ad_mode: clip ? 'cut' : 'detect' },
+        // Mark mode: an EDL for Kodi and a chaptered .mkv copy beside each episode, the recording left whole.
+        { name: 'Gardening', dest_folder: 'Gardening Australia', season_template: 'S{season_unpadded}', ad_mode: clip ? 'mark' : 'detect', mark_chapters: 'beside' },
       ]) {
         await service.app.inject({ method: 'POST', url: '/api/shows', headers, payload });
       }
     }
     // The demo box is found by its address; SSDP discovery (POST /api/discover-box) answers on loopback too.
     // Ad removal is turned on after the past (the clips carry a real break; the past's episodes stay
-    // unscanned, for Re-scan to cut, and the start stays quick). The schedule runs once a day at 03:00, so a
+    // unscanned, for Re-scan to mark, and the start stays quick). The schedule runs once a day at 03:00, so a
     // scheduled run does not take the episodes waiting for "Sync now"; the box records new ones anyway.
     await service.app.inject({ method: 'PATCH', url: '/api/settings', headers, payload: { box_address: box.descriptionUrl, ad_removal_enabled: false, sync_cron: DEMO_CRON } });
     // The simulators get new ports and secrets on each start: point the settings at them.

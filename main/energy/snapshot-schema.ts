@@ -14,6 +14,18 @@ export const estimateSchema = z.object({
   energyToGoKwh: z.number().optional(),
 });
 
+/** One price interval as the snapshot shows it (issue 43; prices/price-book.ts). */
+export const priceIntervalSchema = z.object({
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  importPerKwh: z.number(),
+  /** Null where the source publishes no feed-in price (the tariff's feed-in rate applies). */
+  feedInPerKwh: z.number().nullable(),
+  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
+  spike: z.boolean(),
+  estimate: z.boolean(),
+});
+
 export const stringSchema = z.object({ index: z.number().int().min(1).max(16), name: z.string(), voltage: z.number().nullable(), current: z.number().nullable(), power: W });
 
 export const inverterDeviceSchema = z.object({
@@ -172,6 +184,19 @@ export const snapshotSchema = z.object({
         .nullable(),
     })
     .meta({ description: "Additive (issue 26): solar forecast (expected today/tomorrow, yesterday's forecast against what came) and battery outlook over today's peak windows; see docs/savings.md." })
+    .optional(),
+  prices: z
+    .object({
+      source: z.enum(['amber', 'octopus']),
+      currency: z.string(),
+      /** True when no interval covers now or the source has not answered for too long. */
+      stale: z.boolean(),
+      fetchedAt: z.iso.datetime().nullable(),
+      current: priceIntervalSchema.nullable(),
+      /** The next 24 hours of known intervals after the current one, in time order. */
+      forecast: z.array(priceIntervalSchema),
+    })
+    .meta({ description: "Additive (issue 43): live prices from Amber or Octopus, per kWh in the currency's main unit with the household's signs (feed-in below zero: exporting costs money); present only when a live source is set. See docs/prices.md." })
     .optional(),
   alerts: z.array(alertEntrySchema),
   devices: z.array(z.discriminatedUnion('type', [inverterDeviceSchema, smartLoadDeviceSchema])),

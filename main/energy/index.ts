@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import type { OwnerGate } from '../core/owner-gate.js';
+import { requireOwner } from '../core/owner-only.js';
 import { BatteryEstimator } from './estimate.js';
 import type { EventStream, EventStreamOptions } from './event-stream.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
@@ -178,7 +179,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
     const connect = gatewayLink(outbound, deps.connect);
 
-    const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };
+    const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount, gatewayConnect: connect, ownerOnly: requireOwner(gate.hasSession) };
     const features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
     const poll = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger });
     const liveSnapshot = createLiveSnapshot(() => ({ state: live.state.get(), settings: store.get(), clock, estimator, history: hist, features, logger }));

@@ -42,7 +42,8 @@ describe('a settings file written before the core settings split', () => {
     store.replace(s);
     const old = JSON.parse(before) as Record<string, Record<string, unknown>>;
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(written)).toEqual(Object.keys(old));
-    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 } });
+    // Battery control's section (issue 44) is new: it joins with its defaults, off.
+    expect(Object.keys(written).filter((k) => k !== 'control')).toEqual(Object.keys(old));
+    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 }, control: expect.objectContaining({ enabled: false, dryRun: true }) });
   });
 });

@@ -223,13 +223,15 @@ describe('rails', () => {
     expect(audit.read().filter((e) => e.kind === 'other-controller')).toHaveLength(1);
   });
 
-  it('another controller (a virtual power plant) changing the mode: reported, backed off, left alone', async () => {
-    await controller.setMode(charge, 'owner');
+  it('another controller (a virtual power plant) changing the mode: reported, backed off, left alone, even when the mode ends', async () => {
+    await controller.setMode({ ...charge, end: { kind: 'time', at: new Date(clock.now() + 120_000).toISOString() } }, 'owner');
     sim.otherController('controlMode', 6);
     await pollsFor(60_000);
     expect(controller.status().backedOff?.message).toMatch(/^Another controller changed remote EMS control mode \(40031\) from 3 to 6/);
-    await pollsFor(60_000);
-    expect(plant().controlMode).toBe(6);
+    const n = modbusWrites().length;
+    await pollsFor(120_000);
+    expect(plant()).toMatchObject({ controlMode: 6, remoteEms: 1 });
+    expect(modbusWrites()).toHaveLength(n);
   });
 
   it('the check waits its interval: a changed value is not read before it', async () => {

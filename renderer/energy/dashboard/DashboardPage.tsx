@@ -10,6 +10,7 @@ import { EnergyToday } from './EnergyToday.js';
 import { PowerFlow } from './PowerFlow.js';
 import { Alerts, Weather, WeatherBadge } from './WeatherAndAlerts.js';
 import { SavingsCards } from '../savings/SavingsCards.js';
+import { ControlCard } from '../control/ControlCard.js';
 
 /** The live dashboard: every SSE event refreshes it in place. */
 export function DashboardPage() {
@@ -56,6 +57,7 @@ export function DashboardPage() {
           <EnergyToday energy={snapshot.energy} tariff={snapshot.tariff} />
         </Card>
         <SavingsCards snapshot={snapshot} />
+        <ControlCard />
         {snapshot.weather && (
           <Card title="Weather" id="weather">
             <Weather weather={snapshot.weather} unit={snapshot.units.temperature} />

@@ -23,6 +23,8 @@ let controller: BatteryController;
 let audit: AuditLog;
 let INTERVAL = 5000;
 
+let planStep: ConstructorParameters<typeof BatteryController>[0]['planStep'];
+
 async function setup(simOpts: Parameters<typeof startGatewaySimulator>[0] = {}) {
   // Midnight UTC: no sun, so the battery's flows are the controller's doing.
   const night = Date.UTC(2026, 5, 21, 0, 0);
@@ -39,6 +41,7 @@ async function setup(simOpts: Parameters<typeof startGatewaySimulator>[0] = {}) 
     connect: () => createModbusConnection({ host: sim.host, port: sim.port, timeoutMs: 1000 }),
     audit,
     stateFile: path.join(dir, 'state.json'),
+    planStep: (at, state) => planStep?.(at, state) ?? null,
   });
 }
 
@@ -69,6 +72,7 @@ const charge = { mode: 'charge', targetSoc: 90, powerW: 3000, source: 'grid', en
 
 beforeEach(async () => {
   INTERVAL = 5000;
+  planStep = undefined;
   await setup();
   await poll();
 });
@@ -268,5 +272,42 @@ describe('the kill switch', () => {
     clock.advance(INTERVAL);
     await poll();
     expect(plant().remoteEms).toBe(0);
+  });
+});
+
+describe('follow the price', () => {
+  it('applies the price plan step for now, and the next step when it comes; the mode stays the schedule', async () => {
+    const start = clock.now();
+    // A plan from the price book (price-plan.ts): charge for a minute, then hold.
+    planStep = (at) =>
+      at < start + 60_000
+        ? { key: 'charge', mode: { ...charge, end: { kind: 'time', at: new Date(start + 60_000).toISOString() } }, reason: 'charge 0.1 kWh: the cheapest hours before the 17:00 peak' }
+        : { key: 'hold', mode: { mode: 'hold', end: { kind: 'none' } }, reason: 'hold: keep the charge for the dearest hours' };
+    await controller.setMode({ mode: 'schedule' }, 'owner');
+    await pollsFor(INTERVAL);
+    expect(plant()).toMatchObject({ remoteEms: 1, controlMode: 3, chargeLimitW: 3000 });
+    expect(audit.latest(1)[0]).toMatchObject({ kind: 'write', by: 'plan', reason: 'charge 0.1 kWh: the cheapest hours before the 17:00 peak' });
+    await pollsFor(60_000);
+    expect(plant()).toMatchObject({ remoteEms: 1, controlMode: 2, dischargeLimitW: 0, chargeLimitW: 5000 });
+    expect(controller.status().mode.mode).toBe('schedule');
+  });
+
+  it('in a dry run the plan acts on nothing', async () => {
+    settings = { ...settings, dryRun: true };
+    planStep = () => ({ key: 'charge', mode: charge, reason: 'charge: the cheapest hours' });
+    await controller.setMode({ mode: 'schedule' }, 'owner');
+    await pollsFor(30_000);
+    expect(modbusWrites()).toHaveLength(0);
+    expect(audit.latest(1)[0]).toMatchObject({ kind: 'dry-run', by: 'plan' });
+  });
+});
+
+describe('turning control off', () => {
+  it('puts the plant back to Automatic at the next reading', async () => {
+    await controller.setMode(charge, 'owner');
+    settings = { ...settings, enabled: false };
+    await pollsFor(INTERVAL);
+    expect(plant()).toMatchObject({ remoteEms: 0, chargeLimitW: 5000 });
+    expect(audit.latest(1)[0]).toMatchObject({ kind: 'write', by: 'rail', reason: expect.stringContaining('battery control was turned off') });
   });
 });

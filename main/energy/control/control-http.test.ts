@@ -73,6 +73,11 @@ describe('battery control is the owner’s, and off until the owner turns it on'
     expect(writes()).toHaveLength(0);
   });
 
+  it('the price plan is shown before it acts; without live prices there is none, said in words', async () => {
+    const plan = await guest('GET', '/api/control/plan');
+    expect(plan.body).toMatchObject({ source: null, steps: [], message: 'No live prices: the plan needs a price source (Amber or Octopus). The plant runs on its own.' });
+  });
+
   it('bad input is a 400 naming the field', async () => {
     const res = await pc('POST', '/api/control/mode', { mode: 'charge', targetSoc: 150, powerW: 2500 });
     expect(res.status).toBe(400);

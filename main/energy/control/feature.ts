@@ -58,8 +58,10 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
     },
     routes(app) {
       app.get('/api/control', async () => {
-        const p = plan(ctx.clock.now());
-        return { ...controller.status(), nextStep: p.steps.find((s) => Date.parse(s.start) > ctx.clock.now()) ?? null };
+        const status = controller.status();
+        // The next step of the price plan while the battery follows it (a mode's own end is `end`).
+        const next = status.mode.mode === 'schedule' ? plan(ctx.clock.now()).steps.find((s) => Date.parse(s.start) > ctx.clock.now()) : undefined;
+        return { ...status, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null };
       });
       app.get('/api/control/plan', async () => plan(ctx.clock.now()));
       app.get('/api/control/audit', async (req) => ({ entries: audit.latest(parseInput(auditQuery, req.query, 'query').limit) }));

@@ -18,7 +18,6 @@ export const controlSettings = z
     maxWritesPerHour: z.number().int().min(1).max(60).default(8).meta({ ...live, label: 'Most writes an hour', description: 'Each change is written to the inverter’s memory: the controller writes only on a change, and at most this many times an hour.' }),
     staleAfterPolls: z.number().int().min(2).max(20).default(3).meta({ ...live, label: 'Stop after missed readings', description: 'When this many poll intervals pass without a good reading, the controller stops writing and hands the plant back to its own mode once the gateway answers.' }),
     checkEverySeconds: z.number().int().min(10).max(3600).default(60).meta({ ...live, label: 'Check every', description: 'How often, in seconds, the controller reads back what it set, to notice another controller changing it.' }),
-    allowMqtt: z.boolean().default(false).meta({ ...live, label: 'Allow control over MQTT', description: 'Let messages from your MQTT broker change the mode. Off: the broker can only read it.' }),
     plan: z
       .object({
         targetSoc: z.number().min(0).max(100).default(90).meta({ ...live, label: 'Charge to', description: 'The state of charge (%) the price plan charges the battery to in the cheapest hours.' }),
@@ -45,7 +44,6 @@ export const CONTROL_OWNER_FIELDS = [
   'control.maxWritesPerHour',
   'control.staleAfterPolls',
   'control.checkEverySeconds',
-  'control.allowMqtt',
   'control.plan.targetSoc',
   'control.plan.readyBy',
   'control.plan.chargePowerW',

@@ -4,11 +4,12 @@ import type { LiveState } from '../live-state.js';
 import { LiveFeed, replayPolls } from '../history/replay.js';
 import { readPowerSamples } from '../history/sample-reader.js';
 import type { Snapshot } from '../snapshot-schema.js';
-import { DayLedger, powerSampleOf, round4 } from '../tariff/ledger.js';
+import { DayLedger, powerSampleOf, pricesAt, round4 } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 import type { EnergyFeatureModule, FeatureFactory, IrradianceHour } from '../feature.js';
 import { solarSection } from './settings.js';
-import { batteryOutlook, peakWindowsOn } from './battery-outlook.js';
+import { batteryOutlook, instantOf, peakWindowsOn } from './battery-outlook.js';
+import { priceHours, type PriceHour } from './price-hours.js';
 import { ForecastStore } from './forecast-store.js';
 import { fitPlant, FIT_DAYS, irradianceByDate, solarPowerAt, type PlantFit } from './solar-model.js';
 import { UsualLoad } from './usual-load.js';
@@ -23,6 +24,9 @@ const DAY = 86_400_000;
 export type OutlookSnapshot = NonNullable<Snapshot['outlook']>;
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const kwh = (v: number | null) => (v === null ? null : round4(v));
+const hourView = (h: PriceHour | null) => (h === null ? null : { startsAt: iso(h.startsAt)!, endsAt: iso(h.endsAt)!, averagePerKwh: round4(h.averagePerKwh) });
+/** The evening the day ahead prices the battery's use over: from 16:00 (or now, if later) to midnight. */
+const EVENING_FROM_MINUTE = 16 * 60;
 
 /**
  * Solar forecast and battery outlook (docs/savings.md): the hourly irradiance forecast for the
@@ -191,11 +195,20 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection> = (ctx) =
     const soc = state.battery.soc;
     const windows = peakWindowsOn(s.tariff, date, here.weekday, zone).filter((w) => w.endsAt > now);
     let battery: OutlookSnapshot['battery'] = null;
+    const book = ctx.prices?.() ?? null;
+    const evening = { fromAt: Math.max(now, instantOf(date, EVENING_FROM_MINUTE, zone)), untilAt: startOfLocalDay(tomorrow, zone), kwh: 0, worth: 0, simulated: false };
+    // Each kWh the battery is expected to give in the evening is worth what buying it then would cost.
+    const onDischarge = (from: number, _to: number, given: number) => {
+      if (from < evening.fromAt || from >= evening.untilAt) return;
+      evening.kwh += given;
+      evening.worth += given * pricesAt(s.tariff, localMinute(from, zone), from, book).importRate;
+    };
     if (state.connected && soc !== null && capacity !== null && capacity > 0) {
       const load = usualLoad(now);
       const homeNow = state.power.home === null ? 0 : state.power.home / 1000;
       const solarKw = factor !== null && hours.length ? solarPowerAt(hours, factor) : () => 0;
-      const o = batteryOutlook({ now, timeZone: zone, soc, reserveSoc: reserve, capacityKwh: capacity, solarKw, loadKw: (t) => load?.kwAt(t) ?? homeNow, windows });
+      evening.simulated = true;
+      const o = batteryOutlook({ now, timeZone: zone, soc, reserveSoc: reserve, capacityKwh: capacity, solarKw, loadKw: (t) => load?.kwAt(t) ?? homeNow, windows, onDischarge });
       battery = {
         soc,
         reserveSoc: reserve,
@@ -209,7 +222,16 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection> = (ctx) =
         coversPeak: o.windows.length ? o.windows.every((w) => w.covers) : null,
       };
     }
-    return { solar, battery };
+    if (!book) return { solar, battery };
+    const from = book.at(now)?.start ?? now;
+    const { cheapest, dearest } = priceHours(book.between(from, from + DAY), from, from + DAY);
+    const prices: NonNullable<OutlookSnapshot['prices']> = {
+      currency: s.general.currency,
+      cheapest: hourView(cheapest),
+      dearest: hourView(dearest),
+      evening: evening.simulated && evening.fromAt < evening.untilAt ? { fromAt: iso(evening.fromAt)!, untilAt: iso(evening.untilAt)!, batteryKwh: round4(evening.kwh), worth: round4(evening.worth) } : null,
+    };
+    return { solar, battery, prices };
   };
 
   const view = (state: LiveState, now: number): OutlookSnapshot => {

@@ -60,8 +60,8 @@ export async function fetchAmberSites(fetchFn: FetchLike, baseUrl: string, token
 export interface AmberQuery {
   previous: number;
   next: number;
-  /** Minutes (Amber: 5 or 30). */
-  resolution: 5 | 30;
+  /** Minutes (Amber: 5 or 30); absent: the site's own interval length. */
+  resolution?: 5 | 30;
 }
 
 /** A site's prices around now, as book intervals (general and feed-in merged by interval). */
@@ -71,7 +71,7 @@ export async function fetchAmberPrices(fetchFn: FetchLike, baseUrl: string, toke
   const u = new URL(`${base(baseUrl)}/sites/${encodeURIComponent(siteId)}/prices/current`);
   u.searchParams.set('previous', String(q.previous));
   u.searchParams.set('next', String(q.next));
-  u.searchParams.set('resolution', String(q.resolution));
+  if (q.resolution) u.searchParams.set('resolution', String(q.resolution));
   const parsed = intervalAnswer.safeParse(await getPriceJson(fetchFn, u.toString(), WHO, { headers: auth(token), signal }));
   if (!parsed.success) throw new PriceSourceError("Amber's prices are not understood");
   return amberIntervals(parsed.data);

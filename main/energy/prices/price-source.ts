@@ -144,12 +144,14 @@ export function createPriceSource(deps: PriceSourceDeps): PriceSource {
   };
 
   const fetchAmber = async (p: PricesSettings, now: number, signal: AbortSignal): Promise<PriceInterval[]> => {
-    const cur = snap.at(now);
-    const dur = cur ? cur.end - cur.start : 5 * MINUTE;
+    // The site's interval length as the last answer gave it (the first asks at the site's own).
+    const known = snap.at(now) ?? snap.between(now - DAY, now).at(-1) ?? null;
+    const dur = known ? known.end - known.start : 5 * MINUTE;
     const perDay = Math.round(AMBER_DAY_MS / dur);
     // Back to the last good fetch (an outage loses no settled interval), a day at most.
     const previous = fetchedAt === null ? perDay : Math.min(perDay, Math.max(1, Math.ceil((now - fetchedAt) / dur) + 1));
-    return fetchAmberPrices(deps.fetch, p.amber.baseUrl, p.amber.token, p.amber.siteId, { previous, next: perDay, resolution: dur === 30 * MINUTE ? 30 : 5 }, signal);
+    const resolution = known ? (dur === 30 * MINUTE ? 30 : 5) : undefined;
+    return fetchAmberPrices(deps.fetch, p.amber.baseUrl, p.amber.token, p.amber.siteId, { previous, next: perDay, resolution }, signal);
   };
 
   const fetchOctopus = async (p: PricesSettings, now: number, signal: AbortSignal): Promise<PriceInterval[]> => {

@@ -5,10 +5,11 @@ import type { Outbound } from '../../core/outbound.js';
 import { parseInput } from '../../core/validate.js';
 import type { EnergyCore } from '../core-settings.js';
 import type { EnergyFeature } from '../feature.js';
+import type { Snapshot } from '../snapshot-schema.js';
 import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { fetchAmberSites } from './amber.js';
 import { PriceSourceError } from './fetch-json.js';
-import type { PriceBook } from './price-book.js';
+import type { PriceBook, PriceInterval } from './price-book.js';
 import { createPriceSource, type PriceSource } from './price-source.js';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 
@@ -53,6 +54,10 @@ export function createPricesCore(deps: PricesCoreDeps): PricesCore {
     onSettings(prev, next) {
       if (JSON.stringify(prev.prices) !== JSON.stringify(next.prices)) source.apply();
     },
+    snapshot() {
+      const block = pricesBlock(source.book(), deps.clock.now(), deps.settings().general.currency);
+      return block ? { prices: block } : undefined;
+    },
     routes(app) {
       app.get('/api/prices', async () => {
         const book = source.book();
@@ -73,5 +78,23 @@ export function createPricesCore(deps: PricesCoreDeps): PricesCore {
         });
       });
     },
+  };
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+const shown = (iv: PriceInterval) => ({ start: iso(iv.start), end: iso(iv.end), importPerKwh: iv.importPerKwh, feedInPerKwh: iv.feedInPerKwh, descriptor: iv.descriptor, spike: iv.spike, estimate: iv.estimate });
+
+/** The snapshot's `prices` block: the current interval and the next 24 hours; absent without a live source. */
+export function pricesBlock(book: PriceBook | null, now: number, currency: string): Snapshot['prices'] {
+  if (!book) return undefined;
+  const current = book.at(now);
+  const fetchedAt = book.fetchedAt();
+  return {
+    source: book.source,
+    currency,
+    stale: book.stale(),
+    fetchedAt: fetchedAt === null ? null : iso(fetchedAt),
+    current: current ? shown(current) : null,
+    forecast: book.between(current ? current.end : now, now + 86_400_000).filter((iv) => iv.start >= now).map(shown),
   };
 }

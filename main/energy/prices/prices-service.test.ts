@@ -52,3 +52,37 @@ describe('prices in the energy bridge', () => {
     expect(JSON.stringify(await res.json())).toContain('importProduct');
   });
 });
+
+describe('the snapshot block', () => {
+  it('shows the current interval and the next 24 hours in the household signs, and is absent with fixed rates', async () => {
+    const amber = await startAmberSimulator({ now: () => Date.now(), intervalMinutes: 30 });
+    const h = await startEnergyHarness({ env: { PRICE_SOURCE: 'amber', AMBER_API_TOKEN: amber.token, AMBER_SITE_ID: amber.siteId, AMBER_API_URL: amber.url, CURRENCY: 'AUD' } });
+    try {
+      const snap = await waitFor('prices in the snapshot', async () => {
+        const s = (await (await fetch(`${h.service.url}/api/snapshot`)).json()) as { prices?: { current: unknown } };
+        return s.prices?.current ? s : undefined;
+      }, 10_000);
+      const p = (snap as { prices: { source: string; stale: boolean; current: { start: string; end: string; importPerKwh: number; feedInPerKwh: number }; forecast: Array<{ start: string }> } }).prices;
+      expect(p).toMatchObject({ source: 'amber', stale: false });
+      expect(Date.parse(p.current.end) - Date.parse(p.current.start)).toBe(30 * 60_000);
+      expect(Date.parse(p.current.start)).toBeLessThanOrEqual(Date.now());
+      // 30-minute intervals for the next 24 hours: 48 (the last may start just before the 24 h mark).
+      expect(p.forecast.length).toBeGreaterThanOrEqual(47);
+      expect(p.forecast[0]!.start).toBe(p.current.end);
+      // Feed-in in the household's sign: the simulator's day pays for export outside 11:00–13:00 Sydney.
+      const all = [p.current, ...p.forecast] as unknown as Array<{ feedInPerKwh: number; importPerKwh: number; spike: boolean }>;
+      expect(all.some((iv) => iv.spike && iv.importPerKwh === 3 && iv.feedInPerKwh === 2.8)).toBe(true);
+      expect(all.some((iv) => iv.importPerKwh === -0.04 && iv.feedInPerKwh === -0.02)).toBe(true);
+      expect((await put(h, { prices: { source: 'fixed' } })).status).toBe(200);
+      const fixed = (await (await fetch(`${h.service.url}/api/snapshot`)).json()) as { prices?: unknown };
+      expect(fixed.prices).toBeUndefined();
+    } finally {
+      await h.stop();
+      await amber.close();
+    }
+  });
+});
+
+function put(h: { service: { url: string } }, body: unknown) {
+  return fetch(`${h.service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}

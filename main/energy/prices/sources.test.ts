@@ -119,7 +119,7 @@ describe('Octopus client against the simulator (real HTTP)', () => {
   it('a next page on another host is not followed', async () => {
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ count: 2, next: 'http://169.254.169.254/latest/', previous: null, results: [{ value_exc_vat: 1, value_inc_vat: 1.05, valid_from: '2026-11-30T00:00:00Z', valid_to: '2026-11-30T00:30:00Z' }] }));
+      res.end(JSON.stringify({ count: 2, next: 'http://127.0.0.2:9/latest/', previous: null, results: [{ value_exc_vat: 1, value_inc_vat: 1.05, valid_from: '2026-11-30T00:00:00Z', valid_to: '2026-11-30T00:30:00Z' }] }));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     closers.push(() => new Promise<void>((r) => server.close(() => r())));

@@ -44,7 +44,7 @@ export type SavingsSnapshot = NonNullable<Snapshot['savings']>;
  */
 export const createSavingsFeature: FeatureFactory = (ctx) => {
   let store: SavingsStore | null = null;
-  const config = (): SavingsConfig => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone, currency: ctx.settings().general.currency });
+  const config = (): SavingsConfig => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone, currency: ctx.settings().general.currency, prices: ctx.prices?.() ?? null });
   const put = (day: SavingsDay) => {
     try {
       store?.put(day);

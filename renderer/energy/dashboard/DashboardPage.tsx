@@ -11,6 +11,7 @@ import { PowerFlow } from './PowerFlow.js';
 import { Alerts, Weather, WeatherBadge } from './WeatherAndAlerts.js';
 import { SavingsCards } from '../savings/SavingsCards.js';
 import { ControlCard } from '../control/ControlCard.js';
+import { PriceNow } from '../prices/PriceNow.js';
 
 /** The live dashboard: every SSE event refreshes it in place. */
 export function DashboardPage() {
@@ -56,6 +57,7 @@ export function DashboardPage() {
         <Card title="Today" id="today">
           <EnergyToday energy={snapshot.energy} tariff={snapshot.tariff} />
         </Card>
+        {snapshot.prices && <PriceNow prices={snapshot.prices} now={now} />}
         <SavingsCards snapshot={snapshot} />
         <ControlCard />
         {snapshot.weather && (

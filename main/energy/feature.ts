@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { FeatureModule, RunningFeature } from '../core/feature.js';
 import type { Logger } from '../core/logger.js';
 import type { Outbound } from '../core/outbound.js';
+import type { ConnectionFactory } from './gateway/connection.js';
 import type { HistoryReplay } from './history/replay.js';
 import type { LiveState, LiveStateStore } from './live-state.js';
 import type { PriceBook } from './prices/price-book.js';
@@ -74,6 +75,10 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   eventClients?: () => number;
   /** The live prices when a price source (Amber, Octopus) is set; null or absent: the tariff's fixed rates. */
   prices?: () => PriceBook | null;
+  /** Opens a Modbus connection to the gateway through the outbound gate (battery control's writes). */
+  gatewayConnect?: ConnectionFactory;
+  /** preHandler letting only the owner through (the PC itself or a passcode session; 403 `owner_only`). */
+  ownerOnly?: preHandlerAsyncHookHandler;
   /** The alert rules shown in the Home app (HomeKit's contact sensors). */
   alertSensors?: () => readonly AlertSensor[];
   /** The name the bridge goes by in the home (the Home app's bridge, the smart-home room). */

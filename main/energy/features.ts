@@ -8,6 +8,7 @@ import { outlookFeature } from './outlook/feature.js';
 import { savingsFeature } from './savings/feature.js';
 import { metricsModule } from './metrics/feature.js';
 import { mqttModule } from './mqtt/feature.js';
+import { controlFeature } from './control/feature.js';
 
 /**
  * The energy bridge's features, in order: the settings are their sections in this order (the
@@ -23,6 +24,7 @@ export const energyFeatures = [
   outlookFeature,
   homekitFeature,
   smartHomeFeature,
+  controlFeature,
   mqttModule,
   metricsModule,
 ] as const;

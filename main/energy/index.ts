@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { createOutbound, type Resolve } from '../core/outbound.js';
 import { createSettingsStore, type SettingsStore } from '../core/settings-store.js';
 import type { OwnerGate } from '../core/owner-gate.js';
+import { requireOwner } from '../core/owner-only.js';
 import { BatteryEstimator } from './live/estimate.js';
 import type { EventStream, EventStreamOptions } from '../core/event-stream.js';
 import type { InterfaceList } from './discovery/lan-scan.js';
@@ -184,7 +185,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     // The price source runs first, with the features' hooks (start, stop, settings, routes, snapshot).
     const features = [
       prices,
-      ...createEnergyFeatures({ clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount, prices: () => prices.book() }),
+      ...createEnergyFeatures({ clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount, prices: () => prices.book(), gatewayConnect: connect, ownerOnly: requireOwner(gate.hasSession) }),
     ];
     const poll = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger });
     const liveSnapshot = createLiveSnapshot(() => ({ state: live.state.get(), settings: store.get(), clock, estimator, history: hist, features, logger }));

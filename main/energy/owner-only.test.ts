@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestFrom } from '../core/testing/request-from.js';
+import { CONTROL_OWNER_FIELDS } from './control/settings.js';
 import { startEnergyHarness } from './testing/harness.js';
 
 /**
@@ -52,7 +53,7 @@ describe('a guest cannot change how the bridge listens, nor import from the PCâ€
   });
 
   it('the settings say who may change what; the PC changes the port', async () => {
-    const ownerOnly = ['general.serverPort', 'general.allowedHosts', 'homekit.port', 'homekit.bind'];
+    const ownerOnly = ['general.serverPort', 'general.allowedHosts', 'homekit.port', 'homekit.bind', ...CONTROL_OWNER_FIELDS];
     expect((await guest('GET', '/api/settings')).body).toMatchObject({ owner: false, ownerOnly });
     expect((await pc('GET', '/api/settings')).body).toMatchObject({ owner: true, ownerOnly });
     const res = await pc('PUT', '/api/settings', { general: { serverPort: 8080 } });

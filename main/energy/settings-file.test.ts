@@ -44,7 +44,8 @@ describe('a settings file written before the core settings split', () => {
     const old = JSON.parse(before) as Record<string, Record<string, unknown>>;
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     const keys = Object.keys(old);
-    expect(Object.keys(written)).toEqual([...keys.slice(0, keys.indexOf('tariff') + 1), 'prices', ...keys.slice(keys.indexOf('tariff') + 1)]);
-    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 }, prices: { source: 'fixed', amber: { token: '', siteId: '', baseUrl: 'https://api.amber.com.au/v1' }, octopus: { importProduct: '', importTariff: '', exportProduct: '', exportTariff: '', baseUrl: 'https://api.octopus.energy' } } });
+    // Battery control's section (issue 44) is new too: it joins with its defaults, off.
+    expect(Object.keys(written).filter((k) => k !== 'control')).toEqual([...keys.slice(0, keys.indexOf('tariff') + 1), 'prices', ...keys.slice(keys.indexOf('tariff') + 1)]);
+    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 }, prices: { source: 'fixed', amber: { token: '', siteId: '', baseUrl: 'https://api.amber.com.au/v1' }, octopus: { importProduct: '', importTariff: '', exportProduct: '', exportTariff: '', baseUrl: 'https://api.octopus.energy' } }, control: expect.objectContaining({ enabled: false, dryRun: true }) });
   });
 });

@@ -7,6 +7,8 @@ import type { Table } from './registers.js';
 export interface GatewayConnection {
   connect(): Promise<void>;
   read: ReadFn;
+  /** Writes holding registers (FC 0x06 for one word, 0x10 for several); resolves when the device echoed the write. */
+  write?: WriteFn;
   close(): Promise<void>;
   readonly isOpen: boolean;
   /** Number of Modbus requests sent on this connection (for round-trip figures). */
@@ -25,6 +27,9 @@ export interface ConnectionOptions {
    */
   resolve?: (host: string) => Promise<string>;
 }
+
+/** Writes `words` to the holding registers from `address` on `unit`; rejects with a ModbusException or a transport error. */
+export type WriteFn = (unit: number, address: number, words: readonly number[]) => Promise<void>;
 
 export type ConnectionFactory = (opts: ConnectionOptions) => GatewayConnection;
 
@@ -81,13 +86,15 @@ interface Pending {
   unit: number;
   fc: number;
   words: number;
+  /** A write: the reply must echo these 4 bytes (address and value or quantity). */
+  echo?: Buffer;
   resolve(data: number[]): void;
   reject(err: Error): void;
   cancelTimer(): void;
 }
 
 /**
- * A small Modbus TCP client (function codes 0x03 and 0x04) over `net`, requests strictly one at a
+ * A small Modbus TCP client (function codes 0x03 and 0x04; 0x06 and 0x10 writes) over `net`, requests strictly one at a
  * time. Every reply is bounded (frame size, byte count, transaction id, unit and function checked);
  * a reply for a request already given up on is ignored. A read may pass its own, shorter timeout
  * (probes of unit ids that may have no device); a timeout never closes the socket by itself.
@@ -144,6 +151,13 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
       p.reject(new ModbusException(frame.readUInt8(8)));
       return;
     }
+    if (p.echo) {
+      current = null;
+      p.cancelTimer();
+      if (fc !== p.fc || frame.length !== 12 || !frame.subarray(8, 12).equals(p.echo)) p.reject(new TransportError('gateway reply does not match the write'));
+      else p.resolve([]);
+      return;
+    }
     if (fc !== p.fc || frame.length < 9 || frame.readUInt8(8) !== 2 * p.words || frame.length !== 9 + 2 * p.words) {
       current = null;
       p.cancelTimer();
@@ -157,21 +171,45 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
     p.resolve(data);
   };
 
-  const send = (table: Table, unit: number, address: number, words: number, timeoutMs: number): Promise<number[]> =>
+  /** A request's PDU after the unit id: a read (0x03/0x04) or a write (0x06/0x10). */
+  const requestPdu = (op: { table: Table; address: number; words: number } | { address: number; values: readonly number[] }): { fc: number; pdu: Buffer; echo?: Buffer } => {
+    if ('table' in op) {
+      const pdu = Buffer.alloc(5);
+      pdu.writeUInt8(op.table === 'input' ? 0x04 : 0x03, 0);
+      pdu.writeUInt16BE(op.address, 1);
+      pdu.writeUInt16BE(op.words, 3);
+      return { fc: pdu.readUInt8(0), pdu };
+    }
+    const single = op.values.length === 1;
+    const pdu = Buffer.alloc(single ? 5 : 6 + 2 * op.values.length);
+    pdu.writeUInt8(single ? 0x06 : 0x10, 0);
+    pdu.writeUInt16BE(op.address, 1);
+    if (single) pdu.writeUInt16BE(op.values[0]! & 0xffff, 3);
+    else {
+      pdu.writeUInt16BE(op.values.length, 3);
+      pdu.writeUInt8(2 * op.values.length, 5);
+      op.values.forEach((v, i) => pdu.writeUInt16BE(v & 0xffff, 6 + 2 * i));
+    }
+    const echo = Buffer.alloc(4);
+    echo.writeUInt16BE(op.address, 0);
+    echo.writeUInt16BE(single ? op.values[0]! & 0xffff : op.values.length, 2);
+    return { fc: pdu.readUInt8(0), pdu, echo };
+  };
+
+  const send = (unit: number, op: Parameters<typeof requestPdu>[0], timeoutMs: number): Promise<number[]> =>
     new Promise<number[]>((resolve, reject) => {
       if (!open || !socket) return reject(new TransportError('not connected'));
       requests++;
       tid = (tid + 1) & 0xffff;
-      const fc = table === 'input' ? 0x04 : 0x03;
-      const req = Buffer.alloc(12);
-      req.writeUInt16BE(tid, 0);
-      req.writeUInt16BE(0, 2);
-      req.writeUInt16BE(6, 4);
-      req.writeUInt8(unit, 6);
-      req.writeUInt8(fc, 7);
-      req.writeUInt16BE(address, 8);
-      req.writeUInt16BE(words, 10);
-      const pending: Pending = { tid, unit, fc, words, resolve, reject, cancelTimer: () => undefined };
+      const { fc, pdu, echo } = requestPdu(op);
+      const mbap = Buffer.alloc(7);
+      mbap.writeUInt16BE(tid, 0);
+      mbap.writeUInt16BE(0, 2);
+      mbap.writeUInt16BE(pdu.length + 1, 4);
+      mbap.writeUInt8(unit, 6);
+      const req = Buffer.concat([mbap, pdu]);
+      const words = 'words' in op ? op.words : 0;
+      const pending: Pending = { tid, unit, fc, words, echo, resolve, reject, cancelTimer: () => undefined };
       pending.cancelTimer = lagAwareTimeout(timeoutMs, () => {
         if (current !== pending) return;
         current = null;
@@ -182,10 +220,19 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
     });
 
   const read: ReadFn = (table, unit, address, words, readOpts) => {
-    const run = () => send(table, unit, address, words, readOpts?.timeoutMs ?? opts.timeoutMs);
+    const run = () => send(unit, { table, address, words }, readOpts?.timeoutMs ?? opts.timeoutMs);
     const p = queue.then(run, run);
     queue = p.catch(() => undefined);
     return p;
+  };
+
+  const write: WriteFn = (unit, address, values) => {
+    if (unit === 0) return Promise.reject(new TransportError('unit 0 (broadcast) executes without answering: writes go to unit 247'));
+    if (values.length < 1 || values.length > 123) return Promise.reject(new TransportError(`a write takes 1 to 123 registers, not ${values.length}`));
+    const run = () => send(unit, { address, values }, opts.timeoutMs);
+    const p = queue.then(run, run);
+    queue = p.catch(() => undefined);
+    return p.then(() => undefined);
   };
 
   return {
@@ -196,6 +243,7 @@ export const createModbusConnection: ConnectionFactory = (opts) => {
       return requests;
     },
     read,
+    write,
     async connect() {
       const connectTimeout = opts.connectTimeoutMs ?? Math.max(opts.timeoutMs, 2000);
       let address = opts.host;

@@ -1,12 +1,14 @@
 import { ownerOnlyError } from '../../core/owner-only.js';
 import { labelAt } from '../../core/validate.js';
+import { CONTROL_OWNER_FIELDS } from '../control/settings.js';
 import { changedFields, energySettingsSchema, type EnergySettings } from '../settings.js';
 
 /**
  * The bridge's settings that name how the app listens on the PC (its port and host names, the
- * HomeKit port and network connections): changed only by the owner (core/owner-only.ts).
+ * HomeKit port and network connections) and battery control (turning it on, its bounds): changed
+ * only by the owner (core/owner-only.ts).
  */
-export const OWNER_ONLY_SETTINGS = ['general.serverPort', 'general.allowedHosts', 'homekit.port', 'homekit.bind'] as const;
+export const OWNER_ONLY_SETTINGS = ['general.serverPort', 'general.allowedHosts', 'homekit.port', 'homekit.bind', ...CONTROL_OWNER_FIELDS] as const;
 
 /** Throws 403 `owner_only` naming the first owner-only field a write by a guest would change. */
 export function refuseGuestChanges(prev: EnergySettings, next: EnergySettings, owner: boolean): void {

@@ -1,3 +1,4 @@
+import { CONTROL_REGISTERS, EMS_WORK_MODE, RATED_CHARGE_POWER, RATED_DISCHARGE_POWER, type ControlKey } from '../gateway/control-registers.js';
 import { encodeRegister } from '../gateway/decode.js';
 import { FIRMWARE_VERSIONS, INVERTER_IDENTITY, INVERTER_REGISTERS, PLANT_REGISTERS, PLANT_UNIT, type Firmware, type RegisterDef } from '../gateway/registers.js';
 import { startModbusServer, type ModbusServer } from './modbus-server.js';
@@ -16,7 +17,7 @@ const PLANT_INPUT_RANGES: Record<Firmware, Array<[number, number]>> = {
   'V2.8': [[30282, 30285]],
   'V2.9': [[30272, 30281]],
 };
-const PLANT_HOLDING_RANGES: Partial<Record<Firmware, Array<[number, number]>>> = { 'V2.6': [[40000, 40048]] };
+const PLANT_HOLDING_RANGES: Partial<Record<Firmware, Array<[number, number]>>> = { 'V2.5': [[40000, 40041]], 'V2.6': [[40042, 40048]] };
 const INVERTER_INPUT_RANGES: Array<[number, number]> = [
   [30500, 30612],
   [31000, 31070],
@@ -33,6 +34,8 @@ export interface GatewaySimulator {
    * deleted: a firmware glitch such as a lifetime counter reading 0 for a poll.
    */
   readonly plantOverrides: Map<string, number>;
+  /** Test hook: another controller (a virtual power plant, the vendor's app) sets a control register. */
+  otherController(key: ControlKey, value: number): void;
   close(): Promise<void>;
 }
 
@@ -113,8 +116,9 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
   const plant = opts.plantModel ?? new PlantModel({ now: opts.now ?? Date.now, ...opts });
   const state = { firmware: opts.firmware ?? ('V2.9' as Firmware) };
   const strict = opts.reservedAddresses === 'strict';
+  const statusDefs = [EMS_WORK_MODE, RATED_CHARGE_POWER, RATED_DISCHARGE_POWER];
   const strictRanges = (table: 'input' | 'holding', fw: Firmware) =>
-    definedRanges(PLANT_REGISTERS.filter((r) => r.table === table && FIRMWARE_VERSIONS.indexOf(r.since) <= FIRMWARE_VERSIONS.indexOf(fw)));
+    definedRanges([...PLANT_REGISTERS, ...statusDefs, ...Object.values(CONTROL_REGISTERS)].filter((r) => r.table === table && FIRMWARE_VERSIONS.indexOf(r.since) <= FIRMWARE_VERSIONS.indexOf(fw)));
   const strictInverter = definedRanges([...INVERTER_IDENTITY, ...INVERTER_REGISTERS]);
   const plantDefs = PLANT_REGISTERS;
   const inverterDefs = [...INVERTER_IDENTITY, ...INVERTER_REGISTERS];
@@ -124,12 +128,13 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
   const plantOverrides = new Map<string, number>();
   const withOverrides = (words: Map<number, number>) =>
     plantOverrides.size ? new Map([...words, ...wordMap(plantDefs, Object.fromEntries(plantOverrides))]) : words;
-  const refresh = () => {
+  const refresh = (force = false) => {
     const now = Date.now();
-    if (now - cacheAt < 100) return;
+    if (!force && now - cacheAt < 100) return;
     cacheAt = now;
     plant.step();
-    plantWords = wordMap(plantDefs, plant.plantValues());
+    const r = plant.control.ratings;
+    plantWords = new Map([...wordMap(plantDefs, plant.plantValues()), ...wordMap(statusDefs, { emsWorkMode: plant.control.emsWorkMode, ratedChargeW: r.chargeW, ratedDischargeW: r.dischargeW })]);
     for (const inv of plant.inverters) inverterWords.set(inv.unit, wordMap(inverterDefs, plant.inverterValues(inv)));
   };
 
@@ -152,7 +157,19 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
         ranges = table === 'input' ? (strict ? strictInverter : INVERTER_INPUT_RANGES) : [];
       }
       if (!covered(ranges, address, words)) return { exception: 0x02 };
+      // The control registers are the plant's own (holding table), read as they are now.
+      if (unit === PLANT_UNIT && table === 'holding') return plant.control.read(address, words);
       return Array.from({ length: words }, (_, i) => map!.get(address + i) ?? 0);
+    },
+    sink(unit, address, words) {
+      if (unit !== PLANT_UNIT) {
+        if (!plant.inverters.some((i) => i.unit === unit)) return opts.absentUnits === 'silent' ? 'silent' : 'no-device';
+        return { exception: 0x02 };
+      }
+      const refused = plant.control.write(address, words, state.firmware);
+      // The plant acts on the new values from this moment (the next read sees them).
+      refresh(true);
+      return refused === null ? null : { exception: refused };
     },
   });
 
@@ -162,6 +179,10 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
     host: server.host,
     port: server.port,
     plantOverrides,
+    otherController(key, value) {
+      plant.control.set(key, value);
+      refresh(true);
+    },
     get firmware() {
       return state.firmware;
     },

@@ -8,7 +8,8 @@ import net from 'node:net';
 const VENDOR_MAX_READ_WORDS = 124;
 
 /**
- * A minimal Modbus TCP server (MBAP framing, function codes 0x03 and 0x04) with fault injection,
+ * A minimal Modbus TCP server (MBAP framing, function codes 0x03 and 0x04, and 0x06 / 0x10 writes
+ * when given a sink) with fault injection,
  * for the gateway simulator. Written on `net` rather than modbus-serial's ServerTCP because tests
  * need to drop sockets, stop answering and route per unit id exactly as the real gateway does.
  */
@@ -17,6 +18,12 @@ const VENDOR_MAX_READ_WORDS = 124;
  * 0x0B, as some gateways answer) or `'silent'` to send no reply at all (as many gateways do).
  */
 export type RegisterSource = (unit: number, table: 'input' | 'holding', address: number, words: number) => number[] | { exception: number } | null | 'silent';
+
+/**
+ * Executes one write of holding registers (FC 0x06 one word, 0x10 several): `null` when done (the
+ * reply echoes the request), or as for a read an exception, 0x0B for no device or `'silent'`.
+ */
+export type RegisterSink = (unit: number, address: number, words: number[]) => null | { exception: number } | 'no-device' | 'silent';
 
 export interface Faults {
   /** Stop answering requests (connections stay open). */
@@ -45,6 +52,8 @@ export interface ModbusServerOptions {
   host?: string;
   port?: number;
   source: RegisterSource;
+  /** Holding-register writes; without it every write answers exception 0x01 (illegal function). */
+  sink?: RegisterSink;
   /**
    * Most registers one read may ask for; a larger read answers exception 0x03 (illegal data value),
    * as a gateway enforcing the vendor's limit does. Default 124 (the vendor's protocol, section 6.1).
@@ -87,7 +96,11 @@ export async function startModbusServer(opts: ModbusServerOptions): Promise<Modb
     if (faults.hang || unit === 0) return; // unit 0 is broadcast: never replies
     let pdu: Buffer;
     if (faults.exception !== null) pdu = Buffer.from([fc | 0x80, faults.exception]);
-    else if (fc !== 0x03 && fc !== 0x04) pdu = Buffer.from([fc | 0x80, 0x01]);
+    else if ((fc === 0x06 || fc === 0x10) && opts.sink) {
+      const reply = writeReply(frame, fc, opts.sink);
+      if (reply === 'silent') return;
+      pdu = reply;
+    } else if (fc !== 0x03 && fc !== 0x04) pdu = Buffer.from([fc | 0x80, 0x01]);
     else {
       const address = frame.readUInt16BE(8);
       const words = frame.readUInt16BE(10);
@@ -147,4 +160,28 @@ export async function startModbusServer(opts: ModbusServerOptions): Promise<Modb
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Executes a write request (0x06 or 0x10) and builds its reply PDU: the echo, or an exception. */
+function writeReply(frame: Buffer, fc: number, sink: RegisterSink): Buffer | 'silent' {
+  const address = frame.readUInt16BE(8);
+  let words: number[];
+  if (fc === 0x06) words = [frame.readUInt16BE(10)];
+  else {
+    const quantity = frame.readUInt16BE(10);
+    const bytes = frame.length > 12 ? frame.readUInt8(12) : -1;
+    // Modbus: 1..123 registers, the byte count twice the quantity and all of it present.
+    if (quantity < 1 || quantity > 123 || bytes !== 2 * quantity || frame.length !== 13 + bytes) return Buffer.from([fc | 0x80, 0x03]);
+    words = Array.from({ length: quantity }, (_, i) => frame.readUInt16BE(13 + 2 * i));
+  }
+  const result = sink(frame.readUInt8(6), address, words);
+  if (result === 'silent') return 'silent';
+  if (result === 'no-device') return Buffer.from([fc | 0x80, 0x0b]);
+  if (result !== null) return Buffer.from([fc | 0x80, result.exception]);
+  // The reply echoes the address and the value (0x06) or the quantity (0x10).
+  const out = Buffer.alloc(5);
+  out.writeUInt8(fc, 0);
+  out.writeUInt16BE(address, 1);
+  out.writeUInt16BE(fc === 0x06 ? words[0]! : words.length, 3);
+  return out;
 }

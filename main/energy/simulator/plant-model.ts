@@ -4,6 +4,7 @@
  * to cover the house within its capacity and reserve. Values use the register map's keys and units.
  */
 import { zoneOffset } from '../../core/time-zone.js';
+import { PlantControl } from './plant-control.js';
 
 export interface InverterSpec {
   unit: number;
@@ -30,6 +31,10 @@ export interface PlantOptions {
   seed?: number;
   /** IANA zone whose wall clock the sun and loads follow; default the machine's own zone. */
   timeZone?: string;
+  /** The plant's own EMS work mode (30003 while remote EMS is off): 0 (default) self-consumption, 9 a user's custom mode. */
+  emsWorkMode?: number;
+  /** The grid connection's rating in W (the bound of the export and import limits); default 15 kW. */
+  gridRatingW?: number;
 }
 
 export const DEFAULT_INVERTERS: InverterSpec[] = [
@@ -41,7 +46,9 @@ export class PlantModel {
   readonly reserveSoc: number;
   readonly inverters: InverterSpec[];
   soc: number;
-  private readonly opts: Required<Omit<PlantOptions, 'inverters' | 'timeZone'>>;
+  private readonly opts: Required<Omit<PlantOptions, 'inverters' | 'timeZone' | 'emsWorkMode' | 'gridRatingW'>>;
+  /** The control registers (remote EMS, mode, limits, SOC settings) the plant obeys. */
+  readonly control: PlantControl;
   private readonly offset: (t: number) => number;
   private lastT: number;
   private rng: number;
@@ -72,6 +79,11 @@ export class PlantModel {
     this.inverters = opts.inverters ?? DEFAULT_INVERTERS;
     this.offset = opts.timeZone ? zoneOffset(opts.timeZone) : (t) => -new Date(t).getTimezoneOffset() * 60_000;
     this.soc = this.opts.initialSoc;
+    this.control = new PlantControl(
+      { chargeW: this.opts.maxBatteryW, dischargeW: this.opts.maxBatteryW, pvW: this.opts.pvPeakW, gridW: opts.gridRatingW ?? 15_000 },
+      { backup: this.reserveSoc, chargeCutoff: 100, dischargeCutoff: 5 },
+      opts.emsWorkMode ?? 0,
+    );
     this.rng = this.opts.seed;
     this.lastT = this.opts.now();
     for (const s of this.opts.smartLoads) this.smartEnergy.set(s.slot, 120 + s.slot * 11.5);
@@ -117,26 +129,55 @@ export class PlantModel {
     }
     const evening = hour >= 17 && hour < 22 ? 900 : 0;
     const load = Math.round(this.opts.baseLoadW + evening + 250 * this.random() + smart);
-    const surplus = pvNative + pvThirdParty - load;
-    let battery = 0;
-    if (surplus > 0 && this.soc < 100) battery = Math.min(surplus, this.opts.maxBatteryW);
-    else if (surplus < 0 && this.soc > this.reserveSoc) battery = Math.max(surplus, -this.opts.maxBatteryW);
-    battery = Math.round(battery);
-    const grid = load - pvNative - pvThirdParty + battery;
+    const { battery, pvNative: pvNativeOut, grid } = this.dispatch(load, pvNative, pvThirdParty);
     this.soc = Math.min(100, Math.max(0, this.soc + (battery * dtH) / 1000 / this.capacityKwh * 100));
-    this.totals.pv += ((pvNative + pvThirdParty) * dtH) / 1000;
-    this.totals.pvToday += ((pvNative + pvThirdParty) * dtH) / 1000;
+    this.totals.pv += ((pvNativeOut + pvThirdParty) * dtH) / 1000;
+    this.totals.pvToday += ((pvNativeOut + pvThirdParty) * dtH) / 1000;
     this.totals.consumed += (load * dtH) / 1000;
     this.totals.consumedToday += (load * dtH) / 1000;
     if (grid > 0) this.totals.gridImport += (grid * dtH) / 1000;
     else this.totals.gridExport += (-grid * dtH) / 1000;
     if (battery > 0) this.totals.batteryCharge += (battery * dtH) / 1000;
     else this.totals.batteryDischarge += (-battery * dtH) / 1000;
-    this.flows = { pvNative, pvThirdParty, load, smart, ev: 0, battery, grid };
+    this.flows = { pvNative: pvNativeOut, pvThirdParty, load, smart, ev: 0, battery, grid };
     this.smartNow = smartNow;
   }
 
   private smartNow = new Map<number, number>();
+
+  /**
+   * The battery's and the grid's share of this step, as the control registers say: with remote
+   * EMS on, mode 1 stands by, 3/4 charge (from the grid when PV falls short) up to the charge limit
+   * and cut-off, 5/6 discharge down to the discharge cut-off; otherwise (and in modes 0/2) the
+   * battery follows the surplus. The charge and discharge limits act in every mode (V2.7+: a
+   * discharge limit of 0 holds the battery), and PV is curtailed to keep the export within its cap.
+   */
+  private dispatch(load: number, pvNative: number, pvThirdParty: number): { battery: number; pvNative: number; grid: number } {
+    const c = this.control.values;
+    const maxCharge = Math.min(this.opts.maxBatteryW, c.chargeLimitW);
+    const maxDischarge = Math.min(this.opts.maxBatteryW, c.dischargeLimitW);
+    const canCharge = this.soc < c.chargeCutoffSoc;
+    const floor = Math.max(this.reserveSoc, c.dischargeCutoffSoc, c.backupSoc);
+    const canDischarge = this.soc > floor;
+    const surplus = pvNative + pvThirdParty - load;
+    const mode = this.control.remote ? c.controlMode : 2;
+    let battery = 0;
+    if (mode === 1) battery = 0;
+    else if (mode === 3 || mode === 4) battery = canCharge ? maxCharge : 0;
+    else if (mode === 5 || mode === 6) battery = canDischarge ? -maxDischarge : 0;
+    else if (surplus > 0 && canCharge) battery = Math.min(surplus, maxCharge);
+    else if (surplus < 0 && canDischarge) battery = Math.max(surplus, -maxDischarge);
+    battery = Math.round(battery) + 0; // never -0
+    let pv = pvNative;
+    let grid = load - pv - pvThirdParty + battery;
+    // The grid-point export cap: the plant's own PV is curtailed to keep the export within it.
+    if (grid < -c.exportLimitW) {
+      const cut = Math.min(pv, -c.exportLimitW - grid);
+      pv -= cut;
+      grid += cut;
+    }
+    return { battery, pvNative: Math.round(pv), grid: Math.round(grid) };
+  }
 
   /** Plant register values keyed as in the register map, in decoded units. */
   plantValues(): Record<string, number> {
@@ -163,9 +204,9 @@ export class PlantModel {
       pvToday: round2(this.totals.pvToday),
       generalLoadPower: f.load - f.smart - f.ev,
       totalLoadPower: f.load,
-      reserveSoc: this.reserveSoc,
-      chargeCutoffSoc: 100,
-      dischargeCutoffSoc: 5,
+      reserveSoc: this.control.values.backupSoc,
+      chargeCutoffSoc: this.control.values.chargeCutoffSoc,
+      dischargeCutoffSoc: this.control.values.dischargeCutoffSoc,
     };
     for (let n = 1; n <= 24; n++) {
       v[`smartLoadEnergy.${n}`] = round2(this.smartEnergy.get(n) ?? 0);

@@ -10,6 +10,7 @@ import { EnergyToday } from './EnergyToday.js';
 import { PowerFlow } from './PowerFlow.js';
 import { Alerts, Weather, WeatherBadge } from './WeatherAndAlerts.js';
 import { SavingsCards } from '../savings/SavingsCards.js';
+import { ControlCard } from '../control/ControlCard.js';
 import { PriceNow } from '../prices/PriceNow.js';
 
 /** The live dashboard: every SSE event refreshes it in place. */
@@ -58,6 +59,7 @@ export function DashboardPage() {
         </Card>
         {snapshot.prices && <PriceNow prices={snapshot.prices} now={now} />}
         <SavingsCards snapshot={snapshot} />
+        <ControlCard />
         {snapshot.weather && (
           <Card title="Weather" id="weather">
             <Weather weather={snapshot.weather} unit={snapshot.units.temperature} />

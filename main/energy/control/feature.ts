@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../core/errors.js';
+import { parseInput } from '../../core/validate.js';
+import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
+import { AuditLog } from './audit-log.js';
+import { BatteryController } from './controller.js';
+import { modeRequest } from './modes.js';
+import { buildPlan, planStepAt } from './price-plan.js';
+import { controlSection } from './settings.js';
+
+const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict();
+
+/**
+ * Battery control (issue 44, docs/battery-control.md): off by default, owner only, guarded by the
+ * controller's rails. Routes: GET /api/control (status), GET /api/control/plan (the price plan for
+ * the next 24 h), GET /api/control/audit; POST /api/control/mode and POST /api/control/kill, which
+ * need the owner (the PC itself or a passcode session).
+ */
+export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx) => {
+  const settings = () => ctx.settings().control;
+  const audit = new AuditLog(path.join(ctx.dataDir, 'energy', 'control-audit.jsonl'));
+  const plan = (at: number) => {
+    const s = ctx.settings();
+    const state = ctx.state.get();
+    return buildPlan(ctx.prices?.() ?? null, at, {
+      soc: state.battery.soc,
+      capacityKwh: state.battery.ratedCapacityKwh,
+      timeZone: s.general.timezone,
+      minSoc: s.control.minSoc,
+      ...s.control.plan,
+    });
+  };
+  const controller = new BatteryController({
+    clock: ctx.clock,
+    logger: ctx.logger.child({ feature: 'control' }),
+    settings,
+    pollIntervalMs: () => ctx.settings().polling.intervalMs,
+    connect: () => {
+      if (!ctx.gatewayConnect) throw new AppError(503, 'no_gateway_link', 'No gateway link to write through');
+      const g = ctx.settings().gateway;
+      return ctx.gatewayConnect({ host: g.host, port: g.port, timeoutMs: g.timeoutMs });
+    },
+    audit,
+    stateFile: path.join(ctx.dataDir, 'energy', 'control-state.json'),
+    planStep: (at) => planStepAt(plan(at), at),
+  });
+  const owner = ctx.ownerOnly ? [ctx.gate, ctx.ownerOnly] : [ctx.gate];
+
+  return {
+    name: 'control',
+
+    onPoll(next, at) {
+      controller.onPoll(next, at);
+    },
+    async stop() {
+      await controller.idle();
+    },
+    routes(app) {
+      app.get('/api/control', async () => {
+        const status = controller.status();
+        // The next step of the price plan while the battery follows it (a mode's own end is `end`).
+        const next = status.mode.mode === 'schedule' ? plan(ctx.clock.now()).steps.find((s) => Date.parse(s.start) > ctx.clock.now()) : undefined;
+        return { ...status, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null };
+      });
+      app.get('/api/control/plan', async () => plan(ctx.clock.now()));
+      app.get('/api/control/audit', async (req) => ({ entries: audit.latest(parseInput(auditQuery, req.query, 'query').limit) }));
+      app.post('/api/control/mode', { preHandler: owner }, async (req) => controller.setMode(parseInput(modeRequest, req.body, 'body'), 'owner'));
+      app.post('/api/control/kill', { preHandler: owner }, async () => controller.kill('owner'));
+    },
+  };
+};
+
+export const controlFeature: EnergyFeatureModule<typeof controlSection> = { name: 'control', settings: [controlSection], create: createControlFeature };

@@ -97,35 +97,23 @@ export class DurableStore {
     return [s.t, ...SAMPLE_FIELDS.map((f) => s[f])];
   }
 
-  /** Inserts many samples in one transaction, rebuilding the tiers they touched; returns how many were new. */
+  /**
+   * Inserts many samples (imports) in one IMMEDIATE transaction (the write lock is taken at BEGIN,
+   * waiting for a poll's commit), rebuilding the minutes and hours they touched; returns how many were new.
+   */
   insertMany(samples: Iterable<HistorySample>): number {
-    let lo = Infinity;
-    let hi = -Infinity;
-    return this.bulkInsert(
-      () => {
+    return this.db
+      .transaction(() => {
         let n = 0;
+        let lo = Infinity;
+        let hi = -Infinity;
         for (const s of samples) {
           if (this.stmts.insert.run(this.values(s)).changes === 0) continue;
           n++;
           lo = Math.min(lo, s.t);
           hi = Math.max(hi, s.t);
         }
-        return n;
-      },
-      () => [lo, hi],
-    );
-  }
-
-  /**
-   * The bulk-insert path (imports): `insert` adds rows to `samples` on this connection and returns
-   * how many; the minutes and hours of `span()` (epoch ms, inclusive) are then rebuilt, all in one
-   * IMMEDIATE transaction (the write lock is taken at BEGIN, waiting for a poll's commit).
-   */
-  bulkInsert(insert: () => number, span: () => [number, number]): number {
-    return this.db
-      .transaction(() => {
-        const n = insert();
-        if (n > 0) this.rebuildTiers(...span());
+        if (n > 0) this.rebuildTiers(lo, hi);
         return n;
       })
       .immediate();

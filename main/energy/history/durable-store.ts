@@ -62,7 +62,8 @@ export class DurableStore {
       rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
       rebuildHours: db.prepare(REBUILD_HOURS_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
-      countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
+      countRange: db.prepare('SELECT count(*) FROM samples WHERE t >= ? AND t < ?').pluck(),
+      sumHours: db.prepare('SELECT total(n) FROM hour WHERE k >= ? AND k < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
       lastUntil: db.prepare('SELECT max(t) FROM samples WHERE t <= ?').pluck(),
@@ -172,8 +173,21 @@ export class DurableStore {
     return this.stmts.count.get() as number;
   }
 
-  countBefore(t: number): number {
-    return this.stmts.countBefore.get(t) as number;
+  /**
+   * Samples at or after `cutoff`, without a scan of the table: the whole hours between the first
+   * and the last stored sample from the hour tier (it counts every sample stored in them, and the
+   * samples from the first on are all kept), the parts of an hour at either end from the samples.
+   */
+  countFrom(cutoff: number): number {
+    const first = this.firstFrom(cutoff);
+    const last = this.lastT();
+    if (first === null || last === null) return 0;
+    const { hour } = TIERS;
+    const a = Math.ceil(Math.max(first, this.tiersFrom()) / hour);
+    const b = Math.floor((last + 1) / hour);
+    const { countRange, sumHours } = this.stmts;
+    if (a >= b) return countRange.get(first, last + 1) as number;
+    return (countRange.get(first, a * hour) as number) + (sumHours.get(a, b) as number) + (countRange.get(b * hour, last + 1) as number);
   }
 
   /** The oldest `t` at or after `cutoff`, or null. */

@@ -33,7 +33,7 @@ export interface ImportJob {
 }
 
 export type ImportMessage =
-  | { type: 'progress'; file: string; done: number; total: number; inserted: number }
+  | { type: 'progress'; file: string; done: number; total: number }
   | { type: 'report'; report: LegacyImportReport }
   | { type: 'done' };
 
@@ -70,10 +70,9 @@ async function write(store: DurableStore, file: string, pages: Iterable<HistoryS
     while (batch.length >= (all ? 1 : BATCH)) {
       const part = batch.slice(0, BATCH);
       batch = batch.slice(part.length);
-      const inserted = store.insertMany(part);
-      counts.imported += inserted;
+      counts.imported += store.insertMany(part);
       done += part.length;
-      send({ type: 'progress', file, done, total: Math.max(total(), done), inserted });
+      send({ type: 'progress', file, done, total: Math.max(total(), done) });
       // A turn of the event loop: the service's poll gets the write lock between two batches.
       await new Promise((resolve) => setTimeout(resolve, 1));
     }

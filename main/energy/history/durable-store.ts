@@ -232,7 +232,8 @@ export class DurableStore {
    * Partial buckets of `widthMs` over lo <= t <= hi, in time order, read from the coarsest tier
    * whose unit divides the width (hours, minutes, else samples), the part of a unit at either edge
    * from the next finer one. Before the raw cutoff only the tiers hold data: there minutes (hours
-   * before the minute cutoff) go whole into the bucket their start falls in.
+   * before the minute cutoff, or for a width of an hour or more) go whole into the bucket their
+   * start falls in.
    */
   buckets(lo: number, hi: number, widthMs: number, cut: TierCutoffs): PartialBucket[] {
     const out: PartialBucket[] = [];
@@ -260,7 +261,8 @@ export class DurableStore {
     };
     const level = widthMs % TIERS.hour === 0 ? 2 : widthMs % TIERS.minute === 0 ? 1 : 0;
     fill(lo, Math.min(hi, cut.minute - 1), 2);
-    fill(Math.max(lo, cut.minute), Math.min(hi, cut.raw - 1), Math.max(level, 1));
+    // Before the raw cutoff a width of an hour or more reads hours (each whole in the bucket of its start).
+    fill(Math.max(lo, cut.minute), Math.min(hi, cut.raw - 1), widthMs >= TIERS.hour ? 2 : Math.max(level, 1));
     fill(Math.max(lo, cut.raw), hi, level);
     return out;
   }

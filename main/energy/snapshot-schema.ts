@@ -48,6 +48,20 @@ export const alertEntrySchema = z.object({
   since: z.iso.datetime(),
 });
 
+/** One live price interval as the snapshot carries it (issue 43): household signs, currency main unit per kWh. */
+export const priceIntervalSchema = z.object({
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  importPerKwh: z.number(),
+  feedInPerKwh: z.number().nullable(),
+  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
+  spike: z.boolean(),
+  estimate: z.boolean(),
+});
+
+/** A cheapest or dearest hour of the price forecast (the day ahead). */
+const priceHourSchema = z.object({ startsAt: z.iso.datetime(), endsAt: z.iso.datetime(), averagePerKwh: z.number() });
+
 export const snapshotSchema = z.object({
   schema: z.literal(1),
   generatedAt: z.iso.datetime(),
@@ -87,6 +101,8 @@ export const snapshotSchema = z.object({
     .object({
       currency: z.string(),
       netPerHour: z.number().nullable(),
+      /** Additive (issue 43): what priced the day, the tariff's fixed rates or a live source's intervals. */
+      pricedBy: z.enum(['fixed', 'amber', 'octopus']).optional(),
       today: z.object({
         /** Local date (YYYY-MM-DD, configured zone) the figures cover. */
         date: z.string(),
@@ -105,9 +121,12 @@ export const snapshotSchema = z.object({
         exportKwh: z.number(),
         superExportKwh: z.number(),
         zeroDrawImportKwh: z.number(),
+        /** Additive (issue 43): grid kWh priced at the fixed rates because no live interval price covered it. */
+        fallbackKwh: z.number().optional(),
       }),
     })
     .optional(),
+  /** Live prices (issue 43), present only when a price source (Amber, Octopus) is set. */
   /** Today's savings (docs/savings.md): what was paid against the two counterfactuals. Present after the first poll. */
   savings: z
     .object({
@@ -170,8 +189,34 @@ export const snapshotSchema = z.object({
           coversPeak: z.boolean().nullable(),
         })
         .nullable(),
+      /**
+       * Additive (issue 43), with a live price source: the cheapest and dearest whole hour of the
+       * next 24 h of forecast prices, and what the battery's expected evening use (16:00 to midnight,
+       * from the outlook above) would cost bought from the grid at those prices.
+       */
+      prices: z
+        .object({
+          currency: z.string(),
+          cheapest: priceHourSchema.nullable(),
+          dearest: priceHourSchema.nullable(),
+          evening: z.object({ fromAt: z.iso.datetime(), untilAt: z.iso.datetime(), batteryKwh: z.number(), worth: z.number() }).nullable(),
+        })
+        .optional(),
     })
     .meta({ description: "Additive (issue 26): solar forecast (expected today/tomorrow, yesterday's forecast against what came) and battery outlook over today's peak windows; see docs/savings.md." })
+    .optional(),
+  prices: z
+    .object({
+      source: z.enum(['amber', 'octopus']),
+      currency: z.string(),
+      /** True when no interval covers now or the source has not answered for too long. */
+      stale: z.boolean(),
+      fetchedAt: z.iso.datetime().nullable(),
+      current: priceIntervalSchema.nullable(),
+      /** The next 24 hours of known intervals after the current one, in time order. */
+      forecast: z.array(priceIntervalSchema),
+    })
+    .meta({ description: "Additive (issue 43): live prices from Amber or Octopus, per kWh in the currency's main unit with the household's signs (feed-in below zero: exporting costs money); present only when a live source is set. See docs/prices.md." })
     .optional(),
   alerts: z.array(alertEntrySchema),
   devices: z.array(z.discriminatedUnion('type', [inverterDeviceSchema, smartLoadDeviceSchema])),

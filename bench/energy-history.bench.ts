@@ -231,7 +231,7 @@ for (const format of ['csv', 'json'] as const) {
   figure(`${F} export server CPU per row (HTTP thread + reader workers)`, (cpu * 1000) / ROWS, 'µs');
   figure(`baseline: sqlite3 -${format} CPU per row`, (cliCpuMs * 1000) / ROWS, 'µs');
   figure(`${F} export server CPU / sqlite3 -${format} CPU`, cpu / cliCpuMs, 'x');
-  figure(`${F} export RSS growth (server process, max of rounds)`, growth / 1e6, 'MB', { max: 50 });
+  figure(`${F} export RSS growth (server process, max of rounds)`, growth / 1e6, 'MB', { max: 30 });
 }
 
 // --- insert cost per poll ---

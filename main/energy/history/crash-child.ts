@@ -4,6 +4,8 @@
  * Usage: node --import tsx crash-child.ts <dataDir> <startT>
  * With `upgrade` for <startT> (upgrade.test.ts): runs the upgrade of a version 5 database an hour at
  * a time, printing how far down the tiers are built after each committed step.
+ * With `import:<file>` (crash.test.ts): imports that legacy JSON file, printing the rows done after
+ * each committed batch.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +37,12 @@ if (startArg === 'upgrade') {
 }
 const history = createHistory({ dataDir, clock: systemClock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
 history.start();
+if (startArg.startsWith('import:')) {
+  const file = startArg.slice('import:'.length);
+  await history.importFiles([{ file, format: 'legacy-json' }], ([r]) => ack(`${r?.progress?.done ?? r?.status}\n`));
+  ack('done\n');
+  process.exit(0);
+}
 for (let t = Number(startArg); ; t += 1000) {
   const sample = { t } as HistorySample;
   SAMPLE_FIELDS.forEach((f, i) => (sample[f] = (t / 1000) % 1000 + i));

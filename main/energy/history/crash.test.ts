@@ -14,8 +14,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** Runs the appending child until it has acknowledged `acks` samples, then SIGKILLs it mid-loop. */
-function runAndKill(dataDir: string, startT: number, acks: number): Promise<number[]> {
+/** Runs the appending child (or with `import:<file>`, the importing one) until it has acknowledged `acks` lines, then SIGKILLs it mid-loop. */
+function runAndKill(dataDir: string, startT: number | string, acks: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'crash-child.ts'), dataDir, String(startT)], {
       cwd: repoRoot,
@@ -74,6 +74,44 @@ describe('crash safety of the durable copy', () => {
     try {
       expect(history.stats().count).toBeGreaterThanOrEqual(acked.length + again.length);
       expect(history.stats().firstT).toBe(start);
+    } finally {
+      history.stop();
+    }
+  }, 60_000);
+
+  it('keeps whole batches with their tiers after kill -9 mid-import; the next start imports the rest', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-import-'));
+    dirs.push(dataDir);
+    fs.mkdirSync(path.join(dataDir, 'energy'));
+    const file = path.join(dataDir, 'energy', 'history.json');
+    const rows = 60_000;
+    const start = 1_767_225_600_000;
+    fs.writeFileSync(file, JSON.stringify(Array.from({ length: rows }, (_, i) => ({ t: start + i * 1000, solar: i % 5000, grid: -(i % 700), soc: 50 }))));
+    const done = await runAndKill(dataDir, `import:${file}`, 4);
+    expect(done.at(-1)).toBeGreaterThan(0);
+    expect(done.at(-1)).toBeLessThan(rows);
+
+    const db = new Database(path.join(dataDir, 'energy', 'history.db'), { readonly: true });
+    let stored: number;
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      stored = db.prepare('SELECT count(*) FROM samples').pluck().get() as number;
+      expect(stored).toBeGreaterThanOrEqual(done.at(-1)!);
+      // Each batch committed with its minutes and hours: the tiers count exactly the stored samples.
+      expect(db.prepare('SELECT sum(n) FROM minute').pluck().get()).toBe(stored);
+      expect(db.prepare('SELECT sum(n) FROM hour').pluck().get()).toBe(stored);
+    } finally {
+      db.close();
+    }
+    // The file is still there (never renamed half-imported); the next start imports the rest once.
+    expect(fs.existsSync(file)).toBe(true);
+    const history = createHistory({ dataDir, clock: createManualClock(start + rows * 1000), logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
+    history.start();
+    try {
+      const [report] = await history.importLegacy();
+      expect(report).toEqual({ file, status: 'imported', imported: rows - stored, skipped: stored });
+      expect(history.stats().count).toBe(rows);
+      expect(fs.existsSync(`${file}.imported`)).toBe(true);
     } finally {
       history.stop();
     }

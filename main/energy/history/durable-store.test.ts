@@ -110,3 +110,29 @@ describe('bulk inserts beside another writer', () => {
     }
   });
 });
+
+describe('the count of retained samples (stats)', () => {
+  it('equals a count of the samples from the cutoff: mid-hour cutoffs, after a prune, after an import of older rows, with tiers still being built', () => {
+    const store = new DurableStore(path.join(tempDir(), 'history.db'));
+    try {
+      const counted = (cutoff: number) => store.db.prepare('SELECT count(*) FROM samples WHERE t >= ?').pluck().get(cutoff) as number;
+      const expectCounts = (what: string) => {
+        for (const cutoff of [0, T0, T0 + 1_234_567, T0 + 3_600_000, T0 + 3_600_001, T0 + 9_000_000, T0 + 30 * 3_600_000]) expect(store.countFrom(cutoff), `${what}, from ${cutoff - T0}`).toBe(counted(cutoff));
+      };
+      // Polls every 7 s over 10 hours, starting mid-hour.
+      for (let t = T0 + 1_000_000; t < T0 + 37_000_000; t += 7000) store.insert(makeSample(t));
+      expectCounts('polls');
+      store.prune({ raw: T0 + 5_555_555, minute: 0 });
+      expectCounts('after a prune mid-hour');
+      // An import of rows older than the first stored one, some on the same times as stored ones.
+      store.insertMany(Array.from({ length: 2000 }, (_, i) => makeSample(T0 + 4_000_000 + i * 1000)));
+      expectCounts('after an import');
+      // A database upgraded from version 5: hours below `below` are not built yet.
+      store.db.prepare('DELETE FROM hour WHERE k < ?').run((T0 + 20 * 3_600_000) / 3_600_000);
+      store.db.exec(`INSERT INTO upgrade (below) VALUES (${T0 + 20 * 3_600_000})`);
+      expectCounts('while the upgrade builds the tiers');
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -45,6 +45,9 @@ export class DurableStore {
     if (opts.readonly) {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       this.db.pragma('busy_timeout = 5000');
+      // SQLite's own 2 MB page cache, not better-sqlite3's 16 MB: an export reads every page once,
+      // and the cache only grew the process by 16 MB for good.
+      this.db.pragma('cache_size = -2000');
     } else {
       this.db = openDatabase(file, historyMigrations);
       // An import's WAL is cut back to this once checkpointed.
@@ -59,7 +62,8 @@ export class DurableStore {
       rebuildMinutes: db.prepare(REBUILD_MINUTES_SQL),
       rebuildHours: db.prepare(REBUILD_HOURS_SQL),
       count: db.prepare('SELECT count(*) FROM samples').pluck(),
-      countBefore: db.prepare('SELECT count(*) FROM samples WHERE t < ?').pluck(),
+      countRange: db.prepare('SELECT count(*) FROM samples WHERE t >= ? AND t < ?').pluck(),
+      sumHours: db.prepare('SELECT total(n) FROM hour WHERE k >= ? AND k < ?').pluck(),
       firstFrom: db.prepare('SELECT min(t) FROM samples WHERE t >= ?').pluck(),
       lastT: db.prepare('SELECT max(t) FROM samples').pluck(),
       lastUntil: db.prepare('SELECT max(t) FROM samples WHERE t <= ?').pluck(),
@@ -97,35 +101,23 @@ export class DurableStore {
     return [s.t, ...SAMPLE_FIELDS.map((f) => s[f])];
   }
 
-  /** Inserts many samples in one transaction, rebuilding the tiers they touched; returns how many were new. */
+  /**
+   * Inserts many samples (imports) in one IMMEDIATE transaction (the write lock is taken at BEGIN,
+   * waiting for a poll's commit), rebuilding the minutes and hours they touched; returns how many were new.
+   */
   insertMany(samples: Iterable<HistorySample>): number {
-    let lo = Infinity;
-    let hi = -Infinity;
-    return this.bulkInsert(
-      () => {
+    return this.db
+      .transaction(() => {
         let n = 0;
+        let lo = Infinity;
+        let hi = -Infinity;
         for (const s of samples) {
           if (this.stmts.insert.run(this.values(s)).changes === 0) continue;
           n++;
           lo = Math.min(lo, s.t);
           hi = Math.max(hi, s.t);
         }
-        return n;
-      },
-      () => [lo, hi],
-    );
-  }
-
-  /**
-   * The bulk-insert path (imports): `insert` adds rows to `samples` on this connection and returns
-   * how many; the minutes and hours of `span()` (epoch ms, inclusive) are then rebuilt, all in one
-   * IMMEDIATE transaction (the write lock is taken at BEGIN, waiting for a poll's commit).
-   */
-  bulkInsert(insert: () => number, span: () => [number, number]): number {
-    return this.db
-      .transaction(() => {
-        const n = insert();
-        if (n > 0) this.rebuildTiers(...span());
+        if (n > 0) this.rebuildTiers(lo, hi);
         return n;
       })
       .immediate();
@@ -181,8 +173,21 @@ export class DurableStore {
     return this.stmts.count.get() as number;
   }
 
-  countBefore(t: number): number {
-    return this.stmts.countBefore.get(t) as number;
+  /**
+   * Samples at or after `cutoff`, without a scan of the table: the whole hours between the first
+   * and the last stored sample from the hour tier (it counts every sample stored in them, and the
+   * samples from the first on are all kept), the parts of an hour at either end from the samples.
+   */
+  countFrom(cutoff: number): number {
+    const first = this.firstFrom(cutoff);
+    const last = this.lastT();
+    if (first === null || last === null) return 0;
+    const { hour } = TIERS;
+    const a = Math.ceil(Math.max(first, this.tiersFrom()) / hour);
+    const b = Math.floor((last + 1) / hour);
+    const { countRange, sumHours } = this.stmts;
+    if (a >= b) return countRange.get(first, last + 1) as number;
+    return (countRange.get(first, a * hour) as number) + (sumHours.get(a, b) as number) + (countRange.get(b * hour, last + 1) as number);
   }
 
   /** The oldest `t` at or after `cutoff`, or null. */
@@ -227,7 +232,8 @@ export class DurableStore {
    * Partial buckets of `widthMs` over lo <= t <= hi, in time order, read from the coarsest tier
    * whose unit divides the width (hours, minutes, else samples), the part of a unit at either edge
    * from the next finer one. Before the raw cutoff only the tiers hold data: there minutes (hours
-   * before the minute cutoff) go whole into the bucket their start falls in.
+   * before the minute cutoff, or for a width of an hour or more) go whole into the bucket their
+   * start falls in.
    */
   buckets(lo: number, hi: number, widthMs: number, cut: TierCutoffs): PartialBucket[] {
     const out: PartialBucket[] = [];
@@ -255,7 +261,8 @@ export class DurableStore {
     };
     const level = widthMs % TIERS.hour === 0 ? 2 : widthMs % TIERS.minute === 0 ? 1 : 0;
     fill(lo, Math.min(hi, cut.minute - 1), 2);
-    fill(Math.max(lo, cut.minute), Math.min(hi, cut.raw - 1), Math.max(level, 1));
+    // Before the raw cutoff a width of an hour or more reads hours (each whole in the bucket of its start).
+    fill(Math.max(lo, cut.minute), Math.min(hi, cut.raw - 1), widthMs >= TIERS.hour ? 2 : Math.max(level, 1));
     fill(Math.max(lo, cut.raw), hi, level);
     return out;
   }

@@ -56,6 +56,16 @@ describe('GET /api/history/export', () => {
     expect(fromCsv).toEqual(json);
   });
 
+  it('hands the text over from the reader thread in pieces of tens of KB, however long the series (memory stays flat)', async () => {
+    for (const format of ['csv', 'json'] as const) {
+      const sizes: number[] = [];
+      for await (const chunk of th.history.exportOffThread(format)) sizes.push((chunk as Buffer).length);
+      expect(sizes.length, format).toBeGreaterThan(30);
+      // Under V8's large-object size (128 KiB): each piece dies young in both threads.
+      expect(Math.max(...sizes), format).toBeLessThan(128 << 10);
+    }
+  });
+
   it('exports only what is inside retention and an empty series as a header or []', async () => {
     const empty = await openTestHistory();
     try {

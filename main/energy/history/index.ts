@@ -109,7 +109,6 @@ export function createHistory(opts: HistoryOptions): History {
   const file = path.join(opts.dataDir, 'energy', 'history.db');
   const memory = new MemoryWindow(Math.min(opts.memoryCapacity ?? MAX_ROWS, MAX_ROWS));
   let durable: DurableStore | null = null;
-  let total = 0;
   let lastRetention = 0;
   let timer: Timer | null = null;
   let reports: LegacyImportReport[] = [];
@@ -152,7 +151,6 @@ export function createHistory(opts: HistoryOptions): History {
     const d = store();
     const c = cutoff();
     const deleted = d.prune({ raw: c, minute: minuteCutoff() });
-    total -= deleted;
     if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };
@@ -174,17 +172,10 @@ export function createHistory(opts: HistoryOptions): History {
     publish(current());
     return new Promise<LegacyImportReport[]>((resolve) => {
       let finished = false;
-      const finish = (clean = false) => {
+      const finish = () => {
         if (finished) return;
         finished = true;
-        const mine = importers.delete(w);
-        if (mine && durable) {
-          if (!importers.size) durable.autoCheckpoint(true);
-          // The progress messages counted every row the worker committed; only a worker that died
-          // (a transaction's message may be lost) is recounted: a count(*) over a large table
-          // holds this thread for a quarter of a second.
-          if (!clean) total = durable.count();
-        }
+        if (importers.delete(w) && durable && !importers.size) durable.autoCheckpoint(true);
         // A file the worker never reported on (missing, or the worker died) is not "running" any more.
         for (const [f, r] of byFile) if (r.status === 'running') byFile.set(f, { file: f, status: 'failed', error: 'not imported (the import stopped before this file)' });
         publish(current());
@@ -193,14 +184,12 @@ export function createHistory(opts: HistoryOptions): History {
       w.on('message', (m: ImportMessage) => {
         if (m.type === 'progress') {
           byFile.set(m.file, { file: m.file, status: 'running', progress: { done: m.done, total: m.total } });
-          // Counted, not recounted: a count(*) per chunk over a large table would hold up this thread.
-          total += m.inserted;
         } else if (m.type === 'report') {
           byFile.set(m.report.file, m.report);
           if (m.report.status === 'imported') logger.info(m.report, 'history file imported');
           else if (m.report.status === 'partial') logger.warn(m.report, 'history file imported in part; the rest is damaged');
           else logger.error(m.report, 'history file not imported; fix or remove it and restart');
-        } else return finish(true);
+        } else return finish();
         publish(current());
       });
       w.on('error', (err) => {
@@ -220,7 +209,6 @@ export function createHistory(opts: HistoryOptions): History {
       reader = new HistoryReader(file, logger);
       reports = [];
       lastRetention = retentionMs();
-      total = durable.count();
       prune();
       // Only the newest stored sample (so a poll not newer than it is still skipped); the window
       // fills from the polls, and reads take anything older from the durable copy. Loading the
@@ -274,7 +262,7 @@ export function createHistory(opts: HistoryOptions): History {
       }
       memory.trimBefore(cutoff());
       try {
-        if (durable.insert(sample)) total++;
+        durable.insert(sample);
         writeSucceeded();
       } catch (err) {
         writeFailed(err);
@@ -292,7 +280,8 @@ export function createHistory(opts: HistoryOptions): History {
     stats() {
       if (!durable) return { count: memory.size, firstT: memory.firstT, lastT: memory.lastT };
       const c = cutoff();
-      const count = total - durable.countBefore(c);
+      // Never a count(*) over the table: a start with a week of samples answers its port at once.
+      const count = durable.countFrom(c);
       return count > 0 ? { count, firstT: durable.firstFrom(c), lastT: durable.lastT() } : { count: 0, firstT: null, lastT: null };
     },
 

@@ -22,18 +22,6 @@ export interface JsonArrayOptions {
   maxElementBytes?: number;
   /** Scan every element from the start (no windows): what the windows fall back to, tested on its own. */
   scanOnly?: boolean;
-  /**
-   * The file offset of a `,` that may follow an element: no window reaches past it, and the batch
-   * of the window that ends exactly there says `paused` (the text before it then is whole elements
-   * of the array; the reader goes on past it if asked for more). Used to confirm where a second
-   * reader started (legacy-json-halves.ts).
-   */
-  pauseAt?: number;
-  /**
-   * Read from this file offset on, the first byte of an element of the array (the opening '[' and
-   * the elements before it are not read; elements are numbered from 0 here): the second reader.
-   */
-  from?: number;
 }
 
 /** One chunk's elements: `items[k]` is element `first + k`; `bad` lists elements that are not valid JSON. */
@@ -44,8 +32,6 @@ export interface JsonArrayBatch {
   end: number;
   /** Indexes (file-wide) of elements that failed to parse; their slot in `items` holds `undefined`. */
   bad: Array<{ index: number; message: string }>;
-  /** This batch ends exactly at `pauseAt` (see JsonArrayOptions). */
-  paused?: boolean;
 }
 
 /** The file is not one JSON array (its structure, not one element, is broken); `entries` whole ones came before. */
@@ -77,7 +63,7 @@ const shown = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)
  * is not a comma; elements that are whole but not valid JSON are listed in the batch's `bad`.
  */
 export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayBatch> {
-  const rest: ScanFrom = { offset: opts.from ?? 0, index: 0, inside: opts.from !== undefined };
+  const rest: ScanFrom = { offset: 0, index: 0 };
   if (!opts.scanOnly) yield* readWindows(file, opts, rest);
   if (rest.offset < 0) return;
   for (const span of scanJsonArray(file, opts, rest)) yield { ...parseBatch(span.buf, span.starts, span.ends, span.first), end: span.end };
@@ -87,8 +73,6 @@ export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Gener
 interface ScanFrom {
   offset: number;
   index: number;
-  /** Inside the array past its start (a second reader's `from`): no ']' right away. */
-  inside: boolean;
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -136,16 +120,13 @@ function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Gen
     };
     // The prelude: a byte order mark, '[', and whether the array is empty. Anything else: the scanner says what.
     let at = 0;
-    if (opts.from !== undefined) base = opts.from;
-    else {
-      at = fill(0, 4);
-      at = skipWs(BOM.every((b, k) => buf[k] === b) ? 3 : 0);
-      if (buf[at] !== OPEN_BRACKET) return;
-      at = skipWs(at + 1);
-      if (buf[at] === CLOSE_BRACKET) {
-        if (skipWs(at + 1) === buf.length) rest.offset = -1;
-        return;
-      }
+    at = fill(0, 4);
+    at = skipWs(BOM.every((b, k) => buf[k] === b) ? 3 : 0);
+    if (buf[at] !== OPEN_BRACKET) return;
+    at = skipWs(at + 1);
+    if (buf[at] === CLOSE_BRACKET) {
+      if (skipWs(at + 1) === buf.length) rest.offset = -1;
+      return;
     }
     rest.offset = base + at;
     for (;;) {
@@ -154,8 +135,7 @@ function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Gen
       // the file, the array's closing ']' (the file holds only whitespace after it).
       let end = -1;
       let next = -1;
-      const pause = opts.pauseAt !== undefined && base + at < opts.pauseAt ? opts.pauseAt - base : Infinity;
-      const cut = buf.lastIndexOf(OBJECT_END, Math.min(at + window - 1, pause - 1));
+      const cut = buf.lastIndexOf(OBJECT_END, at + window - 1);
       if (cut >= at) {
         end = cut + 1;
         next = cut + 2;
@@ -175,7 +155,7 @@ function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Gen
         return;
       }
       if (!items.length) return;
-      yield { first: rest.index, items, bad: [], end: base + end, ...(end === pause ? { paused: true } : {}) };
+      yield { first: rest.index, items, bad: [], end: base + end };
       rest.index += items.length;
       at = next;
       if (at === buf.length && eof) {
@@ -207,7 +187,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions, from: ScanFrom): G
     // before '[' | expecting an element (or ']' if none yet) | inside one | after one | after ']';
     // from the start of the file, or between two elements, where the windows stopped.
     let state: 'start' | 'value' | 'in' | 'after' | 'end' = from.offset ? 'value' : 'start';
-    let empty = from.index === 0 && !from.inside; // no element yet (']' allowed right after '[')
+    let empty = from.index === 0; // no element yet (']' allowed right after '[')
     let index = from.index; // elements completed so far
     let depth = 0;
     let inString = false;

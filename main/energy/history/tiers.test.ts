@@ -21,8 +21,8 @@ afterEach(async () => {
 
 describe('reads older than the raw retention', () => {
   it('come from the minute tier, then the hour tier, once the samples are pruned', { timeout: 120_000 }, async () => {
-    // Raw for 1 hour, minutes for 3 hours; 8 hours of a poll every 20 s.
-    th = await openTestHistory({ retentionMs: HOUR, minuteRetentionMs: () => 3 * HOUR });
+    // Raw for 1 hour, minutes for 4 hours; 8 hours of a poll every 20 s.
+    th = await openTestHistory({ retentionMs: HOUR, minuteRetentionMs: () => 4 * HOUR });
     const samples: HistorySample[] = [];
     for (let t = T0 + 20_000; t <= T0 + 8 * HOUR; t += 20_000) samples.push(th.appendAt(t, makeSample(t)));
     th.history.prune();
@@ -37,11 +37,20 @@ describe('reads older than the raw retention', () => {
 
     // Whole minutes: exact where minutes are kept; before that, each hour whole at its start.
     const minutes = (await th.get(`/api/history?since=${T0}&every=60`)).body as Array<{ t: number; n: number }>;
-    const minuteCut = now - 3 * HOUR;
+    const minuteCut = now - 4 * HOUR;
     const kept = minutes.filter((r) => r.t >= minuteCut);
     expectSameBuckets(kept, referenceBuckets(samples, MIN).filter((r) => r.t! >= Math.ceil(minuteCut / MIN) * MIN));
     const older = minutes.filter((r) => r.t < minuteCut);
     expect(older.map((r) => [r.t, r.n])).toEqual(referenceBuckets(samples, HOUR).filter((r) => r.t! + HOUR <= minuteCut).map((r) => [r.t, r.n]));
+
+    // An hour or more that is not whole hours (90 minutes): each hour before the raw cutoff whole in
+    // the bucket of its start, read from the hour tier (a year of them answers at once), minutes
+    // kept or not: the hour from 4 h to 5 h, which minutes would split, goes whole into [3 h, 4.5 h).
+    const wide = (await th.get(`/api/history?since=${T0}&every=5400`)).body as Array<{ t: number; n: number }>;
+    const hourly = referenceBuckets(samples, HOUR).filter((r) => r.t! + HOUR <= now - HOUR);
+    const perBucket = new Map<number, number>();
+    for (const r of hourly) perBucket.set(Math.floor(r.t! / 5_400_000) * 5_400_000, (perBucket.get(Math.floor(r.t! / 5_400_000) * 5_400_000) ?? 0) + r.n!);
+    expect(wide.filter((r) => r.t + 5_400_000 <= Math.floor((now - HOUR) / HOUR) * HOUR).map((r) => [r.t, r.n])).toEqual([...perBucket].slice(0, -1));
 
     // The spec's window is unchanged: no since, or every under a minute, stays inside the raw retention.
     const spec = (await th.get('/api/history?every=600')).body as Array<{ t: number }>;

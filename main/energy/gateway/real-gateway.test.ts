@@ -101,9 +101,10 @@ describe('a gateway whose absent unit ids never answer', () => {
     // Silent unit ids are "no device", never a dropped connection.
     expect(published.every((s) => s.connected)).toBe(true);
     // The vendor asks for >= 1 s between requests: the first two polls are an interval apart too
-    // (they used to run a few ms apart). Polls end a few ms after they start, hence the margin.
+    // (they used to run a few ms apart). A poll is stamped when it ends, and on a busy machine the
+    // first (it also connects) can end a few hundred ms later than it would, hence the wide margin.
     const polls = [...new Set(published.map((s) => s.lastUpdated))];
-    expect(polls[1]! - polls[0]!).toBeGreaterThan(900);
+    expect(polls[1]! - polls[0]!).toBeGreaterThan(500);
   });
 
   it('after a restart, polls the remembered inverter from the very first published state', async () => {

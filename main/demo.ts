@@ -92,8 +92,8 @@ async function shutdown() {
   // Stopped while starting (before the recordings side was up), it names only what had started.
   const energyPort = services.energy.url ? new URL(services.energy.url).port : null;
   const stopped = recordings
-    ? `both services (ports ${energyPort} and ${new URL(recordings.url).port} are free) and the simulated gateway, weather service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud`
-    : `${energyPort ? `the energy service (port ${energyPort} is free; the recordings service had not finished starting)` : 'the demo while its services were starting (neither was listening yet)'} and the simulated gateway and weather service`;
+    ? `both services (ports ${energyPort} and ${new URL(recordings.url).port} are free) and the simulated gateway, weather service, Amber price service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud`
+    : `${energyPort ? `the energy service (port ${energyPort} is free; the recordings service had not finished starting)` : 'the demo while its services were starting (neither was listening yet)'} and the simulated gateway, weather service and Amber price service`;
   process.stdout.write(`Stopped ${stopped}.\n${removeDemoFolder(dataDir)}\n`);
   process.exit(0);
 }

@@ -22,9 +22,9 @@ import { ownerGateOf } from './security/security-routes.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { registerWebUi } from './web-ui.js';
 import type { EnergyFeature, FetchLike } from './feature.js';
-import { energyFeatures } from './features.js';
 import { createPricesCore } from './prices/prices-core.js';
 import type { Snapshot } from './snapshot-schema.js';
+import { createEnergyFeatures } from './service-features.js';
 import { createEnergyHistory } from './service-history.js';
 import { createEnergyLive } from './service-live.js';
 import { createEnergyPoller } from './service-poller.js';
@@ -181,9 +181,11 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
 
     // Live prices (Amber, Octopus) are core, like the tariff: the features read the book from their context.
     const prices = createPricesCore({ clock, logger, settings: current, outbound, dataDir: config.dataDir, gate: gate.requireSession });
-    const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount, prices: () => prices.book() };
     // The price source runs first, with the features' hooks (start, stop, settings, routes, snapshot).
-    const features = [prices, ...energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []))];
+    const features = [
+      prices,
+      ...createEnergyFeatures({ clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount, prices: () => prices.book() }),
+    ];
     const poll = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger });
     const liveSnapshot = createLiveSnapshot(() => ({ state: live.state.get(), settings: store.get(), clock, estimator, history: hist, features, logger }));
     started = { settings: store, state: live.state, events: live.events, history: hist, app: server, poller: poll, features, snapshot: liveSnapshot };

@@ -14,18 +14,6 @@ export const estimateSchema = z.object({
   energyToGoKwh: z.number().optional(),
 });
 
-/** One price interval as the snapshot shows it (issue 43; prices/price-book.ts). */
-export const priceIntervalSchema = z.object({
-  start: z.iso.datetime(),
-  end: z.iso.datetime(),
-  importPerKwh: z.number(),
-  /** Null where the source publishes no feed-in price (the tariff's feed-in rate applies). */
-  feedInPerKwh: z.number().nullable(),
-  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
-  spike: z.boolean(),
-  estimate: z.boolean(),
-});
-
 export const stringSchema = z.object({ index: z.number().int().min(1).max(16), name: z.string(), voltage: z.number().nullable(), current: z.number().nullable(), power: W });
 
 export const inverterDeviceSchema = z.object({
@@ -59,6 +47,20 @@ export const alertEntrySchema = z.object({
   condition: z.object({ value: z.string(), comparison: z.enum(['atOrAbove', 'atOrBelow']), threshold: z.number(), unit: z.string(), reading: z.number().nullable() }),
   since: z.iso.datetime(),
 });
+
+/** One live price interval as the snapshot carries it (issue 43): household signs, currency main unit per kWh. */
+export const priceIntervalSchema = z.object({
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  importPerKwh: z.number(),
+  feedInPerKwh: z.number().nullable(),
+  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
+  spike: z.boolean(),
+  estimate: z.boolean(),
+});
+
+/** A cheapest or dearest hour of the price forecast (the day ahead). */
+const priceHourSchema = z.object({ startsAt: z.iso.datetime(), endsAt: z.iso.datetime(), averagePerKwh: z.number() });
 
 export const snapshotSchema = z.object({
   schema: z.literal(1),
@@ -99,6 +101,8 @@ export const snapshotSchema = z.object({
     .object({
       currency: z.string(),
       netPerHour: z.number().nullable(),
+      /** Additive (issue 43): what priced the day, the tariff's fixed rates or a live source's intervals. */
+      pricedBy: z.enum(['fixed', 'amber', 'octopus']).optional(),
       today: z.object({
         /** Local date (YYYY-MM-DD, configured zone) the figures cover. */
         date: z.string(),
@@ -117,9 +121,12 @@ export const snapshotSchema = z.object({
         exportKwh: z.number(),
         superExportKwh: z.number(),
         zeroDrawImportKwh: z.number(),
+        /** Additive (issue 43): grid kWh priced at the fixed rates because no live interval price covered it. */
+        fallbackKwh: z.number().optional(),
       }),
     })
     .optional(),
+  /** Live prices (issue 43), present only when a price source (Amber, Octopus) is set. */
   /** Today's savings (docs/savings.md): what was paid against the two counterfactuals. Present after the first poll. */
   savings: z
     .object({
@@ -182,6 +189,19 @@ export const snapshotSchema = z.object({
           coversPeak: z.boolean().nullable(),
         })
         .nullable(),
+      /**
+       * Additive (issue 43), with a live price source: the cheapest and dearest whole hour of the
+       * next 24 h of forecast prices, and what the battery's expected evening use (16:00 to midnight,
+       * from the outlook above) would cost bought from the grid at those prices.
+       */
+      prices: z
+        .object({
+          currency: z.string(),
+          cheapest: priceHourSchema.nullable(),
+          dearest: priceHourSchema.nullable(),
+          evening: z.object({ fromAt: z.iso.datetime(), untilAt: z.iso.datetime(), batteryKwh: z.number(), worth: z.number() }).nullable(),
+        })
+        .optional(),
     })
     .meta({ description: "Additive (issue 26): solar forecast (expected today/tomorrow, yesterday's forecast against what came) and battery outlook over today's peak windows; see docs/savings.md." })
     .optional(),

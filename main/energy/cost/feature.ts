@@ -2,9 +2,9 @@ import { LiveFeed } from '../history/replay.js';
 import { readPowerSamples } from '../history/sample-reader.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import type { Snapshot } from '../snapshot-schema.js';
-import { dayCost, DayLedger, powerSampleOf, round4 } from '../tariff/ledger.js';
+import { dayCost, DayLedger, powerSampleOf, pricesAt, round4, type LedgerConfig } from '../tariff/ledger.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
-import { ratesAt, tariffConfigured, type TariffConfig } from '../tariff/windows.js';
+import { pricingOn, type RatesAt, type TariffConfig } from '../tariff/windows.js';
 
 export type TariffSnapshot = NonNullable<Snapshot['tariff']>;
 
@@ -12,7 +12,7 @@ export type TariffSnapshot = NonNullable<Snapshot['tariff']>;
  * Current grid flow priced at the rate in force, per hour: positive is a credit (export), negative a
  * cost (import). Export inside the super-export window earns the super rate until the day's cap.
  */
-export function netPerHour(t: TariffConfig, grid: number | null, rates: ReturnType<typeof ratesAt>, superExportKwhToday: number): number | null {
+export function netPerHour(t: TariffConfig, grid: number | null, rates: RatesAt, superExportKwhToday: number): number | null {
   if (grid === null) return null;
   if (grid >= 0) return -(grid / 1000) * rates.importRate;
   const rate = rates.superExport && superExportKwhToday < t.superExport.capKwh ? t.superExport.rate : rates.feedInRate;
@@ -25,7 +25,7 @@ export function netPerHour(t: TariffConfig, grid: number | null, rates: ReturnTy
  * are read back from the history database (`replay`) so that a restart mid-day keeps today's cost.
  */
 export const createCostFeature: FeatureFactory = (ctx) => {
-  const config = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
+  const config = (): LedgerConfig => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone, prices: ctx.prices?.() ?? null });
   let ledger = new DayLedger(config);
   const feed = new LiveFeed(() => ledger);
 
@@ -41,15 +41,18 @@ export const createCostFeature: FeatureFactory = (ctx) => {
 
   const view = (): TariffSnapshot | null => {
     const s = ctx.settings();
-    if (!tariffConfigured(s.tariff)) return null;
-    const at = ledger.advanceTo(ctx.clock.now());
+    const book = ctx.prices?.() ?? null;
+    if (!pricingOn(s.tariff, book)) return null;
+    const now = ctx.clock.now();
+    const at = ledger.advanceTo(now);
     const day = ledger.current()!;
     const cost = dayCost(s.tariff, day, at);
     const state = ctx.state.get();
-    const perHour = state.connected ? netPerHour(s.tariff, state.power.grid, ratesAt(s.tariff, at), day.superExportKwh) : null;
+    const perHour = state.connected ? netPerHour(s.tariff, state.power.grid, pricesAt(s.tariff, at, now, book), day.superExportKwh) : null;
     return {
       currency: s.general.currency,
       netPerHour: perHour === null ? null : round4(perHour),
+      pricedBy: book ? book.source : 'fixed',
       today: {
         date: day.date,
         importCost: round4(cost.importCost),
@@ -64,6 +67,7 @@ export const createCostFeature: FeatureFactory = (ctx) => {
         exportKwh: round4(day.exportKwh),
         superExportKwh: round4(day.superExportKwh),
         zeroDrawImportKwh: round4(day.zeroDrawImportKwh),
+        fallbackKwh: round4(day.fallbackKwh),
       },
     };
   };
@@ -87,6 +91,34 @@ export const createCostFeature: FeatureFactory = (ctx) => {
     snapshot() {
       const t = view();
       return t ? { tariff: t } : undefined;
+    },
+    routes(app) {
+      // Today's bill line by line: each live price interval with its energy and money (docs/energy-api.md).
+      app.get('/api/cost/intervals', async () => {
+        const s = ctx.settings();
+        const book = ctx.prices?.() ?? null;
+        ledger.advanceTo(ctx.clock.now());
+        const today = ledger.current()!;
+        return {
+          date: today.date,
+          timezone: s.general.timezone,
+          currency: pricingOn(s.tariff, book) ? s.general.currency : null,
+          source: book ? book.source : null,
+          fallbackKwh: round4(today.fallbackKwh),
+          intervals: ledger.intervals().map((l) => ({
+            start: new Date(l.start).toISOString(),
+            end: new Date(l.end).toISOString(),
+            importPerKwh: l.importPerKwh,
+            feedInPerKwh: l.feedInPerKwh,
+            importKwh: round4(l.importKwh),
+            exportKwh: round4(l.exportKwh),
+            importCost: round4(l.importCost),
+            feedIn: round4(l.feedIn),
+            net: round4(l.feedIn - l.importCost),
+            spike: l.spike,
+          })),
+        };
+      });
     },
   };
 };

@@ -6,9 +6,9 @@ import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { DailyStore, type DailyRow } from '../history/daily-store.js';
 import { LiveFeed } from '../history/replay.js';
 import { firstMissingDay } from '../history/sample-reader.js';
-import { dayCost, DayLedger, type DayTotals, powerSampleOf, round4 } from '../tariff/ledger.js';
+import { dayCost, DayLedger, type DayTotals, type LedgerConfig, powerSampleOf, round4 } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
-import { tariffConfigured } from '../tariff/windows.js';
+import { pricingOn } from '../tariff/windows.js';
 
 const dailyQuery = z
   .object({
@@ -36,11 +36,11 @@ export const CSV_COLUMNS = ['date', 'solarKwh', 'homeKwh', 'importKwh', 'exportK
  */
 export const createDailyFeature: FeatureFactory = (ctx) => {
   let store: DailyStore | null = null;
-  const config = () => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone });
+  const config = (): LedgerConfig => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone, prices: ctx.prices?.() ?? null });
 
   const rowOf = (day: DayTotals, running: boolean): DailyRow => {
     const s = ctx.settings();
-    const priced = tariffConfigured(s.tariff);
+    const priced = pricingOn(s.tariff, ctx.prices?.());
     const cost = priced ? dayCost(s.tariff, day, running ? ledger.advanceTo(ctx.clock.now()) : null) : null;
     return {
       date: day.date,
@@ -148,7 +148,7 @@ export const createDailyFeature: FeatureFactory = (ctx) => {
             .header('content-disposition', `attachment; filename="energy-daily-${from}-to-${to}.csv"`)
             .send(lines.join('\n') + '\n');
         }
-        return { from, to, timezone: timeZone, currency: tariffConfigured(s.tariff) ? s.general.currency : null, days: rows };
+        return { from, to, timezone: timeZone, currency: pricingOn(s.tariff, ctx.prices?.()) ? s.general.currency : null, days: rows };
       });
     },
   };

@@ -22,6 +22,8 @@ export interface OutlookInput {
   loadKw: (t: number) => number;
   /** Today's peak windows still to come or under way. */
   windows: readonly PeakWindow[];
+  /** Told of each step the battery is expected to discharge in: `[from, to)` and the kWh it gives. */
+  onDischarge?: (from: number, to: number, kwh: number) => void;
 }
 
 export interface WindowOutlook extends PeakWindow {
@@ -121,7 +123,9 @@ export function batteryOutlook(input: OutlookInput): BatteryOutlook {
         if (reserveAt === null) reserveAt = at;
         for (const w of input.windows) if (!windowReserve.has(w) && at < w.endsAt && next > w.startsAt) windowReserve.set(w, Math.max(at, w.startsAt));
       }
-      e = Math.max(reserve, e + netKw * h);
+      const after = Math.max(reserve, e + netKw * h);
+      if (after < e) input.onDischarge?.(t, next, e - after);
+      e = after;
     }
     t = next;
   }

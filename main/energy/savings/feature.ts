@@ -44,7 +44,7 @@ export type SavingsSnapshot = NonNullable<Snapshot['savings']>;
  */
 export const createSavingsFeature: FeatureFactory = (ctx) => {
   let store: SavingsStore | null = null;
-  const config = (): SavingsConfig => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone, currency: ctx.settings().general.currency });
+  const config = (): SavingsConfig => ({ tariff: ctx.settings().tariff, timeZone: ctx.settings().general.timezone, currency: ctx.settings().general.currency, prices: ctx.prices?.() ?? null });
   const put = (day: SavingsDay) => {
     try {
       store?.put(day);
@@ -102,6 +102,8 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
       store?.close();
       store = null;
     },
+    /** The closed days in the table (the outlook fits its plant factor to their production). */
+    producedDays: (from, to) => store?.range(from, to) ?? [],
     async reload() {
       if (!store) return;
       store.close();

@@ -1,6 +1,7 @@
 import { dayCost, DayLedger, type DayTotals, type EnergyKwh, type PowerSample } from '../tariff/ledger.js';
 import type { LocalMinute } from '../tariff/local-time.js';
-import { tariffConfigured, type TariffConfig } from '../tariff/windows.js';
+import type { PriceBook } from '../prices/price-book.js';
+import { pricingOn, type TariffConfig } from '../tariff/windows.js';
 
 /**
  * One local day of the savings model: what was measured, what the household paid, and what it would
@@ -25,6 +26,8 @@ export interface SavingsConfig {
   tariff: TariffConfig;
   timeZone: string;
   currency: string;
+  /** The live prices when a price source is set: each stretch is priced at its interval, in all three ledgers. */
+  prices?: PriceBook | null;
 }
 
 /** The poll as it would have been without the battery: its flow goes through the grid instead. */
@@ -37,7 +40,7 @@ const paidOf = (t: TariffConfig, day: DayTotals, now: LocalMinute | null) => -da
 
 /** Combines the three ledgers' totals of one day into a savings day (unrounded). */
 export function savingsDayOf(cfg: SavingsConfig, actual: DayTotals, noBattery: DayTotals, noSolar: DayTotals, now: LocalMinute | null): SavingsDay {
-  const priced = tariffConfigured(cfg.tariff);
+  const priced = pricingOn(cfg.tariff, cfg.prices);
   return {
     date: actual.date,
     solarKwh: actual.solarKwh,

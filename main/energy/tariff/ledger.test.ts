@@ -34,6 +34,7 @@ describe('day ledger: what one local day integrates', () => {
       zeroDrawImportKwh: 0,
       zeroDrawCoveredMs: 0,
       coveredMs: 16 * 60_000,
+      fallbackKwh: 0,
     });
     expect(l.lastSample()).toEqual({ t: at(10, 16), solar: null, home: null, grid: null, battery: null });
   });

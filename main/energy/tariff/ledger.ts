@@ -1,4 +1,5 @@
 import type { LiveState } from '../live-state.js';
+import type { PriceBook, PriceInterval } from '../prices/price-book.js';
 import { createLocalMinuteCache, minuteOf, type LocalMinute } from './local-time.js';
 import { ratesAt, type RatesAt, type TariffConfig } from './windows.js';
 
@@ -52,6 +53,47 @@ export interface DayTotals extends EnergyKwh {
   zeroDrawCoveredMs: number;
   /** Milliseconds of the day covered by integrated polls. */
   coveredMs: number;
+  /**
+   * Grid energy (import plus export, kWh) priced at the tariff's fixed rates while a live price
+   * source was set, because no interval price covered it (an outage with nothing cached).
+   */
+  fallbackKwh: number;
+}
+
+/** What the ledger reads on every stretch it integrates. `prices`: the live book, when a price source is set. */
+export interface LedgerConfig {
+  tariff: TariffConfig;
+  timeZone: string;
+  prices?: PriceBook | null;
+}
+
+/** One priced interval of a day as the bill lists it (unrounded); money in the currency's main unit. */
+export interface IntervalCost {
+  start: number;
+  end: number;
+  importPerKwh: number;
+  /** The feed-in price used (the interval's, or the tariff's where the source publishes none). */
+  feedInPerKwh: number;
+  importKwh: number;
+  exportKwh: number;
+  importCost: number;
+  /** Feed-in earned at `feedInPerKwh` (export counted as super export is not in it). */
+  feedIn: number;
+  spike: boolean;
+}
+
+/** The rates in force at an instant: the live interval covering it when there is one, else the tariff's. */
+export interface PricedRates extends RatesAt {
+  interval: PriceInterval | null;
+}
+
+/** An interval's prices in place of the fixed import and feed-in rates (the tariff's feed-in where the source has none). */
+const withInterval = (fixed: RatesAt, iv: PriceInterval | null): RatesAt => (iv ? { ...fixed, importRate: iv.importPerKwh, feedInRate: iv.feedInPerKwh ?? fixed.feedInRate } : fixed);
+
+/** The rates at instant `t` (local minute `at`): the live interval covering it, when there is one, else the tariff's. */
+export function pricesAt(tariff: TariffConfig, at: LocalMinute, t: number, book: PriceBook | null | undefined): PricedRates {
+  const interval = book?.at(t) ?? null;
+  return { ...withInterval(ratesAt(tariff, at), interval), interval };
 }
 
 export interface DayCost {
@@ -81,6 +123,7 @@ export const emptyDay = (date: string): DayTotals => ({
   zeroDrawImportKwh: 0,
   zeroDrawCoveredMs: 0,
   coveredMs: 0,
+  fallbackKwh: 0,
 });
 
 /**
@@ -118,17 +161,20 @@ export function dayCost(t: TariffConfig, day: DayTotals, now: LocalMinute | null
 /**
  * Integrates polls into per-local-day energy and money. Each poll's reading holds until the next
  * poll (sample-and-hold); the interval is split at local minute boundaries so that day changes and
- * time-of-use windows (HH:MM) are exact, DST included. Gaps over 15 minutes are skipped.
+ * time-of-use windows (HH:MM) are exact, DST included, and at the edges of live price intervals so
+ * that each stretch is priced at the interval it fell in. Gaps over 15 minutes are skipped.
  */
 export class DayLedger {
   private day: DayTotals | null = null;
   private last: PowerSample | null = null;
+  /** Today's priced intervals by start (only with a live price source). */
+  private byInterval = new Map<number, IntervalCost>();
   private readonly local = createLocalMinuteCache();
   /** Rates of the last local minute seen, for the same tariff object (polls mostly share a minute). */
   private rates: { at: LocalMinute; tariff: TariffConfig; value: RatesAt } | null = null;
 
   constructor(
-    private readonly config: () => { tariff: TariffConfig; timeZone: string },
+    private readonly config: () => LedgerConfig,
     /** Called with each day that closes (the local date changed). */
     private readonly onClose: (day: DayTotals) => void = () => {},
   ) {}
@@ -136,6 +182,11 @@ export class DayLedger {
   /** Today's running totals (null before the first poll). */
   current(): DayTotals | null {
     return this.day;
+  }
+
+  /** Today's priced intervals in time order (empty without a live price source). */
+  intervals(): IntervalCost[] {
+    return [...this.byInterval.values()].sort((a, b) => a.start - b.start);
   }
 
   lastSample(): PowerSample | null {
@@ -151,6 +202,7 @@ export class DayLedger {
     if (this.day && at.date > this.day.date) {
       this.onClose(this.day);
       this.day = emptyDay(at.date);
+      this.byInterval = new Map();
     }
     this.day ??= emptyDay(at.date);
     return at;
@@ -165,17 +217,22 @@ export class DayLedger {
       this.advanceTo(s.t);
       return;
     }
+    const book = this.config().prices ?? null;
     let a = prev.t;
     while (a < s.t) {
-      const b = Math.min(s.t, (Math.floor(a / 60_000) + 1) * 60_000);
-      this.integrate(prev, a, b);
+      let b = Math.min(s.t, (Math.floor(a / 60_000) + 1) * 60_000);
+      const iv = book?.at(a) ?? null;
+      // A stretch is priced whole at one interval: cut it where the interval ends, or where the next one begins.
+      if (iv) b = Math.min(b, iv.end);
+      else if (book) b = Math.min(b, book.between(a, b)[0]?.start ?? b);
+      this.integrate(prev, a, b, book, iv);
       a = b;
     }
     this.advanceTo(s.t);
   }
 
-  /** Adds the reading `p` held over `[a, b)` (both within one UTC minute) to its local day. */
-  private integrate(p: PowerSample, a: number, b: number): void {
+  /** Adds the reading `p` held over `[a, b)` (within one UTC minute and one price interval) to its local day. */
+  private integrate(p: PowerSample, a: number, b: number, book: PriceBook | null, iv: PriceInterval | null): void {
     const at = this.advanceTo(a);
     const day = this.day!;
     if (at.date !== day.date) return; // a late poll of a day already closed
@@ -191,16 +248,24 @@ export class DayLedger {
     }
     if (p.grid === null) return;
     if (this.rates?.at !== at || this.rates.tariff !== tariff) this.rates = { at, tariff, value: ratesAt(tariff, at) };
-    const rates = this.rates.value;
+    const fixed = this.rates.value;
+    const rates = withInterval(fixed, iv);
+    const line = iv ? this.line(iv, rates.feedInRate) : null;
     if (rates.zeroDraw) day.zeroDrawCoveredMs += b - a;
     if (p.grid > 0) {
       const imp = kwh(p.grid);
       day.importKwh += imp;
       day.importCost += imp * rates.importRate;
       if (rates.zeroDraw) day.zeroDrawImportKwh += imp;
+      if (line) {
+        line.importKwh += imp;
+        line.importCost += imp * rates.importRate;
+      } else if (book) day.fallbackKwh += imp;
     } else if (p.grid < 0) {
       let exp = kwh(-p.grid);
       day.exportKwh += exp;
+      if (line) line.exportKwh += exp;
+      else if (book) day.fallbackKwh += exp;
       if (rates.superExport) {
         const share = Math.max(0, Math.min(exp, tariff.superExport.capKwh - day.superExportKwh));
         day.superExportKwh += share;
@@ -208,7 +273,18 @@ export class DayLedger {
         exp -= share;
       }
       day.feedIn += exp * rates.feedInRate;
+      if (line) line.feedIn += exp * rates.feedInRate;
     }
+  }
+
+  /** Today's line for interval `iv` (created on its first stretch). */
+  private line(iv: PriceInterval, feedInPerKwh: number): IntervalCost {
+    let l = this.byInterval.get(iv.start);
+    if (!l) {
+      l = { start: iv.start, end: iv.end, importPerKwh: iv.importPerKwh, feedInPerKwh, importKwh: 0, exportKwh: 0, importCost: 0, feedIn: 0, spike: iv.spike };
+      this.byInterval.set(iv.start, l);
+    }
+    return l;
   }
 }
 

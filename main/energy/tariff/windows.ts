@@ -55,6 +55,9 @@ export function tariffConfigured(t: TariffConfig): boolean {
   return t.importRate > 0 || t.feedInRate > 0 || t.dailySupplyCharge > 0 || t.windows.length > 0 || t.superExport.enabled || t.zeroDraw.enabled;
 }
 
+/** Whether money is shown: a tariff is configured or a live price source gives prices. */
+export const pricingOn = (t: TariffConfig, prices: unknown): boolean => prices != null || tariffConfigured(t);
+
 /** Minutes of the week (0 = Monday 00:00) a window covers, wrapping from Sunday into Monday. */
 function weekMinutes(w: { start: string; end: string; days: readonly string[] }): Set<number> {
   const out = new Set<number>();

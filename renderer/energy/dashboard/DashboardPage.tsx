@@ -10,6 +10,7 @@ import { EnergyToday } from './EnergyToday.js';
 import { PowerFlow } from './PowerFlow.js';
 import { Alerts, Weather, WeatherBadge } from './WeatherAndAlerts.js';
 import { SavingsCards } from '../savings/SavingsCards.js';
+import { PriceNow } from '../prices/PriceNow.js';
 
 /** The live dashboard: every SSE event refreshes it in place. */
 export function DashboardPage() {
@@ -55,6 +56,7 @@ export function DashboardPage() {
         <Card title="Today" id="today">
           <EnergyToday energy={snapshot.energy} tariff={snapshot.tariff} />
         </Card>
+        {snapshot.prices && <PriceNow prices={snapshot.prices} now={now} />}
         <SavingsCards snapshot={snapshot} />
         {snapshot.weather && (
           <Card title="Weather" id="weather">

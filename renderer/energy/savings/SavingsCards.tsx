@@ -2,7 +2,7 @@ import { Link } from '../../app/router.js';
 import { Card } from '../../kit/Card.js';
 import { formatKwh, formatMoney } from '../../kit/format.js';
 import type { Snapshot } from '../types.js';
-import { fullAtText, solarTodayText } from './day-ahead-words.js';
+import { eveningWorthText, fullAtText, priceHoursText, solarTodayText } from './day-ahead-words.js';
 import { paidInsteadOf, savedOrCost, selfSufficiencyText } from './money-words.js';
 
 
@@ -70,6 +70,12 @@ export function SavingsCards({ snapshot }: { snapshot: Snapshot }) {
               From the usual load for this weekday and hour{outlook.battery.loadBasis === 'current' ? ' (no history yet: the load right now)' : ''}
               {outlook.battery.solarBasis === 'none' ? ', without a solar forecast' : ' and the solar forecast'}; reserve {outlook.battery.reserveSoc}%.
             </p>
+          )}
+          {outlook.prices && (
+            <ul data-testid="day-ahead-prices">
+              <li data-testid="price-hours">{priceHoursText(outlook.prices)}</li>
+              {eveningWorthText(outlook.prices) && <li data-testid="evening-worth">{eveningWorthText(outlook.prices)}</li>}
+            </ul>
           )}
         </Card>
       )}

@@ -1,4 +1,5 @@
-import { formatKwh } from '../../kit/format.js';
+import { formatKwh, formatMoney } from '../../kit/format.js';
+import { formatPerKwh } from '../prices/price-words.js';
 import { formatClockTime } from '../DemoClock.js';
 import type { Snapshot } from '../types.js';
 
@@ -24,4 +25,22 @@ export function solarTodayText(solar: Outlook['solar']): string {
     return `Solar today ${formatKwh(actualKwh, 1)} so far, more than the ${formatKwh(expectedKwh, 1)} forecast (the forecast was low); ${tomorrow}.`;
   }
   return `Solar expected today ${formatKwh(expectedKwh, 1)} (${formatKwh(actualKwh, 1)} so far), ${tomorrow}.`;
+}
+
+type OutlookPrices = NonNullable<Outlook['prices']>;
+type Hour = NonNullable<OutlookPrices['cheapest']>;
+const span = (h: Hour) => `${formatClockTime(Date.parse(h.startsAt))}–${formatClockTime(Date.parse(h.endsAt))}`;
+
+/** "Cheapest hour 02:00–03:00 (3.8 c/kWh on average); dearest 17:30–18:30 ($3.00/kWh)." from the price forecast. */
+export function priceHoursText(p: OutlookPrices): string {
+  if (!p.cheapest || !p.dearest) return 'Not enough forecast prices yet to name the cheapest and dearest hours.';
+  return `Cheapest hour ${span(p.cheapest)} (${formatPerKwh(p.cheapest.averagePerKwh, p.currency)} on average); dearest ${span(p.dearest)} (${formatPerKwh(p.dearest.averagePerKwh, p.currency)}).`;
+}
+
+/** What the battery's expected evening use is worth at the forecast prices (null when the battery is not simulated). */
+export function eveningWorthText(p: OutlookPrices): string | null {
+  const e = p.evening;
+  if (!e) return null;
+  if (e.batteryKwh <= 0) return `The battery is not expected to give anything this evening (from ${formatClockTime(Date.parse(e.fromAt))}).`;
+  return `This evening (from ${formatClockTime(Date.parse(e.fromAt))}) the battery is expected to give ${formatKwh(e.batteryKwh, 1)}, worth ${formatMoney(e.worth, p.currency)} at the forecast prices.`;
 }

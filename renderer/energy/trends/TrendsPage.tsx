@@ -8,6 +8,7 @@ import { hasBands, SERIES, toChartPoints, type HistoryRow, type SeriesKey } from
 import { PowerChart, SocChart } from './Charts.js';
 import { CustomRange } from './CustomRange.js';
 import { DailyBars } from './DailyBars.js';
+import { TrendsPrices } from '../prices/TrendsPrices.js';
 import { DemoClockBadge } from '../DemoClock.js';
 import { serverNow, useServerClock } from '../../kit/server-clock.js';
 import { historyUrl, queryFor, RANGES, type HistoryQuery, type RangeKey } from './ranges.js';
@@ -169,6 +170,7 @@ export function TrendsPage() {
           </p>
         </Card>
       )}
+      <TrendsPrices />
       <Card title="Battery state of charge" id="soc">
         {rows !== null && rows.length > 0 ? <SocChart points={points} domain={domain} /> : <p className="muted">No data.</p>}
       </Card>

@@ -19,6 +19,7 @@ import { installUnhandledRejectionLogging } from './recordings/index.js';
 import { startRecordingsDemo } from './recordings/demo.js';
 import { demoInsightSettings } from './energy/demo/insight.js';
 import { startFakeWeather } from './energy/weather/fake-server.js';
+import { startAmberSimulator } from './energy/prices/amber-simulator.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
 installUnhandledRejectionLogging(logger);
@@ -50,9 +51,13 @@ const localSun = (t: number) => {
   return h <= 6 || h >= 18 ? 0 : Math.round(800 * Math.sin((Math.PI * (h - 6)) / 12));
 };
 const weather = await startFakeWeather({ now: simulatedNow, irradiance: localSun });
+// Live prices from a local Amber simulator on the demo clock: its day (Sydney time) has a spike
+// 18:00–18:30, negative import and feed-in 11:00–13:00 (main/energy/prices/simulated-day.ts).
+const amber = await startAmberSimulator({ now: simulatedNow, intervalMinutes: 30 });
+const prices = { source: 'amber', amber: { token: amber.token, siteId: amber.siteId, baseUrl: amber.url } };
 // HomeKit bridge published and advertised on loopback only (never the LAN).
 const homekit = { enabled: true, bind: ['127.0.0.1'], port: Number(process.env.HOMEKIT_PORT ?? 51827), ...(process.env.HOMEKIT_PIN ? { pin: process.env.HOMEKIT_PIN } : {}) };
-fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs }), homekit }, null, 2));
+fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs }), homekit, prices }, null, 2));
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
@@ -82,12 +87,13 @@ async function shutdown() {
   await services.stop();
   await gateway.close();
   await weather.close();
+  await amber.close();
   // Ctrl+C says what it took away: the services and simulators, and the data folder with what was in it.
   // Stopped while starting (before the recordings side was up), it names only what had started.
   const energyPort = services.energy.url ? new URL(services.energy.url).port : null;
   const stopped = recordings
-    ? `both services (ports ${energyPort} and ${new URL(recordings.url).port} are free) and the simulated gateway, weather service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud`
-    : `${energyPort ? `the energy service (port ${energyPort} is free; the recordings service had not finished starting)` : 'the demo while its services were starting (neither was listening yet)'} and the simulated gateway and weather service`;
+    ? `both services (ports ${energyPort} and ${new URL(recordings.url).port} are free) and the simulated gateway, weather service, Amber price service, recording box${recorded ? ` (it recorded ${recorded} new episode${recorded === 1 ? '' : 's'} while the demo ran)` : ''}, media server and box cloud`
+    : `${energyPort ? `the energy service (port ${energyPort} is free; the recordings service had not finished starting)` : 'the demo while its services were starting (neither was listening yet)'} and the simulated gateway, weather service and Amber price service`;
   process.stdout.write(`Stopped ${stopped}.\n${removeDemoFolder(dataDir)}\n`);
   process.exit(0);
 }
@@ -104,6 +110,7 @@ try {
   process.stderr.write(`demo could not start: ${err instanceof PortInUseError ? err.message : String((err as Error).stack ?? err)}\n`);
   await services.stop().catch(() => undefined);
   await gateway.close();
+  await amber.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(1);
 }
@@ -117,6 +124,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Cost today         tariff in Settings › Tariff; 30-day bars on Trends
   Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
+  Live prices        Amber simulator at ${amber.url} (30-minute prices; Sydney time: spike 18:00–18:30, below zero 11:00–13:00)
   HomeKit bridge     ${hk.running ? `127.0.0.1:${hk.port} (loopback only), setup code ${hk.pinCode}` : `not running: ${hk.error}`}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
   Demo clock         ${speed === 1 ? 'real time' : `starts at 09:30 and runs ${speed}x (a day in ${Math.round(1440 / speed)} min); both services show it`}

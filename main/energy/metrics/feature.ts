@@ -100,6 +100,18 @@ function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): Energ
       if (j !== null && j >= 0) this.inc({ counter: k }, j);
     }
   } });
+  // Live prices (Amber, Octopus), per kWh in the currency named by the label; absent with the fixed rates.
+  const priceGauge = (name: string, help: string, read: (p: NonNullable<Snapshot['prices']>) => number | null | undefined) =>
+    new prom.Gauge({ name: `${P}_${name}`, help, labelNames: ['currency'], registers: [registry], collect() {
+      this.reset();
+      const p = opts.snapshot().prices;
+      const v = p ? read(p) : null;
+      if (p && typeof v === 'number' && Number.isFinite(v)) this.set({ currency: p.currency }, v);
+    } });
+  priceGauge('import_price', 'Live import price now, currency per kWh (below zero: paid to use power).', (p) => p.current?.importPerKwh);
+  priceGauge('feed_in_price', 'Live feed-in price now, currency per kWh (below zero: exporting costs money).', (p) => p.current?.feedInPerKwh);
+  gauge('price_spike', 'Whether the live price interval now is a spike (1) or not (0).', (s) => (s.prices?.current ? (s.prices.current.spike ? 1 : 0) : null));
+  gauge('prices_stale', 'Whether the live prices are stale (1: no interval covers now or the source has not answered for too long).', (s) => (s.prices ? (s.prices.stale ? 1 : 0) : null));
   new prom.Gauge({ name: `${P}_event_stream_clients`, help: 'Live event-stream (dashboard) connections.', registers: [registry], collect() {
     this.set(opts.eventClients());
   } });

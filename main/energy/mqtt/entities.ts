@@ -25,6 +25,11 @@ export const energyEntities: ReadonlyArray<EntityDef & { value: (s: Snapshot) =>
   { key: 'lifetime_battery_discharge', component: 'sensor', needsGateway: true, name: 'Battery discharge energy (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.batteryDischarge },
   { key: 'outdoor_temperature', component: 'sensor', name: 'Outdoor temperature', unit: '°C', deviceClass: 'temperature', stateClass: 'measurement', value: (s) => s.weather?.outdoorTemp ?? null },
   { key: 'gateway_connected', component: 'binary_sensor', name: 'Gateway connected', deviceClass: 'connectivity', diagnostic: true, value: (s) => s.connected },
+  // Live prices (Amber, Octopus), per kWh in the currency (the unit follows the settings: feature.ts);
+  // null with the fixed rates. Not the gateway's: they stay while it does not answer.
+  { key: 'import_price', component: 'sensor', name: 'Import price', icon: 'mdi:cash-plus', value: (s) => s.prices?.current?.importPerKwh ?? null },
+  { key: 'feed_in_price', component: 'sensor', name: 'Feed-in price', icon: 'mdi:cash-minus', value: (s) => s.prices?.current?.feedInPerKwh ?? null },
+  { key: 'price_spike', component: 'binary_sensor', name: 'Price spike', icon: 'mdi:flash-alert', value: (s) => (s.prices ? s.prices.current?.spike === true : null) },
   { key: 'active_alerts', component: 'sensor', name: 'Active alerts', icon: 'mdi:alert', stateClass: 'measurement', value: (s) => s.alerts.length },
 ];
 

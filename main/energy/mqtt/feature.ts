@@ -91,7 +91,13 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
   const configs = (): Message[] => {
     const units = opts.snapshot().units;
     const entities = energyEntities.map((e) =>
-      e.key === 'outdoor_temperature' ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' } : e.key === 'cost_today' ? { ...e, unit: units.currency, deviceClass: 'monetary' } : e,
+      e.key === 'outdoor_temperature'
+        ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' }
+        : e.key === 'cost_today'
+          ? { ...e, unit: units.currency, deviceClass: 'monetary' }
+          : e.key === 'import_price' || e.key === 'feed_in_price'
+            ? { ...e, unit: `${units.currency}/kWh`, deviceClass: 'monetary' }
+            : e,
     );
     return discoveryConfigs(discovery(), entities);
   };

@@ -268,3 +268,20 @@ export function createPriceSource(deps: PriceSourceDeps): PriceSource {
     },
   };
 }
+
+/**
+ * One fetch for the settings page's test (nothing is kept): the interval covering `now` and how
+ * many intervals came. Amber: the current interval and the next hour; Octopus: today and tomorrow.
+ */
+export async function probePrices(fetchFn: FetchLike, p: PricesSettings, now: number): Promise<{ current: PriceInterval | null; count: number }> {
+  let list: PriceInterval[];
+  if (p.source === 'amber') list = await fetchAmberPrices(fetchFn, p.amber.baseUrl, p.amber.token, p.amber.siteId, { previous: 0, next: 12 });
+  else if (p.source === 'octopus') {
+    if (!p.octopus.importProduct || !p.octopus.importTariff) throw new PriceSourceError('Octopus: give the import product and tariff codes');
+    const today = localMinute(now, OCTOPUS_ZONE).date;
+    const rates = await fetchOctopusRates(fetchFn, p.octopus.baseUrl, p.octopus.importProduct, p.octopus.importTariff, startOfLocalDay(today, OCTOPUS_ZONE), startOfLocalDay(nextDate(nextDate(today)), OCTOPUS_ZONE));
+    const exp = p.octopus.exportProduct && p.octopus.exportTariff ? await fetchOctopusRates(fetchFn, p.octopus.baseUrl, p.octopus.exportProduct, p.octopus.exportTariff, startOfLocalDay(today, OCTOPUS_ZONE), startOfLocalDay(nextDate(nextDate(today)), OCTOPUS_ZONE)) : null;
+    list = octopusIntervals(rates, exp, now);
+  } else throw new PriceSourceError('choose Amber or Octopus first');
+  return { current: bookOf('amber', list).at(now), count: list.length };
+}

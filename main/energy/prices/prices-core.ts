@@ -10,10 +10,19 @@ import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { fetchAmberSites } from './amber.js';
 import { PriceSourceError } from './fetch-json.js';
 import type { PriceBook, PriceInterval } from './price-book.js';
-import { createPriceSource, type PriceSource } from './price-source.js';
+import { createPriceSource, probePrices, type PriceSource } from './price-source.js';
+import { pricesSettings } from './settings.js';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 
 const sitesBody = z.object({ token: z.string().trim().min(1).max(200).optional() }).strict();
+/** The test takes the source, site and codes being edited; the service addresses and a token not typed are the saved ones. */
+const testBody = z
+  .object({
+    source: z.enum(['amber', 'octopus']),
+    amber: z.object({ token: z.string().trim().max(200).optional(), siteId: z.string().trim().max(64).optional() }).strict().optional(),
+    octopus: z.object({ importProduct: z.string().max(80).optional(), importTariff: z.string().max(80).optional(), exportProduct: z.string().max(80).optional(), exportTariff: z.string().max(80).optional() }).strict().optional(),
+  })
+  .strict();
 
 export interface PricesCore extends EnergyFeature {
   /** The live book while Amber or Octopus is set (features read it as `ctx.prices`). */
@@ -42,6 +51,7 @@ export function createPricesCore(deps: PricesCoreDeps): PricesCore {
     return { purpose: 'internet', configured: [p.source === 'octopus' ? p.octopus.baseUrl : p.amber.baseUrl] };
   });
   const amberFetch = deps.outbound.fetcher(() => ({ purpose: 'internet', configured: [deps.settings().prices.amber.baseUrl] }));
+  const octopusFetch = deps.outbound.fetcher(() => ({ purpose: 'internet', configured: [deps.settings().prices.octopus.baseUrl] }));
   const source = createPriceSource({ clock: deps.clock, logger: deps.logger, settings: () => deps.settings().prices, fetch, dataDir: deps.dataDir });
   const message = (err: unknown) => (err instanceof PriceSourceError ? err.message : 'the request failed');
 
@@ -74,6 +84,19 @@ export function createPricesCore(deps: PricesCoreDeps): PricesCore {
             return { ok: true, sites: sites.map((s) => ({ id: s.id, nmi: s.nmi ?? '', network: s.network ?? '', status: s.status ?? '', intervalLength: s.intervalLength ?? null })) };
           } catch (err) {
             return { ok: false, error: message(err), sites: [] };
+          }
+        });
+        // One fetch with the values being edited; nothing is kept. The answer is the current price and how many intervals came.
+        scope.post('/api/test/prices', { preHandler: deps.gate, config: { rateLimit: PROBE_RATE } }, async (req) => {
+          const body = parseInput(testBody, req.body ?? {}, 'body');
+          const saved = deps.settings().prices;
+          const amber = { ...saved.amber, ...(body.amber?.siteId !== undefined ? { siteId: body.amber.siteId } : {}), ...(body.amber?.token ? { token: body.amber.token } : {}) };
+          const candidate = parseInput(pricesSettings, { source: body.source, amber, octopus: { ...saved.octopus, ...body.octopus } }, 'body');
+          try {
+            const r = await probePrices(body.source === 'amber' ? amberFetch : octopusFetch, candidate, deps.clock.now());
+            return { ok: true, current: r.current, intervals: r.count, currency: deps.settings().general.currency };
+          } catch (err) {
+            return { ok: false, error: message(err) };
           }
         });
       });

@@ -38,6 +38,18 @@ describe('prices in the energy bridge', () => {
     expect(JSON.stringify(settings)).not.toContain(amber.token);
   });
 
+  it('the settings page test fetches once with the values being edited and keeps nothing', async () => {
+    const test = (body: unknown) => fetch(`${h.service.url}/api/test/prices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await (await test({ source: 'amber', amber: { siteId: amber.siteId } })).json();
+    expect(ok).toMatchObject({ ok: true, intervals: 13, currency: 'AUD' });
+    expect(typeof ok.current.importPerKwh).toBe('number');
+    const wrong = await (await test({ source: 'amber', amber: { siteId: amber.siteId, token: 'not-the-token' } })).json();
+    expect(wrong).toEqual({ ok: false, error: 'Amber refused the API token (HTTP 401): check it in the settings' });
+    const bad = await test({ source: 'amber', amber: { siteId: 'has spaces' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('amber.siteId');
+  });
+
   it('moving the Amber address without a new token clears the token', async () => {
     const res = await put({ prices: { amber: { baseUrl: 'http://127.0.0.2:9/v1' } } });
     expect(res.status).toBe(200);

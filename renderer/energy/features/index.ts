@@ -5,6 +5,7 @@ import { generalPage } from './general/section.js';
 import { historyPage } from './history/section.js';
 import { homekitPage } from './homekit/section.js';
 import type { EnergyFeaturePage, EnergyPageSection } from './page-section.js';
+import { pricesPage } from './prices/section.js';
 import { smartHomePage } from './smarthome/section.js';
 import { tariffPage } from './tariff/section.js';
 import { weatherPage } from './weather/section.js';
@@ -23,6 +24,7 @@ export const energyFeaturePages: readonly EnergyFeaturePage[] = [
   batteryPage,
   namesPage,
   tariffPage,
+  pricesPage,
   alertsPage,
   weatherPage,
   homekitPage,

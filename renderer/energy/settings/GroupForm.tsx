@@ -79,7 +79,7 @@ export function GroupForm({ group, schema, root, value, locked, ownerOnly, resta
     raws,
     errors,
     disabled: locked || saving,
-    hiddenIsSet: (draft as { tokenSet?: boolean } | undefined)?.tokenSet === true || (draft as { passwordSet?: boolean } | undefined)?.passwordSet === true,
+    hiddenIsSet: (draft as { tokenSet?: boolean } | undefined)?.tokenSet === true || (draft as { passwordSet?: boolean } | undefined)?.passwordSet === true || (draft as { amberTokenSet?: boolean } | undefined)?.amberTokenSet === true,
     onValue: (path: string, v: unknown) =>
       setDraft((d: unknown) => {
         const parts = path.split('.').slice(1);

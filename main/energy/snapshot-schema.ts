@@ -14,6 +14,18 @@ export const estimateSchema = z.object({
   energyToGoKwh: z.number().optional(),
 });
 
+/** One price interval as the snapshot shows it (issue 43; prices/price-book.ts). */
+export const priceIntervalSchema = z.object({
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  importPerKwh: z.number(),
+  /** Null where the source publishes no feed-in price (the tariff's feed-in rate applies). */
+  feedInPerKwh: z.number().nullable(),
+  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
+  spike: z.boolean(),
+  estimate: z.boolean(),
+});
+
 export const stringSchema = z.object({ index: z.number().int().min(1).max(16), name: z.string(), voltage: z.number().nullable(), current: z.number().nullable(), power: W });
 
 export const inverterDeviceSchema = z.object({
@@ -46,17 +58,6 @@ export const alertEntrySchema = z.object({
   /** `value` names the watched value (the trigger); `reading` is its latest reading in `unit`. */
   condition: z.object({ value: z.string(), comparison: z.enum(['atOrAbove', 'atOrBelow']), threshold: z.number(), unit: z.string(), reading: z.number().nullable() }),
   since: z.iso.datetime(),
-});
-
-/** One live price interval as the snapshot carries it (issue 43): household signs, currency main unit per kWh. */
-export const priceIntervalSchema = z.object({
-  start: z.iso.datetime(),
-  end: z.iso.datetime(),
-  importPerKwh: z.number(),
-  feedInPerKwh: z.number().nullable(),
-  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
-  spike: z.boolean(),
-  estimate: z.boolean(),
 });
 
 /** A cheapest or dearest hour of the price forecast (the day ahead). */
@@ -124,18 +125,6 @@ export const snapshotSchema = z.object({
         /** Additive (issue 43): grid kWh priced at the fixed rates because no live interval price covered it. */
         fallbackKwh: z.number().optional(),
       }),
-    })
-    .optional(),
-  /** Live prices (issue 43), present only when a price source (Amber, Octopus) is set. */
-  prices: z
-    .object({
-      source: z.enum(['amber', 'octopus']),
-      currency: z.string(),
-      stale: z.boolean(),
-      fetchedAt: z.iso.datetime().nullable(),
-      current: priceIntervalSchema.nullable(),
-      /** The next 24 h of intervals. */
-      forecast: z.array(priceIntervalSchema),
     })
     .optional(),
   /** Today's savings (docs/savings.md): what was paid against the two counterfactuals. Present after the first poll. */
@@ -215,6 +204,19 @@ export const snapshotSchema = z.object({
         .optional(),
     })
     .meta({ description: "Additive (issue 26): solar forecast (expected today/tomorrow, yesterday's forecast against what came) and battery outlook over today's peak windows; see docs/savings.md." })
+    .optional(),
+  prices: z
+    .object({
+      source: z.enum(['amber', 'octopus']),
+      currency: z.string(),
+      /** True when no interval covers now or the source has not answered for too long. */
+      stale: z.boolean(),
+      fetchedAt: z.iso.datetime().nullable(),
+      current: priceIntervalSchema.nullable(),
+      /** The next 24 hours of known intervals after the current one, in time order. */
+      forecast: z.array(priceIntervalSchema),
+    })
+    .meta({ description: "Additive (issue 43): live prices from Amber or Octopus, per kWh in the currency's main unit with the household's signs (feed-in below zero: exporting costs money); present only when a live source is set. See docs/prices.md." })
     .optional(),
   alerts: z.array(alertEntrySchema),
   devices: z.array(z.discriminatedUnion('type', [inverterDeviceSchema, smartLoadDeviceSchema])),

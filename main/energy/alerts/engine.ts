@@ -1,4 +1,5 @@
 import type { LiveState } from '../live-state.js';
+import type { PriceInterval } from '../prices/price-book.js';
 import type { Snapshot } from '../snapshot-schema.js';
 import { conditionHolds, isYesNoTrigger, messageOf, readingOf, unitOf, type AlertRule } from './triggers.js';
 
@@ -32,8 +33,11 @@ interface RuleState {
 export class AlertEngine {
   private readonly rules = new Map<string, RuleState>();
 
-  /** Evaluates every enabled rule at `now`; returns the transitions (fire, clear) that happened. */
-  evaluate(rules: readonly AlertRule[], state: LiveState, now: number): AlertTransition[] {
+  /**
+   * Evaluates every enabled rule at `now`; returns the transitions (fire, clear) that happened.
+   * `prices`: the live price interval now and the currency (price triggers), absent without live prices.
+   */
+  evaluate(rules: readonly AlertRule[], state: LiveState, now: number, prices?: { current: PriceInterval | null; currency: string }): AlertTransition[] {
     const out: AlertTransition[] = [];
     const seen = new Set<string>();
     for (const rule of rules) {
@@ -45,9 +49,10 @@ export class AlertEngine {
         st = { key, active: false, changingSince: null, firedAt: 0, reading: null, detail: null };
         this.rules.set(rule.id, st);
       }
-      const reading = readingOf(rule, state);
+      const price = prices?.current ?? null;
+      const reading = readingOf(rule, state, price);
       st.reading = reading;
-      st.detail = rule.trigger === 'peakNotCovered' ? (state.outlook?.message ?? null) : null;
+      st.detail = rule.trigger === 'peakNotCovered' ? (state.outlook?.message ?? null) : priceDetail(rule, price, prices?.currency ?? '');
       const holds = conditionHolds(rule, reading);
       if (holds === st.active) {
         st.changingSince = null;
@@ -101,4 +106,15 @@ function entryOf(rule: AlertRule, st: RuleState): ActiveAlert {
     },
     since: new Date(st.firedAt).toISOString(),
   };
+}
+
+const money = (v: number, currency: string) => `${Math.round(v * 10_000) / 10_000} ${currency}/kWh`;
+
+/** What a price trigger adds to its message: the currency (thresholds) or the prices now (yes/no). */
+function priceDetail(rule: AlertRule, price: PriceInterval | null, currency: string): string | null {
+  if (rule.trigger === 'importPrice' || rule.trigger === 'feedInPrice') return currency;
+  if (!price) return null;
+  if (rule.trigger === 'feedInNegative' && price.feedInPerKwh !== null) return `feed-in ${money(price.feedInPerKwh, currency)}`;
+  if (rule.trigger === 'priceSpike') return `import ${money(price.importPerKwh, currency)}`;
+  return null;
 }

@@ -56,8 +56,11 @@ export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) =
   };
 
   const evaluate = (state: Parameters<AlertEngine['evaluate']>[1], at: number) => {
-    const rules = ctx.settings().alerts;
-    notify(engine.evaluate(rules, state, at));
+    const s = ctx.settings();
+    const rules = s.alerts;
+    // The live price now (Amber, Octopus) for the price triggers; none with the fixed rates.
+    const book = ctx.prices?.() ?? null;
+    notify(engine.evaluate(rules, state, at, book ? { current: book.at(at), currency: s.general.currency } : undefined));
     return engine.active(rules);
   };
 

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { httpUrlOrBlank, live, settingsSection } from '../settings-section.js';
 
-export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline', 'peakNotCovered'] as const;
+export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline', 'peakNotCovered', 'importPrice', 'feedInPrice', 'feedInNegative', 'priceSpike'] as const;
 /** Units a threshold may be given in, per trigger (the first is the default). */
-export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''], peakNotCovered: [''] } as const;
+export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''], peakNotCovered: [''], importPrice: ['/kWh'], feedInPrice: ['/kWh'], feedInNegative: [''], priceSpike: [''] } as const;
 /** Most alert rules kept. */
 export const MAX_ALERTS = 24;
 
@@ -17,10 +17,10 @@ export const alertSettings = z
       .meta({ ...live, generated: true, label: 'Rule number', description: 'Set for you when the rule is made.' }),
     name: z.string().trim().min(1).max(60).default('Alert').meta({ ...live, label: 'Name' }),
     enabled: z.boolean().default(true).meta({ ...live, label: 'On' }),
-    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), the gateway going offline, or a battery that will not last through a peak-price window (from the battery outlook).' }),
+    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), the gateway going offline, a battery that will not last through a peak-price window (from the battery outlook), or, with live prices (Amber, Octopus), the import or feed-in price per kWh, a feed-in price below zero (exporting costs money) or a price spike.' }),
     condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, label: 'When', description: 'Whether the alert starts when the reading reaches the level or more, or the level or less.' }),
     threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta({ ...live, label: 'Level' }),
-    unit: z.enum(['%', 'W', 'kW', '']).nullable().default(null).meta({ ...live, label: 'Unit', description: 'The unit of the level: % for the battery level, W or kW for power. Leave it blank for the usual unit.' }),
+    unit: z.enum(['%', 'W', 'kW', '/kWh', '']).nullable().default(null).meta({ ...live, label: 'Unit', description: 'The unit of the level: % for the battery level, W or kW for power, your currency per kWh for a price (0.5 is 50 cents or pence). Leave it blank for the usual unit.' }),
     settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, label: 'Wait before starting', description: 'How long, in seconds, the reading must stay past the level before the alert starts. Unless you set a wait before ending, the same wait applies when it ends.' }),
     clearSeconds: z.number().int().min(0).max(86_400).nullable().default(null).meta({ ...live, label: 'Wait before ending', description: 'How long, in seconds, the reading must be back before the alert ends. Leave it blank to use the wait before starting.' }),
     webhookUrl: httpUrlOrBlank.meta({ ...live, secret: 'locked', label: 'Web address to notify', description: 'A web address that is sent a short message when the alert starts and when it ends, such as a Home Assistant or ntfy link. Leave it blank for none.' }),

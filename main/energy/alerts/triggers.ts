@@ -1,4 +1,5 @@
 import type { LiveState } from '../live-state.js';
+import type { PriceInterval } from '../prices/price-book.js';
 import type { z } from 'zod';
 import { ALERT_UNITS, type alertSettings } from './settings.js';
 
@@ -7,8 +8,11 @@ export type Trigger = AlertRule['trigger'];
 
 interface TriggerDef {
   label: string;
-  /** The reading in the trigger's base unit (% or W; 1/0 for offline), null when unknown. */
-  read(state: LiveState): number | null;
+  /**
+   * The reading in the trigger's base unit (% or W; currency per kWh; 1/0 for a yes/no), null when
+   * unknown. `price` is the live price interval now (null without a live price source).
+   */
+  read(state: LiveState, price: PriceInterval | null): number | null;
 }
 
 const pos = (v: number | null) => (v === null ? null : Math.max(0, v));
@@ -24,16 +28,21 @@ export const TRIGGERS: Record<Trigger, TriggerDef> = {
   gatewayOffline: { label: 'Gateway offline', read: (s) => (s.connected ? 0 : 1) },
   // 1 when the battery outlook (outlook/) expects the reserve inside a peak window today.
   peakNotCovered: { label: 'Battery will not cover the peak window', read: (s) => (s.outlook?.coversPeak === false ? 1 : s.outlook?.coversPeak === true ? 0 : null) },
+  // Live prices (prices/): the current interval's, in the household's signs.
+  importPrice: { label: 'Import price', read: (_s, p) => p?.importPerKwh ?? null },
+  feedInPrice: { label: 'Feed-in price', read: (_s, p) => p?.feedInPerKwh ?? null },
+  feedInNegative: { label: 'Feed-in price below zero', read: (_s, p) => (p?.feedInPerKwh == null ? null : p.feedInPerKwh < 0 ? 1 : 0) },
+  priceSpike: { label: 'Price spike', read: (_s, p) => (p ? (p.spike ? 1 : 0) : null) },
 };
 
 /** Triggers that are a yes/no state (1 holds) rather than a reading against a threshold. */
-export const isYesNoTrigger = (trigger: Trigger): boolean => trigger === 'gatewayOffline' || trigger === 'peakNotCovered';
+export const isYesNoTrigger = (trigger: Trigger): boolean => trigger === 'gatewayOffline' || trigger === 'peakNotCovered' || trigger === 'feedInNegative' || trigger === 'priceSpike';
 
 export const unitOf = (rule: AlertRule): string => rule.unit ?? ALERT_UNITS[rule.trigger][0];
 
 /** The reading in the rule's unit (kW divides watts by 1000). */
-export function readingOf(rule: AlertRule, state: LiveState): number | null {
-  const base = TRIGGERS[rule.trigger].read(state);
+export function readingOf(rule: AlertRule, state: LiveState, price: PriceInterval | null = null): number | null {
+  const base = TRIGGERS[rule.trigger].read(state, price);
   if (base === null || !Number.isFinite(base)) return null;
   return unitOf(rule) === 'kW' ? base / 1000 : base;
 }
@@ -55,7 +64,11 @@ export function messageOf(rule: AlertRule, reading: number | null, detail: strin
   const def = TRIGGERS[rule.trigger];
   if (rule.trigger === 'peakNotCovered') return reading === 1 ? `The battery will not cover the peak window${detail ? ` (${detail})` : ''}` : 'The battery is expected to cover the peak window';
   if (rule.trigger === 'gatewayOffline') return reading === 1 ? 'The gateway is offline' : 'The gateway is back online';
-  const unit = unitOf(rule);
-  const now = reading === null ? 'unknown' : `${fmt(reading)} ${unit}`;
-  return `${def.label} is ${now} (${rule.condition === 'atOrAbove' ? 'at or above' : 'at or below'} ${fmt(rule.threshold)} ${unit})`;
+  if (rule.trigger === 'feedInNegative') return reading === 1 ? `Exporting costs money now: the feed-in price is below zero${detail ? ` (${detail})` : ''}` : 'The feed-in price is back above zero';
+  if (rule.trigger === 'priceSpike') return reading === 1 ? `The electricity price is spiking${detail ? ` (${detail})` : ''}` : 'The price spike is over';
+  const unit = unitOf(rule) === '/kWh' ? `${detail ?? ''}/kWh` : unitOf(rule);
+  // Prices read to a hundredth of a cent (0.0435 AUD/kWh); other readings to two places.
+  const f = unitOf(rule) === '/kWh' ? (v: number) => String(Math.round(v * 10_000) / 10_000) : fmt;
+  const now = reading === null ? 'unknown' : `${f(reading)} ${unit}`;
+  return `${def.label} is ${now} (${rule.condition === 'atOrAbove' ? 'at or above' : 'at or below'} ${f(rule.threshold)} ${unit})`;
 }

@@ -16,7 +16,14 @@ const TRIGGERS: Array<{ key: string; label: string; units: string[] }> = [
   { key: 'batteryPower', label: 'Battery power (+ charging)', units: ['W', 'kW'] },
   { key: 'gatewayOffline', label: 'Gateway offline', units: [''] },
   { key: 'peakNotCovered', label: 'Battery will not cover the peak window', units: [''] },
+  { key: 'importPrice', label: 'Import price (live prices)', units: ['/kWh'] },
+  { key: 'feedInPrice', label: 'Feed-in price (live prices)', units: ['/kWh'] },
+  { key: 'feedInNegative', label: 'Exporting costs money (feed-in below zero)', units: [''] },
+  { key: 'priceSpike', label: 'Price spike', units: [''] },
 ];
+
+/** Triggers that are a yes/no state: no threshold. */
+const YES_NO = new Set(['gatewayOffline', 'peakNotCovered', 'feedInNegative', 'priceSpike']);
 
 interface RuleStatus {
   id: string;
@@ -61,7 +68,7 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
       {list.map((r, i) => {
         const p = `${path}.${i}`;
         const trig = TRIGGERS.find((t) => t.key === r.trigger) ?? TRIGGERS[0]!;
-        const offline = trig.key === 'gatewayOffline' || trig.key === 'peakNotCovered'; // yes/no triggers: no threshold
+        const offline = YES_NO.has(trig.key); // yes/no triggers: no threshold
         const st = typeof r.id === 'string' ? status[r.id] : undefined;
         const unit = (r.unit as string | null | undefined) ?? trig.units[0]!;
         return (
@@ -72,7 +79,7 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
               </Labelled>
               <Labelled label="When" errors={errors} path={`${p}.trigger`}>
                 {(id) => (
-                  <select id={id} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(e.target.value === 'gatewayOffline' || e.target.value === 'peakNotCovered' ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
+                  <select id={id} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(YES_NO.has(e.target.value) ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
                     {TRIGGERS.map((t) => (
                       <option key={t.key} value={t.key}>
                         {t.label}

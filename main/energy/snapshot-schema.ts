@@ -14,18 +14,6 @@ export const estimateSchema = z.object({
   energyToGoKwh: z.number().optional(),
 });
 
-/** One price interval as the snapshot shows it (issue 43; prices/price-book.ts). */
-export const priceIntervalSchema = z.object({
-  start: z.iso.datetime(),
-  end: z.iso.datetime(),
-  importPerKwh: z.number(),
-  /** Null where the source publishes no feed-in price (the tariff's feed-in rate applies). */
-  feedInPerKwh: z.number().nullable(),
-  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
-  spike: z.boolean(),
-  estimate: z.boolean(),
-});
-
 export const stringSchema = z.object({ index: z.number().int().min(1).max(16), name: z.string(), voltage: z.number().nullable(), current: z.number().nullable(), power: W });
 
 export const inverterDeviceSchema = z.object({
@@ -58,6 +46,17 @@ export const alertEntrySchema = z.object({
   /** `value` names the watched value (the trigger); `reading` is its latest reading in `unit`. */
   condition: z.object({ value: z.string(), comparison: z.enum(['atOrAbove', 'atOrBelow']), threshold: z.number(), unit: z.string(), reading: z.number().nullable() }),
   since: z.iso.datetime(),
+});
+
+/** One live price interval as the snapshot carries it (issue 43): household signs, currency main unit per kWh. */
+export const priceIntervalSchema = z.object({
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  importPerKwh: z.number(),
+  feedInPerKwh: z.number().nullable(),
+  descriptor: z.enum(['negative', 'extremelyLow', 'veryLow', 'low', 'neutral', 'high', 'spike']).nullable(),
+  spike: z.boolean(),
+  estimate: z.boolean(),
 });
 
 /** A cheapest or dearest hour of the price forecast (the day ahead). */

@@ -108,4 +108,18 @@ describe('Mark mode in the service: after a download, on Re-scan, and when a fil
     expect(fs.readFileSync(edl, 'utf8')).toBe('10.00\t20.00\t0\n');
     expect(sha256File(failed.file_path)).toBe(h.box.hash(MARK));
   }, 120_000);
+
+  it('a show switched from cut to mark gets the whole recording back from its kept original, then marked', async () => {
+    const row = await rowOf(MARK);
+    fs.rmSync(sibling(row.file_path, '.edl')); // the owner removes their own file
+    // As a cut left it: the original kept as `.orig`, a shorter file at the recording's path.
+    fs.renameSync(row.file_path, `${row.file_path}.orig`);
+    fs.writeFileSync(row.file_path, clip.subarray(0, 188 * 1000));
+    expect((await h.api.post(`/api/recordings/${MARK}/ad-scan`)).status).toBe(202);
+    const marked = await settled(MARK);
+    expect(marked).toMatchObject({ ad_status: 'marked', ad_error: null });
+    expect(sha256File(marked.file_path)).toBe(h.box.hash(MARK));
+    expect(fs.existsSync(`${marked.file_path}.orig`)).toBe(false);
+    expect(fs.existsSync(sibling(marked.file_path, '.edl'))).toBe(true);
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256File } from '../testing/harness.js';
-import { MarkFailed, markRecording, type MarkedFiles } from './mark.js';
+import { MarkFailed, markRecording, removeOurFiles, type MarkedFiles } from './mark.js';
 import { copyRecording, durationOf, makeClip, streamTypes, TWO_BREAK_CLIP, TWO_BREAK_CLIP_BREAKS } from './testing/clips.js';
 import { defaultAdTools, type AdTools } from './tools.js';
 import { withWorkDir } from './work-dir.js';
@@ -129,6 +129,16 @@ describe('Mark: an EDL for Kodi and a chaptered copy beside the recording, the r
     await expect(mark(file, { tools })).rejects.toThrow(reason);
     expect(fs.readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
     expect(sha256File(file)).toBe(before);
+  }, 60_000);
+
+  it('removes only its own files when nothing is left to mark, not one changed since', async () => {
+    const file = fresh();
+    const marks = await mark(file);
+    fs.appendFileSync(mkvOf(file), 'x'); // the owner changed the copy: theirs now
+    removeOurFiles(marks, dir);
+    expect(fs.existsSync(edlOf(file))).toBe(false);
+    expect(fs.existsSync(mkvOf(file))).toBe(true);
+    expect(fs.existsSync(file)).toBe(true);
   }, 60_000);
 
   it('the marks it reports are the files as written (size and time), which is how a re-mark knows its own', async () => {

@@ -138,7 +138,6 @@ export async function markRecording(input: MarkInput): Promise<MarkedFiles> {
 
   const tmpEdl = path.join(input.workDir, 'marks.edl');
   fs.writeFileSync(tmpEdl, edlText(breaks));
-  input.onVerify?.();
   const readBack = parseKodiEdl(fs.readFileSync(tmpEdl, 'utf8'));
   const same = readBack.length === breaks.length && readBack.every((e, i) => e.action === EDL_COMMERCIAL_BREAK && near(e.start, breaks[i]!.start, 0.006) && near(e.end, breaks[i]!.end, 0.006));
   if (!same) fail('verification failed: the EDL file does not read back as the detected breaks');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refusalFor } from '../../core/outbound.js';
 import { displayText } from '../box/description.js';
 import { udpSearch, type UdpSearchTarget } from '../udp-search.js';
 import { KIND_NAMES, type EmbyFamilyKind } from './jellyfin-client.js';
@@ -33,10 +34,13 @@ const replySchema = z.object({ Address: z.string().max(512), Id: z.unknown().opt
 /**
  * One reply from `address`; null when it is not a server's answer. The host is the address the
  * datagram came from, not the one the reply names: a reply cannot point the service at a third
- * machine (only the port, scheme and base path are taken from `Address`).
+ * machine (only the port, scheme and base path are taken from `Address`); an answer from an address
+ * the outbound gate would not let the service reach as a LAN device is dropped.
  */
 export function parseEmbyReply(kind: EmbyFamilyKind, msg: Buffer, address: string): FoundEmbyServer | null {
   if (msg.length > MAX_REPLY_BYTES) return null;
+  // The outbound gate's LAN rule: a media server is a LAN device (private, loopback or link-local).
+  if (refusalFor('lan-device', address) !== null) return null;
   let json: unknown;
   try {
     json = JSON.parse(msg.toString('utf8'));

@@ -80,7 +80,7 @@ describe('Jellyfin and Emby discovery replies', () => {
 
   it('takes the host from the address that answered, only port, scheme and base path from the reply', () => {
     expect(parseEmbyReply('jellyfin', reply({ Address: 'http://10.9.8.7:8096/jf', Id: 'x1', Name: 'Den' }), '127.0.0.1')).toEqual({ kind: 'jellyfin', name: 'Den', url: 'http://127.0.0.1:8096/jf', id: 'x1' });
-    expect(parseEmbyReply('emby', reply({ Address: 'https://nas.local', Name: 'NAS' }), '192.0.2.4')?.url).toBe('https://192.0.2.4:443');
+    expect(parseEmbyReply('emby', reply({ Address: 'https://nas.local', Name: 'NAS' }), '10.0.0.4')?.url).toBe('https://10.0.0.4:443');
   });
 
   it('ignores replies that are not a server answer', () => {
@@ -89,6 +89,10 @@ describe('Jellyfin and Emby discovery replies', () => {
     expect(parseEmbyReply('jellyfin', reply({ Address: 'file:///etc/passwd' }), '127.0.0.1')).toBeNull();
     expect(parseEmbyReply('jellyfin', reply({ Address: 'http://x:8096/a b' }), '127.0.0.1')).toBeNull();
     expect(parseEmbyReply('jellyfin', reply({ Address: 'http://x:8096', Name: 'x'.repeat(5000) }), '127.0.0.1')).toBeNull();
+    // Only from the home network: an internet or shared (carrier NAT) address is not a LAN server.
+    expect(parseEmbyReply('jellyfin', reply({ Address: 'http://x:8096' }), '8.8.8.8')).toBeNull();
+    expect(parseEmbyReply('jellyfin', reply({ Address: 'http://x:8096' }), '100.64.1.2')).toBeNull();
+    expect(parseEmbyReply('jellyfin', reply({ Address: 'http://x:8096' }), '192.168.1.9')?.url).toBe('http://192.168.1.9:8096');
   });
 
   it('sends the kind’s question and lists each server once, however often it answers', async () => {

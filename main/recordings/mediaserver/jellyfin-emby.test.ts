@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleShow } from '../box/simulator/sample-library.js';
+import { createCloudSimulator, type CloudSimulator } from '../cloud/cloud-simulator.js';
 import { ApiClient, startHarness, type Harness } from '../testing/harness.js';
 import { createFakeEmbyServer, type FakeEmbyLibrary, type FakeEmbyServer } from './fake-emby-server.js';
 import { createFakeMediaServer, type FakeMediaServer } from './fake-media-server.js';
@@ -156,5 +157,52 @@ describe('Plex stays the default: a refresh reaches it once after downloads, nev
     const res = await h.api.patch('/api/settings', { media_server_kind: 'kodi' });
     expect(res.status).toBe(400);
     expect(res.body.error.field).toBe('media_server_kind');
+  });
+});
+
+describe('the refresh guard with Jellyfin: a box copy goes only after the refresh succeeded', () => {
+  let sim: FakeEmbyServer;
+  let cloud: CloudSimulator;
+  let h: Harness;
+  const show = sampleShow('Bluey', 750000001, 1, () => 3000);
+  beforeAll(async () => {
+    sim = createFakeEmbyServer({ kind: 'jellyfin', apiKey: KEY });
+    await sim.start();
+    cloud = createCloudSimulator({ activationCode: 'JF-CODE', pin: '13572468', recordings: () => show.items.map((it) => ({ id: `cloud-${it.id}`, dlnaId: it.id, name: it.title })) });
+    await cloud.start();
+    h = await startHarness({ box: { shows: [show] }, deps: { cloudTimings: { pingTimeoutMs: 1500, ackTimeoutMs: 5000, requestTimeoutMs: 5000, connectTimeoutMs: 5000 } } });
+    const saved = await h.api.patch('/api/settings', {
+      box_address: h.box.descriptionUrl,
+      media_server_kind: 'jellyfin',
+      media_server_url: sim.url,
+      media_server_token: KEY,
+      cloud_api_url: cloud.apiUrl,
+      cloud_ws_url: cloud.wsUrl,
+      cloud_activation_code: 'JF-CODE',
+      cloud_pin: '13572468',
+    });
+    expect(saved.status).toBe(200);
+    expect((await h.api.post('/api/shows', { name: 'bluey', dest_folder: 'Bluey', delete_after_download: true })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await h.cleanup();
+    await cloud.stop();
+    await sim.stop();
+  });
+
+  it('a refused refresh keeps the box copy; an accepted one lets the next download go', async () => {
+    sim.refreshStatus = 500;
+    const failed = await h.syncAndWait();
+    expect(failed.summary).toMatchObject({ downloaded: 1, media_server_refresh: 'failed', box_deleted: 0, box_delete_kept: 1 });
+    expect(cloud.deleted).toEqual([]);
+
+    sim.refreshStatus = 204;
+    const next = { ...sampleShow('Bluey', 750000002, 1, () => 3000).items[0]!, title: 'S1 E2 - Episode 2 - Tue 02 Jul' };
+    h.box.add(0, next);
+    const ok = await h.syncAndWait();
+    expect(ok.summary).toMatchObject({ downloaded: 1, media_server_refresh: 'ok', box_deleted: 1 });
+    expect(cloud.deleted).toEqual(['cloud-750000002']);
+    // No library was picked: the whole scan was asked, once.
+    expect(sim.refreshes).toEqual([{ all: true }]);
   });
 });

@@ -88,7 +88,8 @@ for (const width of [390, 1280]) {
       await page.goto('/trends');
       await expect(page.getByTestId('trends-price-chart').locator('rect')).toHaveCount(288);
       const cost = page.getByTestId('interval-cost');
-      await expect(cost.getByTestId('interval-totals')).toContainText('over 12 intervals today');
+      // The bill is fetched once the stream's prices are in; on a loaded machine it has shown 25 s late.
+      await expect(cost.getByTestId('interval-totals')).toContainText('over 12 intervals today', { timeout: 60_000 });
       await expect(cost.getByTestId('interval-fallback')).toContainText('0.10 kWh had no interval price');
       await expect(cost.locator('svg.interval-bars rect')).toHaveCount(12);
       await cost.getByText('Every interval').click();

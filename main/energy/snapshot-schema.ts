@@ -126,7 +126,6 @@ export const snapshotSchema = z.object({
       }),
     })
     .optional(),
-  /** Live prices (issue 43), present only when a price source (Amber, Octopus) is set. */
   /** Today's savings (docs/savings.md): what was paid against the two counterfactuals. Present after the first poll. */
   savings: z
     .object({

@@ -60,7 +60,7 @@ export function IntervalCost() {
       )}
       <details>
         <summary>Every interval</summary>
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Every interval of today's bill">
           <table className="small" data-testid="interval-table">
             <thead>
               <tr>

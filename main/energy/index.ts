@@ -66,6 +66,8 @@ export interface EnergyDeps {
   otherPorts?: () => PortClaim[];
   /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
   requestTimeoutMs?: number;
+  /** The longest an outbound request may wait for an answer (default: each client's own; tests shorten it for a silent host). */
+  outboundTimeoutMs?: number;
 }
 
 export interface EnergyService extends Service {
@@ -175,7 +177,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     });
     const gate = securityOf();
     // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
-    const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
+    const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch, timeoutMs: deps.outboundTimeoutMs });
     const connect = gatewayLink(outbound, deps.connect);
 
     const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };

@@ -41,6 +41,28 @@ test.describe('shows page', () => {
     await expect(page.getByTestId('followed-shows')).toContainText('Gardening Australia');
     expect((await rec.api.get('/api/shows')).body.shows[0]).toMatchObject({ name: 'Gardening Australia', dest_folder: 'Gardening Australia', enabled: true });
   });
+
+  test('offers the four ad modes, each explained, and Mark with its chapters option (issue 45)', async ({ page, rec }) => {
+    await page.goto('/shows');
+    const mode = page.getByLabel('Ad removal');
+    await expect(mode.locator('option')).toHaveText(['Off', 'Detect breaks', 'Mark breaks', 'Cut breaks out']);
+    await expect(page.getByText('New recordings are not scanned for ads.')).toBeVisible();
+    await expect(page.getByLabel('Chapters (Mark mode)')).toHaveCount(0);
+    await mode.selectOption('mark');
+    await expect(page.getByText(/An EDL file beside the recording lets Kodi/)).toBeVisible();
+    const chapters = page.getByLabel('Chapters (Mark mode)');
+    await expect(chapters.locator('option')).toHaveText(['EDL file only', 'Chaptered copy beside the recording']);
+    await chapters.selectOption('beside');
+    await expect(page.getByText(/Also a \.mkv copy with "Programme" and "Commercial" chapters/)).toBeVisible();
+    await mode.selectOption('cut');
+    await expect(page.getByText('The breaks are removed from the recording; the uncut copy is kept for a while.')).toBeVisible();
+    await mode.selectOption('mark');
+    await page.getByLabel('Show name').fill('Gardening Australia');
+    await page.getByLabel('Destination folder').fill('Gardening Australia');
+    await page.getByRole('button', { name: 'Follow show' }).click();
+    await expect(page.getByTestId('followed-shows')).toContainText('Gardening Australia');
+    expect((await rec.api.get('/api/shows')).body.shows[0]).toMatchObject({ name: 'Gardening Australia', ad_mode: 'mark', mark_chapters: 'beside', mark_counts_as_cut: false });
+  });
 });
 
 test.describe('CSRF', () => {

@@ -4,6 +4,7 @@ import { gatewaySection, namesSection, pollingSection } from './gateway/settings
 import { generalSection } from './general/settings.js';
 import { historySection } from './history/settings.js';
 import type { SettingsSection } from './settings-section.js';
+import { pricesSection } from './prices/settings.js';
 import { tariffSection } from './tariff/settings.js';
 
 /**
@@ -11,7 +12,7 @@ import { tariffSection } from './tariff/settings.js';
  * Time zone, currency, units, port and host names (`general`), the gateway and its polling, how
  * long the history is kept, the battery's size and reserve, the names of strings and loads, and the
  * tariff (the prices every money figure uses: today's cost, daily totals, savings, the outlook's
- * peak windows). They are not features: a feature's context gives it these and its own sections.
+ * peak windows) and where live prices come from (`prices`: fixed, Amber or Octopus). They are not features: a feature's context gives it these and its own sections.
  *
  * Each group keeps the name the settings page knows it by; the settings file and the API list the
  * core groups first, in this order, then the features' sections in list order (unchanged from
@@ -24,6 +25,7 @@ export const energyCoreGroups = [
   { name: 'battery', settings: [batterySection] },
   { name: 'names', settings: [namesSection] },
   { name: 'tariff', settings: [tariffSection] },
+  { name: 'prices', settings: [pricesSection] },
 ] as const;
 
 type CoreSection = (typeof energyCoreGroups)[number]['settings'][number];

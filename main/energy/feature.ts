@@ -19,6 +19,36 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
  */
 export type FeatureSettings<Own extends SettingsSection = never> = EnergyCore & SectionValues<Own>;
 
+/** An alert rule the Home app shows as a contact sensor (open while the live state lists the rule among its `alerts`). */
+export interface AlertSensor {
+  id: string;
+  name: string;
+}
+
+/** One hour of solar irradiance: the mean W/m² over the hour ending at `t` (epoch ms). */
+export interface IrradianceHour {
+  t: number;
+  wm2: number;
+}
+
+/** The solar irradiance forecast for the place the owner set (a feature offers it: weather). */
+export interface IrradianceForecast {
+  /** Whether a forecast is wanted now (the weather is on). */
+  enabled(): boolean;
+  /** Changes whenever what `fetch` would ask for changes (place, forecast service): refetch then. */
+  key(): string;
+  /** Hourly irradiance from `pastDays` days back to the day after tomorrow in `timeZone`. */
+  fetch(timeZone: string, pastDays: number, signal: AbortSignal): Promise<IrradianceHour[]>;
+}
+
+/** One closed local day's solar production (a feature keeps them: savings). */
+export interface ProducedDay {
+  date: string;
+  solarKwh: number;
+  /** Milliseconds of the day covered by integrated polls. */
+  coveredMs: number;
+}
+
 /** What a feature gets from the energy service. Everything is passed in; nothing is reached for. */
 export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   clock: Clock;
@@ -44,6 +74,14 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   eventClients?: () => number;
   /** The live prices when a price source (Amber, Octopus) is set; null or absent: the tariff's fixed rates. */
   prices?: () => PriceBook | null;
+  /** The alert rules shown in the Home app (HomeKit's contact sensors). */
+  alertSensors?: () => readonly AlertSensor[];
+  /** The name the bridge goes by in the home (the Home app's bridge, the smart-home room). */
+  bridgeName?: () => string;
+  /** The irradiance forecast another feature offers (weather), null when none does. */
+  irradiance?: () => IrradianceForecast | null;
+  /** Closed days' solar production from the feature that keeps them (savings), empty when none does. */
+  producedDays?: (from: string, to: string) => readonly ProducedDay[];
 }
 
 /**
@@ -67,6 +105,15 @@ export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends Runnin
    * (history/replay.ts); the feature holds its live polls until its `done`.
    */
   replay?(now: number): HistoryReplay | null;
+  /** The irradiance forecast this feature offers the others (`ctx.irradiance`). */
+  irradiance?: IrradianceForecast;
+  /** The closed days this feature keeps, for the others (`ctx.producedDays`). */
+  producedDays?(from: string, to: string): readonly ProducedDay[];
+  /**
+   * The HomeKit store an import of the previous program writes its identity into while the service
+   * runs: an item through the running store, then a restart under the imported identity.
+   */
+  hapStore?: { writeItem(key: string, value: unknown): void; reload(): Promise<void> };
 }
 
 /** What a feature learns about the poll itself (metrics): how long it took (real milliseconds, whatever the clock). */

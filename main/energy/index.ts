@@ -22,8 +22,9 @@ import { ownerGateOf } from './security/security-routes.js';
 import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from './settings.js';
 import { registerWebUi } from './web-ui.js';
 import type { EnergyFeature, FetchLike } from './feature.js';
-import { energyFeatures } from './features.js';
+import { createPricesCore } from './prices/prices-core.js';
 import type { Snapshot } from './snapshot-schema.js';
+import { createEnergyFeatures } from './service-features.js';
 import { createEnergyHistory } from './service-history.js';
 import { createEnergyLive } from './service-live.js';
 import { createEnergyPoller } from './service-poller.js';
@@ -180,8 +181,13 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch, timeoutMs: deps.outboundTimeoutMs });
     const connect = gatewayLink(outbound, deps.connect);
 
-    const featureContext = { clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount };
-    const features = energyFeatures.flatMap((f) => (f.create ? [f.create(featureContext)] : []));
+    // Live prices (Amber, Octopus) are core, like the tariff: the features read the book from their context.
+    const prices = createPricesCore({ clock, logger, settings: current, outbound, dataDir: config.dataDir, gate: gate.requireSession });
+    // The price source runs first, with the features' hooks (start, stop, settings, routes, snapshot).
+    const features = [
+      prices,
+      ...createEnergyFeatures({ clock, logger, settings: current, state: live.state, outbound, dataDir: config.dataDir, historyFile: hist.file, gate: gate.requireSession, snapshot, eventClients: () => live.events.clientCount, prices: () => prices.book() }),
+    ];
     const poll = createEnergyPoller({ dataDir: config.dataDir, settings: current, state: live.state, features, history: hist, estimator, connect, clock, logger });
     const liveSnapshot = createLiveSnapshot(() => ({ state: live.state.get(), settings: store.get(), clock, estimator, history: hist, features, logger }));
     started = { settings: store, state: live.state, events: live.events, history: hist, app: server, poller: poll, features, snapshot: liveSnapshot };

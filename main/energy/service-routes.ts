@@ -14,7 +14,6 @@ import type { EnergyFeature } from './feature.js';
 import type { ConnectionFactory } from './gateway/connection.js';
 import { registerGatewayRoutes } from './gateway/gateway-routes.js';
 import { registerHistoryRoutes, type History } from './history/index.js';
-import { writeHapItem } from './homekit/store-item.js';
 import { registerImportRoutes } from './import/import-routes.js';
 import type { ImportTarget } from './import/sigen-import.js';
 import { registerLiveRoutes } from './live-routes.js';
@@ -62,7 +61,7 @@ export function settingsChangeHandler(poller: Poller, features: readonly EnergyF
   };
 }
 
-/** Where an import from the previous program writes in the running bridge (its HomeKit bridge reloads). */
+/** Where an import from the previous program writes in the running bridge (the feature keeping the HomeKit store restarts under the identity). */
 export function importTargetOf(deps: { dataDir: string; settings: SettingsStore<EnergySettings>; security: Security; history: History; clock: Clock; features: readonly EnergyFeature[]; onSettingsChange: ImportTarget['onSettingsChange'] }): ImportTarget {
   const homekitDir = path.join(deps.dataDir, 'energy', 'homekit');
   return {
@@ -72,12 +71,7 @@ export function importTargetOf(deps: { dataDir: string; settings: SettingsStore<
     homekitDir,
     history: deps.history,
     now: () => deps.clock.now(),
-    homekit: {
-      writeItem: (key, value) => writeHapItem(path.join(homekitDir, 'persist'), key, value),
-      reload: async () => {
-        for (const f of deps.features) if (f.name === 'homekit') await f.reload?.();
-      },
-    },
+    homekit: deps.features.find((f) => f.hapStore)?.hapStore,
   };
 }
 

@@ -37,12 +37,14 @@ describe('a settings file written before the core settings split', () => {
     expect(s.solar.ratedKwp).toBe(6.6);
     expect(s.homekit.bridgeName).toBe('Garage battery');
 
-    // Written back: every section in its place and every value kept; the one setting added since
-    // (the minute tier's retention, issue 40) joins with its default of 400 days.
+    // Written back: every section in its place and every value kept; the settings added since
+    // join with their defaults: the minute tier's retention (issue 40), 400 days, and the price
+    // source (issue 43), the fixed rates, as a core section after the tariff.
     store.replace(s);
     const old = JSON.parse(before) as Record<string, Record<string, unknown>>;
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(written)).toEqual(Object.keys(old));
-    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 } });
+    const keys = Object.keys(old);
+    expect(Object.keys(written)).toEqual([...keys.slice(0, keys.indexOf('tariff') + 1), 'prices', ...keys.slice(keys.indexOf('tariff') + 1)]);
+    expect(written).toEqual({ ...old, history: { ...old.history, minuteRetentionDays: 400 }, prices: { source: 'fixed', amber: { token: '', siteId: '', baseUrl: 'https://api.amber.com.au/v1' }, octopus: { importProduct: '', importTariff: '', exportProduct: '', exportTariff: '', baseUrl: 'https://api.octopus.energy' } } });
   });
 });

@@ -5,10 +5,15 @@ import type { SettingsStore } from '../core/settings-store.js';
 import { parseInput } from '../core/validate.js';
 import type { Security } from './security/gate.js';
 import { bindMqttPassword, MQTT_CLEARED_MESSAGE } from '../integrations/mqtt/settings.js';
+import { AMBER_CLEARED_MESSAGE, bindAmberToken } from './prices/settings.js';
 import { OWNER_ONLY_SETTINGS, refuseGuestChanges } from './owner-settings.js';
 import { energySettingsSchema, mergeSettings, restartRequired, settingsSections, type EnergySettings } from './settings.js';
 
-type PublicSettings = Omit<EnergySettings, 'smartHome' | 'mqtt'> & { smartHome: { enabled: boolean; tokenSet: boolean }; mqtt: Omit<EnergySettings['mqtt'], 'password'> & { passwordSet: boolean } };
+type PublicSettings = Omit<EnergySettings, 'smartHome' | 'mqtt' | 'prices'> & {
+  smartHome: { enabled: boolean; tokenSet: boolean };
+  mqtt: Omit<EnergySettings['mqtt'], 'password'> & { passwordSet: boolean };
+  prices: Omit<EnergySettings['prices'], 'amber'> & { amber: Omit<EnergySettings['prices']['amber'], 'token'>; amberTokenSet: boolean };
+};
 
 /**
  * Settings as GET /api/settings shows them: each section as its feature shows it (the smart-home
@@ -93,10 +98,14 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: SettingsRoute
     // A port or address that cannot work is refused the same way (it would stop the next start).
     await deps.checkListening?.(prev, parsed);
     // A secret is bound to its destination: moving the MQTT broker without a new password clears it.
+    // The same for the Amber token: it is only sent to the Amber address it was given for.
     const bound = patch ? bindMqttPassword(prev.mqtt, patch.mqtt, parsed.mqtt) : { next: parsed.mqtt, cleared: [] };
-    const next = settings.replace({ ...parsed, mqtt: bound.next });
+    const amber = patch ? bindAmberToken(prev.prices, patch.prices, parsed.prices) : { next: parsed.prices, cleared: [] };
+    const next = settings.replace({ ...parsed, mqtt: bound.next, prices: amber.next });
     deps.onChange(prev, next);
-    return { settings: view(req), restartRequired: restartRequired(deps.running, next), ...(bound.cleared.length ? { cleared: bound.cleared, message: MQTT_CLEARED_MESSAGE } : {}) };
+    const cleared = [...bound.cleared, ...amber.cleared];
+    const message = [bound.cleared.length ? MQTT_CLEARED_MESSAGE : '', amber.cleared.length ? AMBER_CLEARED_MESSAGE : ''].filter(Boolean).join(' ');
+    return { settings: view(req), restartRequired: restartRequired(deps.running, next), ...(cleared.length ? { cleared, message } : {}) };
   };
 
   app.get('/api/settings', async (req) => view(req));

@@ -4,6 +4,7 @@ import { systemTimeZone } from '../core/time-zone.js';
 import { SSDP_MULTICAST_ADDRESS, SSDP_PORT, type SsdpTarget } from './box/ssdp.js';
 import { appFoldersOf } from './sync/media-root.js';
 import { GDM_MULTICAST_ADDRESS, GDM_PORT, type GdmTarget } from './mediaserver/gdm.js';
+import { BROADCAST_ADDRESS, EMBY_DISCOVERY_PORT, type EmbyDiscoveryTarget } from './mediaserver/emby-discovery.js';
 import { settingSeedsFrom } from './settings.js';
 
 export interface RecordingConfig {
@@ -29,6 +30,8 @@ export interface RecordingConfig {
   ssdp: SsdpTarget;
   /** Where the media-server (GDM) search goes: its multicast group on `SSDP_INTERFACE` in production. */
   gdm: GdmTarget;
+  /** Where Jellyfin's and Emby's discovery goes: a broadcast to UDP 7359 from `SSDP_INTERFACE` in production. */
+  embyDiscovery: EmbyDiscoveryTarget;
   /**
    * The app's own folders a media root must keep clear of (its data folder; the service adds the
    * state file's and configuration folders and the install folder).
@@ -71,6 +74,7 @@ export function recordingConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
       windowMs: 3000,
     },
     gdm: { bindAddress: iface || '0.0.0.0', address: GDM_MULTICAST_ADDRESS, port: GDM_PORT, multicastInterface: iface || undefined, windowMs: 3000 },
+    embyDiscovery: { bindAddress: iface || '0.0.0.0', address: BROADCAST_ADDRESS, port: EMBY_DISCOVERY_PORT, windowMs: 3000 },
     staticDir: env.RECORDINGS_UI_DIR || undefined,
     appFolders: [path.resolve(dataDir)],
   };

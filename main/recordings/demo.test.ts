@@ -21,9 +21,10 @@ describe('recordings demo', () => {
       expect(boxShows.body.boxes[0].shows.map((s: { title: string }) => s.title)).toEqual(['2 Broke Girls', 'Gardening Australia', 'The Chase Australia', 'Movies & Specials']);
       const found = await api.post('/api/discover-box');
       expect(found.body.boxes).toHaveLength(1);
-      // The media server was found by GDM on loopback, its token detected (masked) and its TV library chosen; the cloud answers.
+      // The media server (Jellyfin) was found by its discovery on loopback, its API key set (masked) and its TV library chosen; the cloud answers.
       const view = (await api.get('/api/settings')).body;
-      expect(view.settings).toMatchObject({ media_server_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), media_server_token: '••••••••', media_server_section_id: '2' });
+      expect(view.settings).toMatchObject({ media_server_kind: 'jellyfin', media_server_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), media_server_token: '••••••••', media_server_section_id: '767bffe4f11c93ef34b805451a696a4e' });
+      expect((await api.get('/api/media-server')).body).toEqual({ configured: true, state: 'answering' });
       expect(view.capabilities).toMatchObject({ discover_media_server: true, cloud_test: true, delete_from_box: true });
       const cloud = await api.post('/api/cloud-test');
       expect(cloud.body.boxes).toEqual([expect.objectContaining({ friendly_name: 'Demo Fetch Box', pvr: true })]);
@@ -100,7 +101,7 @@ describe('recordings demo', () => {
     }
   }, 180_000);
 
-  it('keeps its promise: ad removal on, and Re-scan of a demo clip finds and cuts its real break (comskip, ffmpeg)', async () => {
+  it('keeps its promise: ad removal on, and Re-scan of a demo clip finds its real break and marks it: an EDL and a chaptered .mkv beside it (comskip, ffmpeg)', async () => {
     const dir2 = tempDir('recordings-demo-promise-');
     const demo = await startRecordingsDemo({ dataDir: dir2, port: 0, logger: silentLogger, newEpisodeEveryMs: 0 });
     try {
@@ -108,8 +109,8 @@ describe('recordings demo', () => {
       const view = (await api.get('/api/settings')).body;
       expect(view.settings).toMatchObject({ ad_removal_enabled: true, sync_cron: DEMO_CRON });
       const gardening = (await api.get('/api/shows')).body.shows.find((s: { name: string }) => s.name === 'Gardening');
-      expect(gardening.ad_mode).toBe('cut');
-      type Row = { box_id: string; show_title: string; ad_status: string; ad_breaks_json: string | null; ad_error?: string | null; status: string; progress: unknown };
+      expect(gardening).toMatchObject({ ad_mode: 'mark', mark_chapters: 'beside' });
+      type Row = { box_id: string; show_title: string; file_path: string; ad_status: string; ad_breaks_json: string | null; ad_error?: string | null; status: string; progress: unknown };
       const rows = async () => (await api.get('/api/recordings')).body.recordings as Row[];
       const past = (await rows()).find((r) => r.show_title === 'Gardening Australia' && r.status === 'done')!;
       expect(past.ad_status).toBe('unscanned');
@@ -121,10 +122,13 @@ describe('recordings demo', () => {
         if (row && row.ad_status !== 'scanning' && row.ad_status !== 'unscanned' && !row.progress) break;
         await new Promise((r) => setTimeout(r, 500));
       }
-      expect(row).toMatchObject({ ad_status: 'cut', ad_error: null });
+      expect(row).toMatchObject({ ad_status: 'marked', ad_error: null });
       const breaks = JSON.parse(row!.ad_breaks_json!) as Array<{ start: number; end: number }>;
       expect(breaks).toHaveLength(1);
       expect(Math.abs(breaks[0]!.start - 130)).toBeLessThan(3);
+      const stem = row!.file_path.replace(/\.ts$/, '');
+      expect(fs.readFileSync(`${stem}.edl`, 'utf8')).toMatch(/^\d+\.\d\d\t\d+\.\d\d\t3\n$/);
+      expect(fs.statSync(`${stem}.mkv`).size).toBeGreaterThan(0);
     } finally {
       await demo.stop();
       fs.rmSync(dir2, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import type { SimItem } from './box/simulator/box-model.js';
 import { demoLibrary } from './box/simulator/sample-library.js';
 import { createSsdpResponder } from './box/simulator/ssdp-responder.js';
 import { createCloudSimulator } from './cloud/cloud-simulator.js';
+import { createFakeEmbyServer } from './mediaserver/fake-emby-server.js';
 import { createFakeMediaServer } from './mediaserver/fake-media-server.js';
 import { recordingConfigFromEnv } from './config.js';
 import { createRecordingService } from './service.js';
@@ -19,9 +20,10 @@ import type { OwnerGate } from '../core/owner-gate.js';
 /**
  * The demo: a simulated recording box on loopback (three shows, one episode still recording) and the
  * recording service pointed at it, with a throw-away media root under `dataDir`. Two shows are
- * followed on first start; press "Sync now" (or POST /api/sync) to watch downloads progress. A fake
- * media server and the vendor cloud simulator complete the chain: after the sync the media server
- * refreshes its TV library and the episodes of "2 Broke Girls" (delete after download) are deleted
+ * followed on first start; press "Sync now" (or POST /api/sync) to watch downloads progress. A
+ * Jellyfin simulator (the media server; a Plex one answers too, for trying the other kind) and the
+ * vendor cloud simulator complete the chain: after the sync Jellyfin looks at the new episodes'
+ * folders and the episodes of "2 Broke Girls" (delete after download) are deleted
  * from the box through the cloud.
  */
 export async function startRecordingsDemo(opts: {
@@ -55,11 +57,25 @@ export async function startRecordingsDemo(opts: {
   await box.start();
   const ssdp = createSsdpResponder({ locations: () => [box.descriptionUrl, box.otherDeviceUrls.router, box.otherDeviceUrls.broken] });
   await ssdp.start();
-  // A media server (found by GDM on loopback, token in a preferences file) and the vendor cloud,
-  // whose box reports the same recordings: sync -> library refresh -> delete from the box.
+  // The media server (Jellyfin, found by its discovery on loopback, its API key pasted as a user
+  // would) and the vendor cloud, whose box reports the same recordings: sync -> the new folders
+  // refreshed -> delete from the box. A Plex server (GDM on loopback, token in a preferences file)
+  // answers too when the settings page switches the kind.
   const plexToken = crypto.randomBytes(12).toString('hex');
-  const plex = createFakeMediaServer({ token: plexToken, name: 'Demo Media Server' });
+  const plex = createFakeMediaServer({ token: plexToken, name: 'Demo Plex' });
   await plex.start();
+  const jellyfinKey = crypto.randomBytes(16).toString('hex');
+  const mediaDir = path.join(opts.dataDir, 'recordings-demo', 'media');
+  const jellyfin = createFakeEmbyServer({
+    kind: 'jellyfin',
+    apiKey: jellyfinKey,
+    name: 'Demo Jellyfin',
+    libraries: [
+      { id: 'f137a2dd21bbc1b99aa5c0f6bf02a805', name: 'Movies', collectionType: 'movies', locations: [path.join(opts.dataDir, 'recordings-demo', 'movies')] },
+      { id: '767bffe4f11c93ef34b805451a696a4e', name: 'TV Shows', collectionType: 'tvshows', locations: [mediaDir] },
+    ],
+  });
+  await jellyfin.start();
   const cloudPin = String(crypto.randomInt(10_000_000, 99_999_999));
   const cloudCode = crypto.randomBytes(6).toString('hex').toUpperCase();
   const cloud = createCloudSimulator({
@@ -74,7 +90,7 @@ export async function startRecordingsDemo(opts: {
   // root (`media`) sit side by side, so the media root keeps clear of the state's folder.
   const root = path.join(opts.dataDir, 'recordings-demo');
   const stateDir = path.join(root, 'state');
-  fs.mkdirSync(path.join(root, 'media'), { recursive: true });
+  fs.mkdirSync(mediaDir, { recursive: true });
   fs.mkdirSync(stateDir, { recursive: true });
   const prefsPath = path.join(root, 'Preferences.xml');
   fs.writeFileSync(prefsPath, `<?xml version="1.0" encoding="utf-8"?>\n<Preferences FriendlyName="Demo Media Server" PlexOnlineToken="${plexToken}"/>\n`);
@@ -91,6 +107,7 @@ export async function startRecordingsDemo(opts: {
       env: { ...settingSeedsFrom(opts.env ?? {}), MEDIA_ROOT: path.join(root, 'media') },
       ssdp: { bindAddress: '127.0.0.1', address: ssdp.address, port: ssdp.port, windowMs: 500 },
       gdm: { bindAddress: '127.0.0.1', address: plex.host, port: plex.gdmPort, windowMs: 500 },
+      embyDiscovery: { bindAddress: '127.0.0.1', address: jellyfin.host, port: jellyfin.discoveryPort, windowMs: 500 },
     },
     { logger: opts.logger, clock, owner: opts.owner },
   );
@@ -103,14 +120,15 @@ export async function startRecordingsDemo(opts: {
     if (shows.shows.length === 0) {
       for (const payload of [
         { name: 'broke girls', dest_folder: '2 Broke Girls', season_template: 'Season {season}', delete_after_download: true },
-        { name: 'Gardening', dest_folder: 'Gardening Australia', season_template: 'S{season_unpadded}', ad_mode: clip ? 'cut' : 'detect' },
+        // Mark mode: an EDL for Kodi and a chaptered .mkv copy beside each episode, the recording left whole.
+        { name: 'Gardening', dest_folder: 'Gardening Australia', season_template: 'S{season_unpadded}', ad_mode: clip ? 'mark' : 'detect', mark_chapters: 'beside' },
       ]) {
         await service.app.inject({ method: 'POST', url: '/api/shows', headers, payload });
       }
     }
     // The demo box is found by its address; SSDP discovery (POST /api/discover-box) answers on loopback too.
     // Ad removal is turned on after the past (the clips carry a real break; the past's episodes stay
-    // unscanned, for Re-scan to cut, and the start stays quick). The schedule runs once a day at 03:00, so a
+    // unscanned, for Re-scan to mark, and the start stays quick). The schedule runs once a day at 03:00, so a
     // scheduled run does not take the episodes waiting for "Sync now"; the box records new ones anyway.
     await service.app.inject({ method: 'PATCH', url: '/api/settings', headers, payload: { box_address: box.descriptionUrl, ad_removal_enabled: false, sync_cron: DEMO_CRON } });
     // The simulators get new ports and secrets on each start: point the settings at them.
@@ -118,11 +136,11 @@ export async function startRecordingsDemo(opts: {
       method: 'PATCH',
       url: '/api/settings',
       headers,
-      payload: { media_server_url: null, media_server_section_id: null, media_server_prefs_path: prefsPath, cloud_api_url: cloud.apiUrl, cloud_ws_url: cloud.wsUrl, cloud_activation_code: cloudCode, cloud_pin: cloudPin },
+      payload: { media_server_kind: 'jellyfin', media_server_url: null, media_server_section_id: null, media_server_prefs_path: prefsPath, cloud_api_url: cloud.apiUrl, cloud_ws_url: cloud.wsUrl, cloud_activation_code: cloudCode, cloud_pin: cloudPin },
     });
-    // As a user would: detect the media server on the LAN, then its token from the preferences file, then its TV library.
+    // As a user would: find Jellyfin on the LAN, paste its API key, then find again to pick its TV library.
     await service.app.inject({ method: 'POST', url: '/api/discover-media-server', headers });
-    await service.app.inject({ method: 'POST', url: '/api/media-server/detect-token', headers });
+    await service.app.inject({ method: 'PATCH', url: '/api/settings', headers, payload: { media_server_token: jellyfinKey } });
     await service.app.inject({ method: 'POST', url: '/api/discover-media-server', headers });
     const runs = (await service.app.inject('/api/sync-runs')).json() as { runs: unknown[] };
     if (opts.past !== false && runs.runs.length === 0) {
@@ -148,6 +166,7 @@ export async function startRecordingsDemo(opts: {
     await service.stop().catch(() => undefined);
     await cloud.stop();
     await plex.stop();
+    await jellyfin.stop();
     await ssdp.stop();
     await box.stop();
     throw err;
@@ -169,7 +188,7 @@ export async function startRecordingsDemo(opts: {
         }, every)
       : null;
   recorder?.unref();
-  opts.logger.info({ media_server: plex.url, cloud: cloud.apiUrl }, 'recordings demo: fake media server and box cloud on loopback; "2 Broke Girls" episodes are deleted from the box after download');
+  opts.logger.info({ media_server: jellyfin.url, plex: plex.url, cloud: cloud.apiUrl }, 'recordings demo: fake media server and box cloud on loopback; "2 Broke Girls" episodes are deleted from the box after download');
   return {
     url: service.url,
     recorded: () => recorded,
@@ -178,6 +197,7 @@ export async function startRecordingsDemo(opts: {
       await service.stop();
       await cloud.stop();
       await plex.stop();
+      await jellyfin.stop();
       await ssdp.stop();
       await box.stop();
     },

@@ -1,6 +1,6 @@
 import type { Clock, Timer } from '../core/clock.js';
 
-export type ProgressPhase = 'downloading' | 'scanning' | 'cutting' | 'verifying';
+export type ProgressPhase = 'downloading' | 'scanning' | 'marking' | 'cutting' | 'verifying';
 
 /** One live operation on a recording, keyed by box id; in memory only. */
 export interface ProgressEntry {

@@ -4,6 +4,7 @@ import { realElapsed, systemClock, type Clock } from '../core/clock.js';
 import { splitHostList } from '../core/host-check.js';
 import { createHttpServer, listen } from '../core/http.js';
 import { explainListenError, type PortOwner } from '../core/startup.js';
+import { startFeatures } from '../core/feature.js';
 import { createDisposer, yieldToIo } from '../core/lifecycle.js';
 import type { AdRemovalDeps } from './adcut/ad-removal.js';
 import type { AdTools } from './adcut/tools.js';
@@ -180,7 +181,10 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         const features = recordingFeatures.flatMap((f) =>
           f.create ? [f.create({ config, deps, db, recordings, shows, settings, progress, guard, clock, logger, outbound, lanFetch: fetchFn, stopSignal: stopController.signal, isOwner, sync })] : [],
         );
-        for (const f of features) if (f.stop) disposer.add(() => f.stop!());
+        // The features start last (below) and stop here in the order: after the schedule, the app
+        // and the engine, before the database closes (an aborted sync's last steps still reach them).
+        let stopFeatures: () => Promise<void> = async () => undefined;
+        disposer.add(() => stopFeatures());
         const hooks = composeHooks(features, recordings, deps.hooks);
         const seams: IntegrationSeams = Object.assign({}, ...features.map((f) => f.seams ?? {}), deps.seams) as IntegrationSeams;
         let download: Downloader;
@@ -232,8 +236,9 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         await yieldToIo();
         scheduler.start();
         disposer.add(() => scheduler.stop());
-        // The features' own start (MQTT), once the schedule runs; each stops with the service.
-        for (const f of features) await f.start?.();
+        // The features' start (MQTT), in list order once the schedule runs; one stop for them all
+        // (each in reverse order, a failing one logged), run where it was registered above.
+        stopFeatures = await startFeatures(features, (err) => logger.error({ err }, 'a recording-sync feature failed to stop'));
         state = { app, engine, settings, scheduler, db, recordings };
         logger.info({ port, db: config.dbPath }, 'recording sync service started');
       } catch (err) {

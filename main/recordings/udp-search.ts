@@ -20,11 +20,20 @@ export interface UdpSearchTarget {
 /**
  * Sends `messages` from a fresh UDP socket bound to the target's interface and hands each datagram
  * that comes back within the listening window (or until `signal` aborts) to `onReply`. When the
- * target is the protocol's multicast group, the socket multicasts with `ttl` on the chosen interface.
+ * target is the protocol's multicast group, the socket multicasts with `ttl` on the chosen interface;
+ * a broadcast search may broadcast.
  */
 export async function udpSearch(
   target: UdpSearchTarget,
-  opts: { multicastGroup: string; ttl: number; messages: readonly Buffer[]; onReply(msg: Buffer, from: string): void },
+  opts: {
+    /** The protocol's multicast group (SSDP, GDM); a search sent to it multicasts on the chosen interface. */
+    multicastGroup?: string;
+    /** A broadcast search (Jellyfin and Emby discovery to 255.255.255.255): the socket may broadcast. */
+    broadcast?: boolean;
+    ttl: number;
+    messages: readonly Buffer[];
+    onReply(msg: Buffer, from: string): void;
+  },
   signal?: AbortSignal,
 ): Promise<void> {
   const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
@@ -38,7 +47,8 @@ export async function udpSearch(
     });
     socket.on('error', () => undefined);
     socket.on('message', (msg, rinfo) => opts.onReply(msg, rinfo.address));
-    if (target.address === opts.multicastGroup) {
+    if (opts.broadcast) socket.setBroadcast(true);
+    if (opts.multicastGroup !== undefined && target.address === opts.multicastGroup) {
       socket.setMulticastTTL(opts.ttl);
       if (target.multicastInterface) socket.setMulticastInterface(target.multicastInterface);
     }

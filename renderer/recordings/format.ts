@@ -40,10 +40,26 @@ export const AD_LABEL: Record<AdStatus, string> = {
   scanning: 'scanning',
   detected: 'breaks found',
   no_breaks: 'no breaks',
+  marked: 'marked',
   cut: 'ads cut',
   detect_failed: 'scan failed',
+  mark_failed: 'mark failed',
   cut_failed: 'cut failed',
 };
+
+/** A row's ad state in words: a marked recording says how many breaks it marked ("marked (3 breaks)"). */
+export function adLabel(r: Pick<Recording, 'ad_status' | 'ad_breaks_json'>): string {
+  const label = AD_LABEL[r.ad_status] ?? r.ad_status;
+  if (r.ad_status !== 'marked') return label;
+  let n: number | null = null;
+  try {
+    const parsed: unknown = JSON.parse(r.ad_breaks_json ?? 'null');
+    if (Array.isArray(parsed)) n = parsed.length;
+  } catch {
+    // unreadable: the plain label
+  }
+  return n === null ? label : `${label} (${n} ${n === 1 ? 'break' : 'breaks'})`;
+}
 
 /** "S01E02" (or "S01", or nothing) for a row. */
 export function episodeLabel(r: Pick<Recording, 'season' | 'episode'>): string {
@@ -57,4 +73,4 @@ export function episodeLabel(r: Pick<Recording, 'season' | 'episode'>): string {
 /** Deleted from the box: the row stays as a tombstone (the local file can still be re-scanned). */
 export const isTombstone = (r: Recording) => Boolean(r.purged_at || r.deleted_from_box_at);
 
-export const PHASE_LABEL: Record<string, string> = { downloading: 'Downloading', scanning: 'Scanning for ads', cutting: 'Cutting ads', verifying: 'Verifying' };
+export const PHASE_LABEL: Record<string, string> = { downloading: 'Downloading', scanning: 'Scanning for ads', marking: 'Marking breaks', cutting: 'Cutting ads', verifying: 'Verifying' };

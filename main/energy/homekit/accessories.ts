@@ -1,14 +1,11 @@
 import { Accessory, Characteristic, HapStatusError, Service, uuid, type CharacteristicValue, type WithUUID } from 'hap-nodejs';
 import { batteryReading, POWER_FLOWS, type PowerFlow } from '../device-readings.js';
 import type { LiveState } from '../live-state.js';
-import type { AlertRule } from '../alerts/triggers.js';
-import type { alertsSection } from '../alerts/settings.js';
-import type { FeatureSettings } from '../feature.js';
+import type { AlertSensor, FeatureSettings } from '../feature.js';
 import type { homekitSection } from './settings.js';
 
-/** What the bridge reads: its own section, the alert rules it shows as contact sensors, and the core. */
-export type HomekitSettings = FeatureSettings<typeof homekitSection | typeof alertsSection>;
-type AlertSettings = AlertRule;
+/** What the bridge reads: its own section and the core. */
+export type HomekitSettings = FeatureSettings<typeof homekitSection>;
 
 /** HomeKit's light sensor (the one numeric sensor the Home app shows for any value) has this floor. */
 export const LIGHT_FLOOR = 0.0001;
@@ -110,7 +107,7 @@ export function powerAccessories(id: string, r: Readings): BridgedAccessory[] {
 }
 
 /** One alert rule as a contact sensor: open while the alert is active. */
-export function alertAccessory(id: string, rule: AlertSettings, r: Readings): BridgedAccessory {
+export function alertAccessory(id: string, rule: AlertSensor, r: Readings): BridgedAccessory {
   const acc = new Accessory(rule.name, uuid.generate(`${id}:alert:${rule.id}`));
   describe(acc, 'Alert', `${id}-alert-${rule.id}`);
   const sensor = acc.addService(Service.ContactSensor, rule.name);

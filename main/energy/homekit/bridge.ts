@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Accessory, AccessoryInfo, Bridge, uuid } from 'hap-nodejs';
 import type { Logger } from '../../core/logger.js';
+import type { AlertSensor } from '../feature.js';
 import type { LiveStateStore } from '../live-state.js';
 import type { HomekitSettings } from './accessories.js';
 import { alertAccessory, batteryAccessory, powerAccessories, type BridgedAccessory, type Readings } from './accessories.js';
@@ -15,6 +16,8 @@ export interface HomekitBridgeOptions {
   logger: Logger;
   state: LiveStateStore;
   settings: () => HomekitSettings;
+  /** The alert rules shown as contact sensors (none when absent). */
+  alertSensors?: () => readonly AlertSensor[];
   /** How long to wait for the HAP server to listen. */
   listenTimeoutMs?: number;
   /**
@@ -186,7 +189,7 @@ export class HomekitBridge {
   /** Adds, renames and removes the alert contact sensors to match the rules routed to the Home app. */
   syncAlerts(bridge: Bridge | null = this.bridge): void {
     if (!bridge) return;
-    const rules = this.opts.settings().alerts.filter((a) => a.homekit);
+    const rules = this.opts.alertSensors?.() ?? [];
     const wanted = new Set(rules.map((r) => r.id));
     for (const [ruleId, acc] of this.alerts) {
       if (!wanted.has(ruleId)) {

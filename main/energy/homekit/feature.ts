@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import type { HomekitBridge } from './bridge.js';
-import type { alertsSection } from '../alerts/settings.js';
 import { homekitSection } from './settings.js';
+import { writeHapItem } from './store-item.js';
 
 /**
  * The HomeKit bridge as an energy feature: published at start when enabled (accessory-bridge
@@ -11,18 +11,26 @@ import { homekitSection } from './settings.js';
  * hap-nodejs with its mDNS stack, and qrcode, load only when HomeKit is enabled at start or the
  * pairing page is opened: a service without HomeKit does not hold them (about 300 module files).
  */
-export const createHomekitFeature: FeatureFactory<typeof homekitSection | typeof alertsSection> = (ctx) => {
+export const createHomekitFeature: FeatureFactory<typeof homekitSection> = (ctx) => {
   let loaded: Promise<HomekitBridge> | null = null;
+  const dir = path.join(ctx.dataDir, 'energy', 'homekit');
   const load = () =>
     (loaded ??= import('./bridge.js').then(
       ({ HomekitBridge }) =>
         new HomekitBridge({
-          dir: path.join(ctx.dataDir, 'energy', 'homekit'),
+          dir,
           logger: ctx.logger.child({ component: 'homekit' }),
           state: ctx.state,
           settings: ctx.settings,
+          alertSensors: ctx.alertSensors,
         }),
     ));
+
+  // An import replaced the identity: a running bridge re-reads it; one not loaded yet reads it when it starts.
+  const reload = async () => {
+    if (loaded) await (await loaded).reload();
+    else if (ctx.settings().homekit.enabled) await (await load()).start();
+  };
 
   const pairing = async () => {
     const bridge = await load();
@@ -44,13 +52,13 @@ export const createHomekitFeature: FeatureFactory<typeof homekitSection | typeof
     stop: async () => {
       if (loaded) await (await loaded).stop();
     },
-    // An import replaced the identity: a running bridge re-reads it; one not loaded yet reads it when it starts.
-    reload: async () => {
-      if (loaded) await (await loaded).reload();
-      else if (ctx.settings().homekit.enabled) await (await load()).start();
+    hapStore: {
+      writeItem: (key, value) => writeHapItem(path.join(dir, 'persist'), key, value),
+      reload,
     },
-    onSettings(prev, next) {
-      if (loaded && JSON.stringify(prev.alerts) !== JSON.stringify(next.alerts)) void loaded.then((bridge) => bridge.syncAlerts());
+    // The alert sensors follow the rules (adding, renaming and removing only what changed).
+    onSettings() {
+      if (loaded) void loaded.then((bridge) => bridge.syncAlerts());
     },
     routes(app) {
       app.get('/api/homehub/pairing', { preHandler: ctx.gate }, pairing);

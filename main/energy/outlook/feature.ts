@@ -6,12 +6,8 @@ import { readPowerSamples } from '../history/sample-reader.js';
 import type { Snapshot } from '../snapshot-schema.js';
 import { DayLedger, powerSampleOf, round4 } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
-import { fetchIrradiance, WeatherError, type IrradianceHour } from '../weather/open-meteo.js';
-import { resolvePlace } from '../weather/weather-poller.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
-import type { weatherSection } from '../weather/settings.js';
+import type { EnergyFeatureModule, FeatureFactory, IrradianceHour } from '../feature.js';
 import { solarSection } from './settings.js';
-import { SavingsStore } from '../savings/store.js';
 import { batteryOutlook, peakWindowsOn } from './battery-outlook.js';
 import { ForecastStore } from './forecast-store.js';
 import { fitPlant, FIT_DAYS, irradianceByDate, solarPowerAt, type PlantFit } from './solar-model.js';
@@ -29,19 +25,18 @@ const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString()
 const kwh = (v: number | null) => (v === null ? null : round4(v));
 
 /**
- * Solar forecast and battery outlook (docs/savings.md): Open-Meteo's hourly irradiance for the
- * weather place, scaled by a plant factor fitted to this plant's own production; the battery
+ * Solar forecast and battery outlook (docs/savings.md): the hourly irradiance forecast for the
+ * weather place (`ctx.irradiance`, the weather feature's), scaled by a plant factor fitted to this
+ * plant's own production (`ctx.producedDays`, the savings feature's closed days); the battery
  * simulated from its SOC over today's peak windows with the household's usual load. Adds `outlook`
  * to the live state (for the alert "battery will not cover the peak window") and to the snapshot.
  */
-export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof weatherSection> = (ctx) => {
-  const weatherFetch = ctx.outbound.fetcher(() => {
-    const w = ctx.settings().weather;
-    return { purpose: 'internet', configured: [w.forecastUrl, w.geocodingUrl] };
-  });
+export const createOutlookFeature: FeatureFactory<typeof solarSection> = (ctx) => {
   const log = ctx.logger.child({ component: 'solar-forecast' });
   const forecasts = new ForecastStore(path.join(ctx.dataDir, 'energy', 'solar-forecast.json'));
-  let savings: SavingsStore | null = null;
+  const producedDays = (from: string, to: string) => ctx.producedDays?.(from, to) ?? [];
+  /** What the forecast was last asked for (its key): a settings change that alters it fetches again. */
+  let appliedKey: string | null = null;
   let hours: IrradianceHour[] = [];
   const status = { lastError: null as string | null, fetchedAt: null as number | null };
   let timer: Timer | null = null;
@@ -74,11 +69,12 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
   const cycle = async (gen: number) => {
     timer = null;
     const s = ctx.settings();
+    const forecast = ctx.irradiance?.();
+    if (!forecast) return;
     try {
-      const place = await resolvePlace(weatherFetch, s.weather, undefined, cancel.signal);
       // The past FIT_DAYS too: with a week of history already here, the fit learns from it at once
       // instead of from forecasts this bridge happened to record as the days went by.
-      const got = await fetchIrradiance(weatherFetch, s.weather.forecastUrl, place.latitude, place.longitude, s.general.timezone, cancel.signal, FIT_DAYS);
+      const got = await forecast.fetch(s.general.timezone, FIT_DAYS, cancel.signal);
       if (gen !== generation) return;
       hours = got;
       status.fetchedAt = ctx.clock.now();
@@ -88,7 +84,7 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
       schedule(gen, FORECAST_REFRESH_MS);
     } catch (err) {
       if (gen !== generation) return;
-      status.lastError = err instanceof WeatherError ? err.message : (err as Error).message;
+      status.lastError = (err as Error).message;
       cached = null;
       log.warn({ error: status.lastError }, 'solar forecast fetch failed');
       schedule(gen, FORECAST_RETRY_MS);
@@ -103,8 +99,9 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
   };
   const apply = () => {
     stopFetching();
-    const w = ctx.settings().weather;
-    if (!w.enabled) {
+    const forecast = ctx.irradiance?.() ?? null;
+    appliedKey = forecast?.key() ?? null;
+    if (!forecast?.enabled()) {
       hours = [];
       status.lastError = null;
       cached = null;
@@ -154,8 +151,8 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
       .sort(([a], [b]) => (a < b ? 1 : -1))
       .slice(0, FIT_DAYS * 2);
     const solarByDate = new Map<string, number>();
-    if (savings && days.length) {
-      for (const r of savings.range(days[days.length - 1]![0], days[0]![0])) {
+    if (days.length) {
+      for (const r of producedDays(days[days.length - 1]![0], days[0]![0])) {
         const full = startOfLocalDay(nextDate(r.date), zone) - startOfLocalDay(r.date, zone);
         if (r.coveredMs >= 0.99 * full) solarByDate.set(r.date, r.solarKwh);
       }
@@ -176,7 +173,7 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
     const byDate = irradianceByDate(hours, zone);
     const expected = (date: string) => (factor !== null && byDate.has(date) ? factor * byDate.get(date)! : null);
     const yForecast = forecasts.get(yesterday);
-    const yActual = savings?.range(yesterday, yesterday)[0]?.solarKwh ?? null;
+    const yActual = producedDays(yesterday, yesterday)[0]?.solarKwh ?? null;
     const solar: OutlookSnapshot['solar'] = {
       basis: plant.basis,
       kwhPerKwhM2: factor === null ? null : round4(factor),
@@ -227,22 +224,15 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection | typeof w
     name: 'outlook',
     start() {
       forecasts.load();
-      try {
-        savings = new SavingsStore(path.join(ctx.dataDir, 'energy', 'savings.db'));
-      } catch (err) {
-        log.error({ err }, 'savings days could not be opened for the solar fit');
-      }
       apply();
     },
     stop() {
       stopFetching();
       learning?.stop.abort();
       learning = null;
-      savings?.close();
-      savings = null;
     },
     onSettings(prev, next) {
-      if (JSON.stringify(prev.weather) !== JSON.stringify(next.weather) || prev.general.timezone !== next.general.timezone) apply();
+      if ((ctx.irradiance?.()?.key() ?? null) !== appliedKey || prev.general.timezone !== next.general.timezone) apply();
       if (prev.general.timezone !== next.general.timezone) rebuildToday();
       cached = null;
     },

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoClock } from '../../core/clock.js';
+import { SavingsStore } from '../savings/store.js';
 import { startEnergyHarness } from '../testing/harness.js';
 import { startFakeWeather } from '../weather/fake-server.js';
 
@@ -22,8 +26,9 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: str
  * The service, the simulated plant and the weather fake share a clock that starts at 11:00 UTC on a
  * June day and runs at real speed: the sun is up whatever the machine's time and zone.
  */
-function middayHarness(fake: { forecastUrl: string; geocodingUrl: string }, clock: ReturnType<typeof createDemoClock>) {
+function middayHarness(fake: { forecastUrl: string; geocodingUrl: string }, clock: ReturnType<typeof createDemoClock>, dataDir?: string) {
   return startEnergyHarness({
+    ...(dataDir ? { dataDir } : {}),
     sim: { now: clock.now, timeZone: 'UTC' },
     deps: { clock },
     env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl },
@@ -83,6 +88,27 @@ describe('solar forecast and battery outlook against the weather fake', () => {
     const covered = (await call('GET', '/api/outlook')).json();
     expect(covered.battery.coversPeak).toBe(true);
     expect(covered.battery.windows[0].message).toBe(`covers ${hh(hour)}–${hh(hour + 2)}`);
+  });
+
+  it("fits the plant to the savings' closed days: 6 kWh a day under 12 kWh/m² is 0.5 kWh per kWh/m²", async () => {
+    // Three full days before the start, as the savings feature stored them; the fake's 500 W/m² all
+    // day is 12 kWh/m² on each of them too.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-test-'));
+    fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
+    const days = new SavingsStore(path.join(dataDir, 'energy', 'savings.db'));
+    for (const date of ['2026-06-18', '2026-06-19', '2026-06-20']) {
+      days.put({ date, solarKwh: 6, homeKwh: 8, importKwh: 2, exportKwh: 0, batteryChargeKwh: 0, batteryDischargeKwh: 0, importKwhWithoutBattery: 2, exportKwhWithoutBattery: 0, paid: null, paidWithoutBattery: null, paidWithoutSolar: null, currency: null, coveredMs: 86_400_000 });
+    }
+    days.close();
+    const clock = createDemoClock({ start: START, speed: 1 });
+    const fake = await startFakeWeather({ irradiance: () => 500, now: clock.now });
+    cleanups.push(() => fake.close());
+    const h = await middayHarness(fake, clock, dataDir);
+    cleanups.push(() => h.stop());
+    const put = await h.service.app.inject({ method: 'PUT', url: '/api/settings', payload: { general: { timezone: 'UTC' }, weather: { enabled: true, latitude: 52.52, longitude: 13.41 } } });
+    expect(put.statusCode, put.body).toBe(200);
+    const o = await until(async () => (await h.service.app.inject({ method: 'GET', url: '/api/outlook' })).json(), (v) => v.solar.forecastAt !== null, 'the forecast');
+    expect(o.solar).toMatchObject({ basis: 'history', kwhPerKwhM2: 0.5, fitDays: 3, today: { expectedKwh: 6 }, yesterday: { date: '2026-06-20', actualKwh: 6 } });
   });
 
   it('a failing forecast says why and keeps the outlook going without sun', async () => {

@@ -1,4 +1,4 @@
-import type { IrradianceHour } from '../weather/open-meteo.js';
+import type { IrradianceHour } from '../feature.js';
 import { localMinute } from '../tariff/local-time.js';
 
 /**

@@ -102,6 +102,8 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
       store?.close();
       store = null;
     },
+    /** The closed days in the table (the outlook fits its plant factor to their production). */
+    producedDays: (from, to) => store?.range(from, to) ?? [],
     async reload() {
       if (!store) return;
       store.close();

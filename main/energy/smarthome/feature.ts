@@ -5,7 +5,6 @@ import { AppError, invalid } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { fulfill, fulfillmentRequest, UnknownIntentError } from './intents.js';
-import type { homekitSection } from '../homekit/settings.js';
 import { smartHomeSection } from './settings.js';
 
 /** Timing-safe: both sides hashed to the same length first, so neither length nor content leaks. */
@@ -54,7 +53,7 @@ const FULFILLMENT_BODY_LIMIT = 64 * 1024;
  * `smartHome.authToken` (SMART_HOME_AUTH_TOKEN) is set and is the deliberate exception to the
  * passcode gate. `/auth` and `/token` are account-linking stubs that accept any credentials.
  */
-export const createSmartHomeFeature: FeatureFactory<typeof smartHomeSection | typeof homekitSection> = (ctx) => {
+export const createSmartHomeFeature: FeatureFactory<typeof smartHomeSection> = (ctx) => {
   const agentUserId = `energy-${createHash('sha256').update(ctx.dataDir).digest('hex').slice(0, 12)}`;
 
   const requireEnabled = () => {
@@ -84,7 +83,7 @@ export const createSmartHomeFeature: FeatureFactory<typeof smartHomeSection | ty
           checkBearer(req);
           const body = parseInput(fulfillmentRequest, req.body ?? null, 'body');
           try {
-            const out = fulfill(body, { state: ctx.state.get(), settings: ctx.settings(), agentUserId });
+            const out = fulfill(body, { state: ctx.state.get(), settings: ctx.settings(), agentUserId, bridgeName: ctx.bridgeName?.() ?? '' });
             if (out === null) {
               ctx.logger.info('smart-home account unlinked (DISCONNECT)');
               return reply.send({});

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { batteryReading, POWER_FLOWS } from '../device-readings.js';
 import type { LiveState } from '../live-state.js';
 import type { FeatureSettings } from '../feature.js';
-import type { homekitSection } from '../homekit/settings.js';
 import type { smartHomeSection } from './settings.js';
 
-/** What fulfillment reads: its own section, the bridge's name (HomeKit's) and the core. */
-export type SmartHomeSettings = FeatureSettings<typeof smartHomeSection | typeof homekitSection>;
+/** What fulfillment reads: its own section and the core. */
+export type SmartHomeSettings = FeatureSettings<typeof smartHomeSection>;
 
 /**
  * The smart-home (Google Home cloud-to-cloud) fulfillment protocol: one request with a requestId
@@ -57,10 +56,11 @@ export interface IntentContext {
   state: LiveState;
   settings: SmartHomeSettings;
   agentUserId: string;
+  /** The bridge's name in the home: the devices' room. */
+  bridgeName: string;
 }
 
-function syncDevices(settings: SmartHomeSettings) {
-  const bridgeName = settings.homekit.bridgeName;
+function syncDevices(bridgeName: string) {
   const deviceInfo = { manufacturer: 'Home LAN Bridge', model: 'Energy bridge', swVersion: '1' };
   return [
     {
@@ -122,7 +122,7 @@ export function fulfill(req: FulfillmentRequest, ctx: IntentContext): Record<str
   const input = req.inputs[0]!;
   switch (input.intent) {
     case 'action.devices.SYNC':
-      return { requestId: req.requestId, payload: { agentUserId: ctx.agentUserId, devices: syncDevices(ctx.settings) } };
+      return { requestId: req.requestId, payload: { agentUserId: ctx.agentUserId, devices: syncDevices(ctx.bridgeName) } };
     case 'action.devices.QUERY': {
       const devices: Record<string, unknown> = {};
       for (const d of input.payload?.devices ?? []) devices[d.id] = queryDevice(d.id, ctx);

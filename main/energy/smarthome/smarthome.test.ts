@@ -45,6 +45,15 @@ describe('POST /fulfillment with SMART_HOME_AUTH_TOKEN set', () => {
     for (const s of sensors) expect(s.attributes.queryOnlySensorState).toBe(true);
   });
 
+  it("SYNC puts the battery in the room named after the bridge (HomeKit's bridge name)", async () => {
+    await start();
+    const roomHint = async () => (await post(body('action.devices.SYNC'))).json().payload.devices.find((d: { id: string }) => d.id === 'battery').roomHint;
+    expect(await roomHint()).toBe('Energy Bridge');
+    const put = await h!.service.app.inject({ method: 'PUT', url: '/api/settings', payload: { homekit: { bridgeName: 'Garage' } } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await roomHint()).toBe('Garage');
+  });
+
   it('QUERY answers only the devices asked for, with the live values', async () => {
     await start();
     const res = await post(body('action.devices.QUERY', { devices: [{ id: 'battery' }, { id: 'power-solar' }] }));

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseInput } from '../../core/validate.js';
-import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
+import type { EnergyFeatureModule, FeatureFactory, IrradianceForecast } from '../feature.js';
 import { PLACE_SEARCH_RATE, PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
-import { fetchCurrent, searchPlaces, WeatherError } from './open-meteo.js';
+import { fetchCurrent, fetchIrradiance, searchPlaces, WeatherError } from './open-meteo.js';
 import { resolvePlace, WeatherPoller } from './weather-poller.js';
 import { weatherSection } from './settings.js';
 
@@ -49,6 +49,17 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
     },
   });
 
+  /** The solar irradiance forecast for the weather place (the outlook's solar forecast). */
+  const irradiance: IrradianceForecast = {
+    enabled: () => ctx.settings().weather.enabled,
+    key: () => JSON.stringify(ctx.settings().weather),
+    async fetch(timeZone, pastDays, signal) {
+      const w = ctx.settings().weather;
+      const place = await resolvePlace(weatherFetch, w, undefined, signal);
+      return fetchIrradiance(weatherFetch, w.forecastUrl, place.latitude, place.longitude, timeZone, signal, pastDays);
+    },
+  };
+
   const apply = () => {
     if (ctx.settings().weather.enabled) poller.restart();
     else {
@@ -59,6 +70,7 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
 
   return {
     name: 'weather',
+    irradiance,
     start: apply,
     stop: () => poller.stop(),
     onSettings(prev, next) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { noHttpAnswer, OutboundRefused } from '../../core/outbound.js';
-import type { FetchLike } from '../feature.js';
+import type { FetchLike, IrradianceHour } from '../feature.js';
 
 /** A weather request gives up after this long; answers are read up to this many bytes. */
 export const WEATHER_TIMEOUT_MS = 10_000;
@@ -115,12 +115,6 @@ export async function searchPlaces(fetchFn: FetchLike, baseUrl: string, name: st
     longitude: r.longitude,
     detail: [r.admin1, r.country].filter(Boolean).join(', '),
   }));
-}
-
-/** One hour of Open-Meteo's `shortwave_radiation`: the mean W/m² over the hour ending at `t` (epoch ms). */
-export interface IrradianceHour {
-  t: number;
-  wm2: number;
 }
 
 /** At most this many hours are read from one answer (16 days, Open-Meteo's longest forecast). */

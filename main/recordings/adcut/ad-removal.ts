@@ -10,6 +10,7 @@ import type { AdStatus, RecordingRow, RecordingsStore } from '../store/recording
 import type { Show, ShowsStore } from '../store/shows-store.js';
 import type { Span } from './breaks.js';
 import { CutFailed, cutRecording } from './cut.js';
+import { MarkFailed, markRecording, removeOurFiles, type MarkedFiles } from './mark.js';
 import { detectBreaks, scanTimeoutMs } from './detect.js';
 import { resolveDetectorConfig } from './detector-config.js';
 import { origPathOf, pruneOriginals, recoverOriginals } from './swap.js';
@@ -37,7 +38,7 @@ export interface AdRemovalDeps {
   betweenRenames?(): void;
 }
 
-export type AdMode = 'detect' | 'cut';
+export type AdMode = 'detect' | 'mark' | 'cut';
 
 export interface AdRemoval {
   /** Start-up: originals of interrupted swaps back in place, stale work folders removed. */
@@ -61,6 +62,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
   const restore = deps.db.prepare(
     'UPDATE recordings SET ad_status = @ad_status, ad_breaks_json = @ad_breaks_json, ad_processed_at = @ad_processed_at, updated_at = @now WHERE box_id = @box_id',
   );
+  const setMarks = deps.db.prepare('UPDATE recordings SET ad_marks_json = @marks WHERE box_id = @box_id');
   const running = new Set<Promise<void>>();
   const stopController = new AbortController();
 
@@ -74,7 +76,9 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
     const boxId = row.box_id;
     const signal = AbortSignal.any([outer, stopController.signal]);
     const file = row.file_path;
-    const failStatus: AdStatus = mode === 'cut' ? 'cut_failed' : 'detect_failed';
+    const failStatus: AdStatus = mode === 'cut' ? 'cut_failed' : mode === 'mark' ? 'mark_failed' : 'detect_failed';
+    const show = row.show_id === null ? undefined : deps.shows.get(row.show_id);
+    const previousMarks = marksOf(row);
     if (!file) return;
     setScanning.run({ box_id: boxId, now: deps.clock.now() });
     deps.recordings.invalidate();
@@ -83,7 +87,12 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       // The recording, its kept original and the work folder must really lie inside the media root.
       for (const p of [file, origPathOf(file), workRootOf(file)]) assertInMediaRoot(mediaRoot, p);
       // A re-scan of a cut recording reads the kept original, so breaks and cuts refer to it.
-      const source = fs.existsSync(origPathOf(file)) ? origPathOf(file) : file;
+      let source = fs.existsSync(origPathOf(file)) ? origPathOf(file) : file;
+      if (mode === 'mark' && source !== file) {
+        // Mark leaves the whole recording: a show switched from cut to mark gets its original back.
+        fs.renameSync(source, file);
+        source = file;
+      }
       if (!fs.existsSync(source)) throw new Error(`the recording file is missing: ${file}`);
       await withWorkDir(file, async (workDir) => {
         // One probe for the scan's progress and the cut (which needs where the timeline starts too).
@@ -110,11 +119,35 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
             assertInMediaRoot(mediaRoot, file);
             fs.renameSync(source, file);
           }
+          if (mode === 'mark' && previousMarks) {
+            // Nothing to mark: the marks an earlier scan wrote would skip programme now.
+            removeOurFiles(previousMarks, mediaRoot);
+            setMarks.run({ box_id: boxId, marks: null });
+          }
           write(boxId, 'no_breaks', []);
           return;
         }
         if (mode === 'detect') {
           write(boxId, 'detected', breaks);
+          return;
+        }
+        if (mode === 'mark') {
+          deps.progress.set(boxId, { phase: 'marking', percent: null });
+          const marks = await markRecording({
+            tools: deps.tools,
+            file,
+            mediaRoot,
+            breaks,
+            duration,
+            chapters: show?.mark_chapters === 'beside',
+            previous: previousMarks,
+            workDir,
+            signal,
+            onVerify: () => deps.progress.set(boxId, { phase: 'verifying', percent: null }),
+          });
+          setMarks.run({ box_id: boxId, marks: JSON.stringify(marks) });
+          write(boxId, 'marked', breaks);
+          log.info({ box_id: boxId, breaks: breaks.length, files: marks.files.length }, 'commercials marked');
           return;
         }
         const result = await cutRecording({
@@ -140,7 +173,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         deps.recordings.invalidate();
         return;
       }
-      log.warn({ box_id: boxId, mode, error: (err as Error).message, cut: err instanceof CutFailed }, 'ad removal failed');
+      log.warn({ box_id: boxId, mode, error: (err as Error).message, cut: err instanceof CutFailed, mark: err instanceof MarkFailed }, 'ad removal failed');
       write(boxId, failStatus, null, failureReason(err));
     } finally {
       deps.progress.clear(boxId);
@@ -154,7 +187,7 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
 
   const modeOf = (row: RecordingRow): AdMode => {
     const show = row.show_id === null ? undefined : deps.shows.get(row.show_id);
-    return show?.ad_mode === 'cut' ? 'cut' : 'detect';
+    return show?.ad_mode === 'cut' || show?.ad_mode === 'mark' ? show.ad_mode : 'detect';
   };
 
   return {
@@ -203,6 +236,17 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** What an earlier mark wrote (`ad_marks_json`), null when nothing or unreadable. */
+function marksOf(row: RecordingRow): MarkedFiles | null {
+  if (!row.ad_marks_json) return null;
+  try {
+    const parsed = JSON.parse(row.ad_marks_json) as MarkedFiles;
+    return Array.isArray(parsed?.files) ? parsed : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Why a scan or cut failed, in one line the page can show (the full detail stays in the log). */

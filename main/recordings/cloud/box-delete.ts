@@ -29,14 +29,15 @@ export type CloudSettings = FeatureSettings<ValuesOf<typeof cloudSettings & Core
 /**
  * Why the box copy of a downloaded recording stays (null: it may be deleted). The show must ask for
  * it; with ad removal in effect for the show, only a verified cut or no breaks let it go (`cut_failed`,
- * a detect-only `detected`, a failed or missing scan keep it); with a media server configured, only
+ * a detect-only `detected`, a failed or missing scan keep it), or a mark when the show counts it as a cut; with a media server configured, only
  * after its library refresh succeeded (without one, the show's setting alone decides).
  */
 export function keepReason(row: RecordingRow, show: Show, settings: OtherFeatureReads, refresh: SyncSummary['media_server_refresh'] | null): string | null {
   if (!show.delete_after_download) return 'the show keeps box copies';
   if (row.status !== 'done' || !row.file_path) return 'not downloaded';
   if (row.purged_at !== null) return 'already deleted from the box';
-  if (settings.ad_removal_enabled && show.ad_mode !== 'off' && !AD_SAFE.has(row.ad_status)) return `ad removal ended ${row.ad_status}: the box copy is kept`;
+  const markedCounts = row.ad_status === 'marked' && show.mark_counts_as_cut;
+  if (settings.ad_removal_enabled && show.ad_mode !== 'off' && !AD_SAFE.has(row.ad_status) && !markedCounts) return `ad removal ended ${row.ad_status}: the box copy is kept`;
   if (settings.media_server_url && refresh !== 'ok') return 'the media server has not refreshed its library: the box copy is kept';
   return null;
 }

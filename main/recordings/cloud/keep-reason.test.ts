@@ -31,6 +31,14 @@ describe('why a box copy stays', () => {
     expect(keepReason(failed, show({ ad_mode: 'off' }), adOn, null)).toBeNull();
     expect(keepReason(failed, show({ ad_mode: 'cut' }), { ...adOn, ad_removal_enabled: false }, null)).toBeNull();
   });
+
+  it('a marked recording lets the box copy go only when its show counts a mark as a cut (issue 45)', () => {
+    const marked = row({ ad_status: 'marked' });
+    expect(keepReason(marked, show({ ad_mode: 'mark' }), adOn, null)).toBe('ad removal ended marked: the box copy is kept');
+    expect(keepReason(marked, show({ ad_mode: 'mark', mark_counts_as_cut: true }), adOn, null)).toBeNull();
+    // A failed mark keeps the copy whatever the show says.
+    expect(keepReason(row({ ad_status: 'mark_failed' }), show({ ad_mode: 'mark', mark_counts_as_cut: true }), adOn, null)).toBe('ad removal ended mark_failed: the box copy is kept');
+  });
 });
 
 describe('cloud account from the settings', () => {

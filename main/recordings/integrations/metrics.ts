@@ -53,7 +53,7 @@ function buildRecordingsMetrics(prom: PromClient, deps: RecordingsMetricsDeps): 
   new prom.Gauge({ name: `${P}_sync_running`, help: 'Whether a sync runs now (1) or not (0).', registers: [registry], collect() {
     this.set(deps.engine.current() ? 1 : 0);
   } });
-  new prom.Gauge({ name: `${P}_downloads_in_progress`, help: 'Recordings downloading, scanning or cutting now.', registers: [registry], collect() {
+  new prom.Gauge({ name: `${P}_downloads_in_progress`, help: 'Recordings downloading, scanning, marking or cutting now.', registers: [registry], collect() {
     this.set(deps.progress.size());
   } });
   addProcessMetrics(prom, registry);

@@ -6,16 +6,21 @@ import { parseInput } from '../../core/validate.js';
 import type { FetchLike } from '../box/description.js';
 import { hostPort, noHttpAnswer } from '../../core/outbound.js';
 import { SECRET_MASK, type FeatureSettingsOf } from '../features/feature.js';
-import type { mediaServerSettings } from './settings.js';
-import { searchMediaServers, type FoundMediaServer, type GdmTarget } from './gdm.js';
-import { listSections, MediaServerError, refreshSection, type MediaServerSection } from './plex-client.js';
+import type { MediaServerKind, mediaServerSettings } from './settings.js';
+import type { GdmTarget } from './gdm.js';
+import type { EmbyDiscoveryTarget } from './emby-discovery.js';
+import { MediaServerError, type MediaServerSection } from './media-server-http.js';
+import { listSections } from './plex-client.js';
 import { readTokenFromPrefs, TokenDetectionError } from './prefs-token.js';
+import { driverFor, type ServerKindDriver } from './server-kinds.js';
 
 export interface MediaServerDeps {
   settings: FeatureSettingsOf<typeof mediaServerSettings>;
   fetch: FetchLike;
-  /** Where GDM searches go (loopback in tests and the demo). */
+  /** Where Plex's GDM searches go (loopback in tests and the demo). */
   gdm: GdmTarget;
+  /** Where Jellyfin's and Emby's discovery datagrams go (loopback in tests and the demo). */
+  embyDiscovery: EmbyDiscoveryTarget;
   clock: Clock;
   logger: Logger;
   /** Aborted when the service stops. */
@@ -43,6 +48,17 @@ const callerTargetFailure = (url: string, err: unknown, log: Logger): never => {
   throw new AppError(502, 'media_server_failed', `${hostPort(new URL(url))} answered HTTP, but not as a media server`);
 };
 
+/** The answer about the saved server: what failed, in short plain words (the detail goes to the log). */
+const savedTargetFailure = (url: string, err: unknown, log: Logger): never => {
+  if (!(err instanceof MediaServerError)) throw err;
+  const where = hostPort(new URL(url));
+  log.info({ target: where, detail: err.message }, 'media server check failed');
+  if (err.kind === 'unauthorized') throw new AppError(502, 'media_server_unauthorized', `${where} refused the key; check it or paste it again`);
+  if (err.kind === 'refused') throw new AppError(400, 'invalid', `media_server_url: ${err.message}`, { field: 'media_server_url' });
+  if (err.kind === 'no_answer') throw new AppError(502, 'no_http_answer', noHttpAnswer(url));
+  throw new AppError(502, 'media_server_failed', `${where} answered HTTP, but not as the media server set (${err.message})`);
+};
+
 /** A token that could not be read, without saying why (which would tell one file from another). */
 const noToken = (file: string) => `no media-server token was found in ${file}: set media_server_prefs_path (or MEDIA_SERVER_PREFS_PATH) to the media server's Preferences.xml, signed in to its account`;
 
@@ -66,8 +82,15 @@ export const MEDIA_SERVER_STATUS_CACHE_MS = 30_000;
 const STATUS_TIMEOUT_MS = 3000;
 
 export interface MediaServerIntegration {
-  /** The sync hook: refresh the configured section; `not_configured` without a server URL. Throws on failure. */
-  refreshLibrary(signal?: AbortSignal): Promise<'ok' | 'not_configured'>;
+  /**
+   * The sync hook: refresh the configured library (Jellyfin and Emby: only the folders of `files`,
+   * the run's new files, where the library shows them); `not_configured` without a server URL. Throws on failure.
+   */
+  refreshLibrary(signal?: AbortSignal, files?: readonly string[]): Promise<'ok' | 'not_configured'>;
+  /** `POST /api/media-server/test`: asks the saved server now, with its saved key (owner only). */
+  test(): Promise<Record<string, unknown>>;
+  /** `POST /api/media-server/libraries`: the saved server's libraries, to pick the TV one (owner only). */
+  libraries(): Promise<Record<string, unknown>>;
   /** Asks the saved server for its libraries (cached for MEDIA_SERVER_STATUS_CACHE_MS per URL). */
   status(): Promise<MediaServerStatus>;
   /** A server found on the LAN while none is set is saved, as the owner's only when the owner asked. */
@@ -82,13 +105,19 @@ export interface MediaServerIntegration {
 export function createMediaServerIntegration(deps: MediaServerDeps): MediaServerIntegration {
   const log = deps.logger.child({ component: 'media-server' });
   const save = (patch: Record<string, string>, caller?: Caller) => deps.settings.patch(patch, deps.clock.now(), { owner: caller?.owner === true });
-  let statusCache: { url: string; at: number; status: MediaServerStatus } | null = null;
+  let statusCache: { key: string; at: number; status: MediaServerStatus } | null = null;
+  const driver = (): ServerKindDriver => driverFor(deps.settings.get().media_server_kind as MediaServerKind, deps);
+  /** The saved server and the key given for it (none: '' ). */
+  const saved = () => {
+    const s = deps.settings.get();
+    return { url: s.media_server_url, token: deps.settings.secretFor('media_server_token', s.media_server_url), sectionId: s.media_server_section_id };
+  };
 
   const askStatus = async (url: string): Promise<MediaServerStatus> => {
     const timeout = AbortSignal.timeout(STATUS_TIMEOUT_MS);
     const signal = deps.stopSignal ? AbortSignal.any([deps.stopSignal, timeout]) : timeout;
     try {
-      await listSections(deps.fetch, { url, token: deps.settings.secretFor('media_server_token', url) }, signal);
+      await driver().libraries({ url, token: deps.settings.secretFor('media_server_token', url) }, signal);
       return { configured: true, state: 'answering' };
     } catch (err) {
       if (!(err instanceof MediaServerError)) throw err;
@@ -101,21 +130,43 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
 
   return {
     async status() {
-      const url = deps.settings.get().media_server_url;
+      const { url, token } = saved();
       if (!url) return { configured: false, state: 'not_configured' };
       const now = deps.clock.now();
-      if (statusCache && statusCache.url === url && now - statusCache.at < MEDIA_SERVER_STATUS_CACHE_MS) return statusCache.status;
+      // Another kind or key is another question (the key stays in memory only, as in the settings).
+      const key = `${deps.settings.get().media_server_kind} ${url} ${token}`;
+      if (statusCache && statusCache.key === key && now - statusCache.at < MEDIA_SERVER_STATUS_CACHE_MS) return statusCache.status;
       const status = await askStatus(url);
-      statusCache = { url, at: now, status };
+      statusCache = { key, at: now, status };
       return status;
     },
 
-    async refreshLibrary(signal) {
-      const s = deps.settings.get();
-      if (!s.media_server_url) return 'not_configured';
-      await refreshSection(deps.fetch, { url: s.media_server_url, token: deps.settings.secretFor('media_server_token', s.media_server_url), sectionId: s.media_server_section_id }, signal);
-      log.info({ section: s.media_server_section_id }, 'media server library refresh accepted');
+    async refreshLibrary(signal, files = []) {
+      const server = saved();
+      if (!server.url) return 'not_configured';
+      const d = driver();
+      const what = await d.refresh(server, files, signal);
+      log.info({ kind: d.label, refreshed: what }, 'media server library refresh accepted');
       return 'ok';
+    },
+
+    async test() {
+      const server = saved();
+      const d = driver();
+      if (!server.url) throw new AppError(409, 'not_configured', `Media server address: set it (or press Discover) before testing ${d.label}`, { field: 'media_server_url' });
+      if (!server.token) throw new AppError(409, 'not_configured', `Media server token: paste ${d.label}'s ${d.secretName} for ${hostPort(new URL(server.url))} before testing`, { field: 'media_server_token' });
+      const message = await d.test(server, deps.stopSignal).catch((err: unknown) => savedTargetFailure(server.url, err, log));
+      statusCache = null;
+      return { ok: true, kind: deps.settings.get().media_server_kind, message };
+    },
+
+    async libraries() {
+      const server = saved();
+      const d = driver();
+      if (!server.url || !server.token) throw new AppError(409, 'not_configured', `Media server token: set the address and ${d.label}'s ${d.secretName} first`, { field: server.url ? 'media_server_token' : 'media_server_url' });
+      const sections = await d.libraries(server, deps.stopSignal).catch((err: unknown) => savedTargetFailure(server.url, err, log));
+      const libraries = sections.map((x) => ({ ...x, tv: d.isTv(x) }));
+      return { libraries, selected: server.sectionId, message: `${libraries.length} librar${libraries.length === 1 ? 'y' : 'ies'} on ${d.label} at ${hostPort(new URL(server.url))}` };
     },
 
     async discover(body, caller) {
@@ -124,11 +175,12 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       if (input.url) {
         // A server the caller names never gets the stored token: only a token given in this request.
         const url = input.url;
-        const sections = await listSections(deps.fetch, { url, token: input.token ?? '' }, deps.stopSignal).catch((err: unknown) => callerTargetFailure(url, err, log));
+        const sections = await driver().libraries({ url, token: input.token ?? '' }, deps.stopSignal).catch((err: unknown) => callerTargetFailure(url, err, log));
         return { server: { url: input.url }, sections, message: `${sections.length} librar${sections.length === 1 ? 'y' : 'ies'} on ${new URL(input.url).host}` };
       }
-      const servers: FoundMediaServer[] = await searchMediaServers(deps.gdm, deps.stopSignal);
-      const notes: string[] = [servers.length ? `Found ${servers.map((x) => `${x.name} at ${x.url}`).join(', ')}` : 'No media server answered on the LAN'];
+      const d = driver();
+      const servers = await d.search(deps.stopSignal);
+      const notes: string[] = [servers.length ? `Found ${servers.map((x) => `${x.name} at ${x.url}`).join(', ')}` : `No ${d.label} server answered on the LAN`];
       if (servers.length === 1 && !s.media_server_url) {
         save({ media_server_url: servers[0]!.url }, caller);
         notes.push('saved as the media server URL');
@@ -139,22 +191,27 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
       const token = deps.settings.secretFor('media_server_token', now.media_server_url);
       if (now.media_server_url && token) {
         try {
-          sections = await listSections(deps.fetch, { url: now.media_server_url, token }, deps.stopSignal);
-          const shows = sections.filter((x) => x.type === 'show');
+          sections = await d.libraries({ url: now.media_server_url, token }, deps.stopSignal);
+          const shows = sections.filter((x) => d.isTv(x));
           if (!now.media_server_section_id && shows.length === 1) {
             save({ media_server_section_id: shows[0]!.id });
-            notes.push(`library "${shows[0]!.title}" (section ${shows[0]!.id}) saved as the section to refresh`);
+            notes.push(now.media_server_kind === 'plex' ? `library "${shows[0]!.title}" (section ${shows[0]!.id}) saved as the section to refresh` : `library "${shows[0]!.title}" saved as the TV library`);
           } else notes.push(`${sections.length} librar${sections.length === 1 ? 'y' : 'ies'} on the configured server`);
         } catch (err) {
           sections_error = (err as Error).message;
           notes.push(sections_error);
         }
-      } else if (now.media_server_url) notes.push('set the token (or detect it) to list its libraries');
+      } else if (now.media_server_url) notes.push(now.media_server_kind === 'plex' ? 'set the token (or detect it) to list its libraries' : `paste ${d.label}'s API key (its dashboard, API Keys) to list its libraries`);
       return { servers, sections, ...(sections_error ? { sections_error } : {}), message: notes.join('; ') };
     },
 
     async detectToken(body) {
       parseInput(z.object({}).strict(), body ?? {}, 'body');
+      const kind = deps.settings.get().media_server_kind;
+      if (kind !== 'plex') {
+        const d = driver();
+        throw new AppError(409, 'not_plex', `Media server token: only Plex keeps its token in a preferences file; for ${d.label}, make an API key in its dashboard (API Keys) and paste it here`, { field: 'media_server_token' });
+      }
       // A token read from the PC goes only to the media server its owner set: an address another
       // device just wrote (to a listener of its own) never gets it.
       if (deps.settings.get().media_server_url && !deps.settings.ownerSet('media_server_url')) {

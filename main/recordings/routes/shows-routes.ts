@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
 import type { Show } from '../store/shows-store.js';
+import { AD_MODES, MARK_CHAPTERS, SHOW_AD_FIELDS } from '../store/show-ad-options.js';
 import { checkShowPaths, FOLDER_LABELS } from '../sync/naming.js';
 import { iso, requireNoBody, type RouteContext } from './context.js';
 
@@ -12,8 +13,10 @@ const showFields = {
   dest_folder: z.string().max(500).meta({ label: FOLDER_LABELS.dest_folder }),
   season_template: z.string().max(200).meta({ label: FOLDER_LABELS.season_template }),
   enabled: z.boolean().meta({ label: 'Following' }),
-  ad_mode: z.enum(['off', 'detect', 'cut']).meta({ label: 'Ad removal' }),
+  ad_mode: z.enum(AD_MODES).meta(SHOW_AD_FIELDS.ad_mode),
   delete_after_download: z.boolean().meta({ label: 'Delete from the box after download' }),
+  mark_chapters: z.enum(MARK_CHAPTERS).meta(SHOW_AD_FIELDS.mark_chapters),
+  mark_counts_as_cut: z.boolean().meta(SHOW_AD_FIELDS.mark_counts_as_cut),
 };
 
 /** `POST /api/shows` body: a followed show; `name` is matched case-insensitively as a substring of box folder titles. */
@@ -24,6 +27,8 @@ export const showCreateSchema = z
     enabled: showFields.enabled.default(true),
     ad_mode: showFields.ad_mode.default('off'),
     delete_after_download: showFields.delete_after_download.default(false),
+    mark_chapters: showFields.mark_chapters.default('none'),
+    mark_counts_as_cut: showFields.mark_counts_as_cut.default(false),
   })
   .strict();
 

@@ -76,7 +76,7 @@ describe('identity migration (2)', () => {
     migrate(db, recordingMigrations.slice(0, 1));
     db.prepare(`INSERT INTO recordings (box_id, box_udn, show_title, box_title, status, expected_size, file_path, updated_at)
       VALUES ('903106335', 'uuid:box', '2 Broke Girls', 'S4 E2 - And the DJ Face - Wed 01 Jul', 'done', 930528256, '/m/a.ts', 1)`).run();
-    expect(migrate(db, recordingMigrations)).toBe(3);
+    expect(migrate(db, recordingMigrations)).toBe(recordingMigrations.length);
     const store = createRecordingsStore(db);
     const row = store.get('903106335')!;
     expect(row).toMatchObject({ status: 'done', file_path: '/m/a.ts', recorded_start: null });
@@ -85,5 +85,47 @@ describe('identity migration (2)', () => {
     expect(sameRecording(row, { ...listed, item: { ...listed.item, size: 930528257 } })).toBe(false);
     expect(sameRecording(row, { ...listed, folderTitle: 'Other Show' })).toBe(false);
     expect(store.withTitle('S4 E2 - And the DJ Face - Wed 01 Jul').map((r) => r.box_id)).toEqual(['903106335']);
+  });
+});
+
+describe('mark migration (4)', () => {
+  it('widens the ad mode and status checks keeping every show, recording, id and link', async () => {
+    const { migrate } = await import('../../core/sqlite.js');
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, recordingMigrations.slice(0, 3));
+    const addShow = db.prepare(`INSERT INTO shows (name, dest_folder, season_template, ad_mode, delete_after_download, created_at, updated_at) VALUES (?, ?, 'Season {season}', ?, 1, 1, 2)`);
+    addShow.run('Gone', 'Gone', 'off');
+    const cutShow = Number(addShow.run('Gardening Australia', 'Gardening', 'cut').lastInsertRowid);
+    const detectShow = Number(addShow.run('Landline', 'Landline', 'detect').lastInsertRowid);
+    const gone = addShow.run('Gone too', 'Gone', 'off').lastInsertRowid;
+    db.prepare('DELETE FROM shows WHERE id IN (1, ?)').run(gone);
+    const addRec = db.prepare(`INSERT INTO recordings (box_id, show_id, box_title, status, file_path, ad_status, ad_breaks_json, ad_error, recorded_start, updated_at)
+      VALUES (?, ?, ?, 'done', ?, ?, ?, ?, 'Mon 01 Jul', 3)`);
+    addRec.run('11', cutShow, 'S1 E1', '/m/g.ts', 'cut', '[{"start":40,"end":63}]', null);
+    addRec.run('12', detectShow, 'S1 E2', '/m/l.ts', 'detect_failed', null, 'the detector did not finish');
+    expect(migrate(db, recordingMigrations)).toBe(4);
+
+    expect(db.prepare('SELECT id, name, ad_mode, delete_after_download, mark_chapters, mark_counts_as_cut FROM shows ORDER BY id').all()).toEqual([
+      { id: cutShow, name: 'Gardening Australia', ad_mode: 'cut', delete_after_download: 1, mark_chapters: 'none', mark_counts_as_cut: 0 },
+      { id: detectShow, name: 'Landline', ad_mode: 'detect', delete_after_download: 1, mark_chapters: 'none', mark_counts_as_cut: 0 },
+    ]);
+    expect(db.prepare('SELECT box_id, show_id, ad_status, ad_breaks_json, ad_error, recorded_start, file_path FROM recordings ORDER BY box_id').all()).toEqual([
+      { box_id: '11', show_id: cutShow, ad_status: 'cut', ad_breaks_json: '[{"start":40,"end":63}]', ad_error: null, recorded_start: 'Mon 01 Jul', file_path: '/m/g.ts' },
+      { box_id: '12', show_id: detectShow, ad_status: 'detect_failed', ad_breaks_json: null, ad_error: 'the detector did not finish', recorded_start: 'Mon 01 Jul', file_path: '/m/l.ts' },
+    ]);
+    // The new values are accepted, unknown ones still refused.
+    db.prepare("UPDATE shows SET ad_mode = 'mark', mark_chapters = 'beside' WHERE id = ?").run(cutShow);
+    db.prepare("UPDATE recordings SET ad_status = 'marked' WHERE box_id = '11'").run();
+    db.prepare("UPDATE recordings SET ad_status = 'mark_failed' WHERE box_id = '12'").run();
+    expect(() => db.prepare("UPDATE shows SET ad_mode = 'skip' WHERE id = ?").run(cutShow)).toThrow(/CHECK/);
+    expect(() => db.prepare("UPDATE recordings SET ad_status = 'bogus' WHERE box_id = '11'").run()).toThrow(/CHECK/);
+    // A deleted show's id is not handed out again, and the link still follows a show's deletion.
+    expect(Number(addShow.run('New', 'New', 'off').lastInsertRowid)).toBe(Number(gone) + 1);
+    db.prepare('DELETE FROM shows WHERE id = ?').run(detectShow);
+    expect(db.prepare("SELECT show_id FROM recordings WHERE box_id = '12'").get()).toEqual({ show_id: null });
+    expect(() => db.prepare("UPDATE recordings SET show_id = 999 WHERE box_id = '11'").run()).toThrow(/FOREIGN KEY/);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Db } from '../../core/sqlite.js';
 
 export type RecordingStatus = 'done' | 'partial' | 'skipped' | 'failed';
-export type AdStatus = 'unscanned' | 'scanning' | 'detected' | 'no_breaks' | 'cut' | 'detect_failed' | 'cut_failed';
+export type AdStatus = 'unscanned' | 'scanning' | 'detected' | 'no_breaks' | 'marked' | 'cut' | 'detect_failed' | 'mark_failed' | 'cut_failed';
 
 /** A recording row as stored (timestamps in epoch ms). Box ids stay strings. */
 export interface RecordingRow {
@@ -22,8 +22,10 @@ export interface RecordingRow {
   ad_status: AdStatus;
   ad_breaks_json: string | null;
   ad_processed_at: number | null;
-  /** Why the last ad scan or cut failed (detect_failed / cut_failed), else null. */
+  /** Why the last ad scan, mark or cut failed (detect_failed / mark_failed / cut_failed), else null. */
   ad_error?: string | null;
+  /** Mark mode: the files it wrote beside the recording (`MarkedFiles` JSON), so a re-mark knows its own. */
+  ad_marks_json?: string | null;
   deleted_from_box_at: number | null;
   /** The box's `recordedStartDateTime` text (identity with the title, show folder and size). */
   recorded_start: string | null;

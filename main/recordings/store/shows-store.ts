@@ -1,6 +1,7 @@
 import type { Db } from '../../core/sqlite.js';
+import type { AdMode, MarkChapters } from './show-ad-options.js';
 
-export type AdMode = 'off' | 'detect' | 'cut';
+export type { AdMode, MarkChapters };
 
 export interface Show {
   id: number;
@@ -10,23 +11,30 @@ export interface Show {
   enabled: boolean;
   ad_mode: AdMode;
   delete_after_download: boolean;
+  /** Mark mode: whether a chaptered `.mkv` copy is written beside the `.ts` (the EDL always is). */
+  mark_chapters: MarkChapters;
+  /** Mark mode: a marked recording may be deleted from the box like a verified cut. */
+  mark_counts_as_cut: boolean;
   created_at: number;
   updated_at: number;
 }
 
 export type ShowInput = Omit<Show, 'id' | 'created_at' | 'updated_at'>;
+/** A new show: Mark's two options default to none and no. */
+export type ShowCreate = Omit<ShowInput, 'mark_chapters' | 'mark_counts_as_cut'> & Partial<Pick<ShowInput, 'mark_chapters' | 'mark_counts_as_cut'>>;
 
-interface ShowDbRow extends Omit<Show, 'enabled' | 'delete_after_download'> {
+interface ShowDbRow extends Omit<Show, 'enabled' | 'delete_after_download' | 'mark_counts_as_cut'> {
   enabled: number;
   delete_after_download: number;
+  mark_counts_as_cut: number;
 }
 
-const fromDb = (r: ShowDbRow): Show => ({ ...r, enabled: r.enabled === 1, delete_after_download: r.delete_after_download === 1 });
+const fromDb = (r: ShowDbRow): Show => ({ ...r, enabled: r.enabled === 1, delete_after_download: r.delete_after_download === 1, mark_counts_as_cut: r.mark_counts_as_cut === 1 });
 
 export interface ShowsStore {
   list(): Show[];
   get(id: number): Show | undefined;
-  create(input: ShowInput, now: number): Show;
+  create(input: ShowCreate, now: number): Show;
   update(id: number, patch: Partial<ShowInput>, now: number): Show | undefined;
   remove(id: number): boolean;
 }
@@ -34,23 +42,24 @@ export interface ShowsStore {
 export function createShowsStore(db: Db): ShowsStore {
   const listStmt = db.prepare('SELECT * FROM shows ORDER BY id');
   const getStmt = db.prepare('SELECT * FROM shows WHERE id = ?');
-  const insert = db.prepare(`INSERT INTO shows (name, dest_folder, season_template, enabled, ad_mode, delete_after_download, created_at, updated_at)
-    VALUES (@name, @dest_folder, @season_template, @enabled, @ad_mode, @delete_after_download, @now, @now)`);
+  const insert = db.prepare(`INSERT INTO shows (name, dest_folder, season_template, enabled, ad_mode, delete_after_download, mark_chapters, mark_counts_as_cut, created_at, updated_at)
+    VALUES (@name, @dest_folder, @season_template, @enabled, @ad_mode, @delete_after_download, @mark_chapters, @mark_counts_as_cut, @now, @now)`);
   const updateStmt = db.prepare(`UPDATE shows SET name = @name, dest_folder = @dest_folder, season_template = @season_template,
-    enabled = @enabled, ad_mode = @ad_mode, delete_after_download = @delete_after_download, updated_at = @now WHERE id = @id`);
+    enabled = @enabled, ad_mode = @ad_mode, delete_after_download = @delete_after_download, mark_chapters = @mark_chapters,
+    mark_counts_as_cut = @mark_counts_as_cut, updated_at = @now WHERE id = @id`);
   const del = db.prepare('DELETE FROM shows WHERE id = ?');
 
   const get = (id: number) => {
     const r = getStmt.get(id) as ShowDbRow | undefined;
     return r ? fromDb(r) : undefined;
   };
-  const toDb = (s: ShowInput) => ({ ...s, enabled: s.enabled ? 1 : 0, delete_after_download: s.delete_after_download ? 1 : 0 });
+  const toDb = (s: ShowInput) => ({ ...s, enabled: s.enabled ? 1 : 0, delete_after_download: s.delete_after_download ? 1 : 0, mark_counts_as_cut: s.mark_counts_as_cut ? 1 : 0 });
 
   return {
     list: () => (listStmt.all() as ShowDbRow[]).map(fromDb),
     get,
     create(input, now) {
-      const info = insert.run({ ...toDb(input), now });
+      const info = insert.run({ ...toDb({ mark_chapters: 'none', mark_counts_as_cut: false, ...input }), now });
       return get(Number(info.lastInsertRowid))!;
     },
     update(id, patch, now) {

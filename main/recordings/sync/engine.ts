@@ -126,6 +126,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const ctx = { mediaRoot: settings.media_root, appFolders: deps.appFolders, tolerance: settings.size_tolerance_bytes, marginBytes: settings.free_space_margin_mb * 1024 * 1024, signal };
       let next = 0;
       const downloaded: Array<{ boxId: string; show: Show }> = [];
+      const newFiles: string[] = [];
       const worker = async () => {
         while (next < work.length && !signal.aborted) {
           const w = work[next++]!;
@@ -137,7 +138,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           try {
             const { outcome, row, noSpace } = await processItem(deps, ctx, w);
             summary[outcome]++;
-            if (outcome === 'downloaded' && row) downloaded.push({ boxId: row.box_id, show: w.show });
+            if (outcome === 'downloaded' && row) {
+              downloaded.push({ boxId: row.box_id, show: w.show });
+              if (row.file_path) newFiles.push(row.file_path);
+            }
             if (noSpace) {
               summary.no_space = (summary.no_space ?? 0) + 1;
               summary.space_error ??= noSpace;
@@ -158,7 +162,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
       if (summary.downloaded > 0 && deps.hooks?.mediaServer && !signal.aborted) {
         try {
-          summary.media_server_refresh = (await deps.hooks.mediaServer.refreshLibrary(signal)) ?? 'ok';
+          summary.media_server_refresh = (await deps.hooks.mediaServer.refreshLibrary(signal, newFiles)) ?? 'ok';
         } catch (err) {
           summary.media_server_refresh = 'failed';
           summary.media_server_error = (err as Error).message;

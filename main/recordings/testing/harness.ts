@@ -42,6 +42,7 @@ export function testConfig(dir: string, ssdpPort: number, overrides: Partial<Rec
     ssdp: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: ssdpPort, windowMs: 250 },
     // Loopback only; tests that discover a media server point this at the fake one.
     gdm: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: 9, windowMs: 250 },
+    embyDiscovery: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: 9, windowMs: 250 },
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { AD_LABEL, episodeLabel, formatBytes, formatInZone, isTombstone, STATUS_LABEL } from '../format.js';
+import { adLabel, episodeLabel, formatBytes, formatInZone, isTombstone, STATUS_LABEL } from '../format.js';
 import { ProgressBar } from '../ProgressBar.js';
 import type { Recording } from '../types.js';
 
@@ -54,8 +54,8 @@ export function RecordingCells({ r, tz, onRescan, onDelete, lockedWhyId }: { r: 
       </div>
       <div role="cell" className="c3 small">
         <span className="cell-label">Ads: </span>
-        <span className={r.ad_error ? 'error-text' : undefined}>{AD_LABEL[r.ad_status] ?? r.ad_status}</span>
-        {r.ad_error && (r.ad_status === 'detect_failed' || r.ad_status === 'cut_failed') && (
+        <span className={r.ad_error ? 'error-text' : undefined}>{adLabel(r)}</span>
+        {r.ad_error && (r.ad_status === 'detect_failed' || r.ad_status === 'mark_failed' || r.ad_status === 'cut_failed') && (
           <span className="rec-error ad-error" title={r.ad_error} data-testid="ad-error">
             {r.ad_error}
           </span>

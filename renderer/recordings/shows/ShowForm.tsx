@@ -2,14 +2,20 @@ import { useState } from 'react';
 import { Field } from '../../kit/Field.js';
 import { messageOf, rec, RecApiError } from '../api.js';
 import type { AdMode, Capabilities, Show, ShowInput } from '../types.js';
+import { AD_MODE_TEXT, AD_MODES, MARK_CHAPTERS, MARK_CHAPTERS_TEXT, SHOW_AD_FIELDS, type MarkChapters } from '../../../main/recordings/store/show-ad-options.js';
 import { previewPath } from './path-preview.js';
 import { LockedWhy, useLocked } from '../locked.js';
 
 /** The form's values: a show as written (`id` null for a new one). */
 export type ShowDraft = ShowInput & { id: number | null };
 
-export const emptyDraft = (name = '', dest = ''): ShowDraft => ({ id: null, name, dest_folder: dest, season_template: 'Season {season}', enabled: true, ad_mode: 'off', delete_after_download: false });
-export const draftOf = (s: Show): ShowDraft => ({ id: s.id, name: s.name, dest_folder: s.dest_folder, season_template: s.season_template, enabled: s.enabled, ad_mode: s.ad_mode, delete_after_download: s.delete_after_download });
+export const emptyDraft = (name = '', dest = ''): ShowDraft => ({
+  id: null, name, dest_folder: dest, season_template: 'Season {season}', enabled: true, ad_mode: 'off', delete_after_download: false, mark_chapters: 'none', mark_counts_as_cut: false,
+});
+export const draftOf = (s: Show): ShowDraft => ({
+  id: s.id, name: s.name, dest_folder: s.dest_folder, season_template: s.season_template, enabled: s.enabled, ad_mode: s.ad_mode, delete_after_download: s.delete_after_download,
+  mark_chapters: s.mark_chapters, mark_counts_as_cut: s.mark_counts_as_cut,
+});
 
 type FieldName = keyof ShowInput;
 
@@ -31,7 +37,7 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
     setErrors({});
     setGeneral(null);
     const body: Record<string, unknown> = { name: draft.name, dest_folder: draft.dest_folder, season_template: draft.season_template, enabled: draft.enabled };
-    if (caps?.ad_scan) body.ad_mode = draft.ad_mode;
+    if (caps?.ad_scan) Object.assign(body, { ad_mode: draft.ad_mode, mark_chapters: draft.mark_chapters, mark_counts_as_cut: draft.mark_counts_as_cut });
     if (caps?.delete_from_box) body.delete_after_download = draft.delete_after_download;
     try {
       const res = draft.id === null ? await rec.post<{ show: Show }>('/api/shows', body) : await rec.patch<{ show: Show }>(`/api/shows/${draft.id}`, body);
@@ -63,12 +69,27 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
           {(p) => <input {...p} value={draft.season_template} onChange={(e) => set('season_template', e.target.value)} autoComplete="off" />}
         </Field>
         {caps?.ad_scan && (
-          <Field label="Ad removal" hint="Detect marks the breaks; cut removes them (the original is kept for a while)." error={errors.ad_mode}>
+          <Field label={SHOW_AD_FIELDS.ad_mode.label} hint={AD_MODE_TEXT[draft.ad_mode].sentence} error={errors.ad_mode}>
             {(p) => (
               <select {...p} value={draft.ad_mode} onChange={(e) => set('ad_mode', e.target.value as AdMode)}>
-                <option value="off">Off</option>
-                <option value="detect">Detect breaks</option>
-                <option value="cut">Cut breaks out</option>
+                {AD_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {AD_MODE_TEXT[m].label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        {caps?.ad_scan && draft.ad_mode === 'mark' && (
+          <Field label={SHOW_AD_FIELDS.mark_chapters.label} hint={MARK_CHAPTERS_TEXT[draft.mark_chapters].sentence} error={errors.mark_chapters}>
+            {(p) => (
+              <select {...p} value={draft.mark_chapters} onChange={(e) => set('mark_chapters', e.target.value as MarkChapters)}>
+                {MARK_CHAPTERS.map((c) => (
+                  <option key={c} value={c}>
+                    {MARK_CHAPTERS_TEXT[c].label}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
@@ -85,6 +106,11 @@ export function ShowForm({ draft, mediaRoot, caps, onChange, onSaved, onCancel }
           error={errors.delete_after_download}
         >
           {(p) => <input {...p} type="checkbox" checked={draft.delete_after_download} onChange={(e) => set('delete_after_download', e.target.checked)} />}
+        </Field>
+      )}
+      {caps?.delete_from_box && caps?.ad_scan && draft.ad_mode === 'mark' && draft.delete_after_download && (
+        <Field label={SHOW_AD_FIELDS.mark_counts_as_cut.label} hint={SHOW_AD_FIELDS.mark_counts_as_cut.description} checkbox error={errors.mark_counts_as_cut}>
+          {(p) => <input {...p} type="checkbox" checked={draft.mark_counts_as_cut} onChange={(e) => set('mark_counts_as_cut', e.target.checked)} />}
         </Field>
       )}
       <p className="small muted" id="path-preview-label">

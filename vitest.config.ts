@@ -14,7 +14,8 @@ const include = ['main/**/*.test.ts', 'deploy/**/*.test.ts', 'preload/**/*.test.
  * file runs with `isolate: false`: a worker process runs file after file and loads a shared module
  * once, not once a file (that loading was a fifth of the suite's time). Found by grep, issue 39:
  * `vi\.(mock|spyOn|useFakeTimers|stubGlobal|stubEnv)`, `globalThis`, `prom-client`,
- * `process\.(on|env\.X =)`, `unhandledRejection`, `homekit`. A new file doing one of these goes here.
+ * `process\.(on|env\.X =)`, `unhandledRejection`, `HAPStorage|homehub` (the pairing page). A new
+ * file doing one of these goes here.
  */
 const isolated = [
   'main/electron/shell.test.ts',
@@ -26,6 +27,8 @@ const isolated = [
   'main/recordings/service.test.ts',
   'main/energy/homekit/**/*.test.ts',
   'main/energy/import/sigen-homekit.test.ts',
+  'main/energy/import/import-routes.test.ts',
+  'main/server-env.test.ts',
 ];
 
 export default defineConfig({

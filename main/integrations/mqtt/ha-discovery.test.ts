@@ -107,7 +107,7 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     const since = sub.seen.length;
     const again = await startGatewaySimulator({ firmware: 'V2.9', port, plantModel: plant });
     cleanups.push(() => again.close());
-    await waitForState(h.service, (s) => s.connected);
+    await waitForState(h.service, (s) => s.connected, 15_000);
     expect((await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/gateway', 5000, since)).payload).toBe('online');
   });
 

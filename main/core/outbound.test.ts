@@ -138,4 +138,20 @@ describe('the outbound gate over real sockets', () => {
     const err = (await gate.fetch({ purpose: 'lan-device' }, `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e)) as Error;
     expect(err.name).toBe('TimeoutError');
   });
+
+  it('gives up on a silent host after its own timeout when that is shorter than the caller’s, and keeps the caller’s when not', async () => {
+    const silent = track(net.createServer(() => undefined));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+    const started = performance.now();
+    const capped = (await createOutbound({ timeoutMs: 100 })
+      .fetch({ purpose: 'lan-device' }, url, { signal: AbortSignal.timeout(20_000) })
+      .catch((e: unknown) => e)) as Error;
+    expect(capped.name).toBe('TimeoutError');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const callers = (await createOutbound({ timeoutMs: 20_000 })
+      .fetch({ purpose: 'lan-device' }, url, { signal: AbortSignal.timeout(50) })
+      .catch((e: unknown) => e)) as Error;
+    expect(callers.name).toBe('TimeoutError');
+  });
 });

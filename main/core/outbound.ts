@@ -173,6 +173,12 @@ export interface OutboundDeps {
    * address. Tests may pass a fetch of their own (it then does its own resolution of the same name).
    */
   transport?: Transport;
+  /**
+   * The longest any request through the gate waits, whatever its caller's own timeout (5-15 s for
+   * the weather, webhooks, media servers and the box): tests give a silent host a short one.
+   * Default: none, each caller's own. Running out is a TimeoutError, as the caller's own would be.
+   */
+  timeoutMs?: number;
 }
 
 export function createOutbound(deps: OutboundDeps = {}): Outbound {
@@ -207,6 +213,10 @@ export function createOutbound(deps: OutboundDeps = {}): Outbound {
     const url = new URL(input);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`refused: ${url.protocol} is not http or https`);
     const checked = await check(rule, url);
+    if (deps.timeoutMs !== undefined) {
+      const cap = AbortSignal.timeout(deps.timeoutMs);
+      init = { ...init, signal: init.signal ? AbortSignal.any([init.signal, cap]) : cap };
+    }
     if (deps.transport) return deps.transport(input, init);
     return nodeFetch(url, init, checked);
   };

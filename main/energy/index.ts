@@ -68,6 +68,8 @@ export interface EnergyDeps {
   otherPorts?: () => PortClaim[];
   /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
   requestTimeoutMs?: number;
+  /** The longest an outbound request may wait for an answer (default: each client's own; tests shorten it for a silent host). */
+  outboundTimeoutMs?: number;
 }
 
 export interface EnergyService extends Service {
@@ -177,7 +179,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
     });
     const gate = securityOf();
     // Every outbound connection goes through the gate (main/core/outbound.ts); the gateway is a LAN device.
-    const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
+    const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch, timeoutMs: deps.outboundTimeoutMs });
     const connect = gatewayLink(outbound, deps.connect);
 
     // Live prices (Amber, Octopus) are core, like the tariff: the features read the book from their context.

@@ -39,7 +39,8 @@ describe('the bridge does not read the network for a guest', () => {
 
   beforeAll(async () => {
     [banner, silent, closed, secret] = await Promise.all([startBanner(), startSilent(), closedPort(), startCapture({ body: 'TOP-SECRET-loopback-only-42' })]);
-    h = await startEnergyHarness({ deps: { resolve } });
+    // A silent host is given up on after 1 s, not the clients' own 5 s (webhook) and 10 s (weather).
+    h = await startEnergyHarness({ deps: { resolve, outboundTimeoutMs: 1000 } });
   });
   afterAll(async () => {
     await h.stop();

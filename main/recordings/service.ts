@@ -88,6 +88,8 @@ export interface RecordingDeps {
   owner?: OwnerGate;
   /** How long a request may take to arrive before 408 (default 30 s, core/http.ts; tests shorten it). */
   requestTimeoutMs?: number;
+  /** The longest an outbound request may wait for an answer (default: each client's own; tests shorten it for a silent host). */
+  outboundTimeoutMs?: number;
 }
 
 export interface RecordingService {
@@ -117,7 +119,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
   const clock = deps.clock ?? systemClock;
   // Every outbound connection goes through the gate: the box and the media server are LAN devices,
   // the cloud is an internet service (a home address only when the owner set it in that setting).
-  const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch });
+  const outbound = createOutbound({ resolve: deps.resolve, transport: deps.fetch, timeoutMs: deps.outboundTimeoutMs });
   const fetchFn = outbound.fetcher({ purpose: 'lan-device' });
   const logger = deps.logger.child({ service: 'recordings' });
   const guard = createFlightGuard();

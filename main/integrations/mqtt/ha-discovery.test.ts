@@ -92,6 +92,9 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     // The gateway goes away: the next failed poll says offline (retained, for a Home Assistant that starts now).
     const port = h.sim.port;
     const plant = h.sim.plant;
+    // Reconnect 1 s after a failed poll, not the default 10 s: the test waits for the return below.
+    const s0 = h.service.settings.get();
+    h.service.settings.replace({ ...s0, polling: { ...s0.polling, retryDelayMs: 1000 } });
     await h.sim.close();
     await waitForState(h.service, (s) => !s.connected);
     const off = await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/gateway' && m.payload === 'offline', 5000);

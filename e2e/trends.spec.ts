@@ -153,3 +153,17 @@ for (const [locale, shown] of [
     });
   });
 }
+
+test.describe('trends totals with live prices', () => {
+  // Amber is the source (no token: nothing is fetched; its address is a closed loopback port all the same).
+  test.use({ bridgeOptions: { configured: true, simHour: 0, seedHistory: () => steadyImport(), settings: { tariff: { importRate: 0.3 }, prices: { source: 'amber', amber: { baseUrl: 'http://127.0.0.1:9/v1' } } } } });
+
+  test("the window's cost is not made up from the fixed rates: it says the intervals price it", async ({ page, bridge }) => {
+    await bridge.stopSimulator();
+    await page.goto('/trends');
+    await expect(page.getByTestId('window-totals')).toBeVisible();
+    expect(numberIn(await page.getByTestId('total-import').innerText())).toBeGreaterThan(1.44);
+    await expect(page.getByTestId('total-cost')).toHaveText('priced by interval');
+    await expect(page.locator('#window-totals')).toContainText("today's cost by interval is below");
+  });
+});

@@ -17,6 +17,8 @@ import { sampleSpacingSeconds, windowTotals } from './window-totals.js';
 interface TariffSettings {
   tariff: TariffConfig;
   general: { timezone: string; currency: string };
+  /** Where prices come from: `fixed` (the tariff's rates) or a live source (Amber, Octopus). */
+  prices?: { source: string };
 }
 
 interface Stats {
@@ -79,9 +81,12 @@ export function TrendsPage() {
 
   const points = useMemo(() => (rows ? toChartPoints(rows) : []), [rows]);
   const spacing = rows ? sampleSpacingSeconds(rows, query.every) : query.every;
+  const livePrices = pricing?.prices !== undefined && pricing.prices.source !== 'fixed';
   const totals = useMemo(
-    () => (rows && rows.length ? windowTotals(rows, spacing, pricing ? { config: pricing.tariff, timeZone: pricing.general.timezone } : null) : null),
-    [rows, spacing, pricing],
+    // With live prices each interval had its own price, which the window's rows do not carry: the
+    // fixed rates would give a wrong cost, so none is worked out here (today's bill by interval is below).
+    () => (rows && rows.length ? windowTotals(rows, spacing, pricing && !livePrices ? { config: pricing.tariff, timeZone: pricing.general.timezone } : null) : null),
+    [rows, spacing, pricing, livePrices],
   );
   const currency = pricing?.general.currency ?? 'AUD';
   // "All" starts at the oldest row the bridge answered, not at the epoch it was asked from.
@@ -161,12 +166,16 @@ export function TrendsPage() {
             </div>
             <div>
               <dt>Grid cost</dt>
-              <dd data-testid="total-cost">{totals.cost === null ? 'no tariff set' : formatMoney(totals.cost, currency)}</dd>
+              <dd data-testid="total-cost">{totals.cost !== null ? formatMoney(totals.cost, currency) : livePrices ? 'priced by interval' : 'no tariff set'}</dd>
             </div>
           </dl>
           <p className="small muted">
             Over the {totals.hours.toFixed(1)} hours recorded in the chart's window, from the chart's own points.
-            {totals.cost === null ? ' Set your rates in Settings › Tariff to see the cost.' : ' Cost is what you bought at the rate in force minus what you sold at the feed-in rate; the daily supply charge and day-level credits are not included (a negative cost is a credit).'}
+            {livePrices
+              ? " With live prices every interval has its own price, and past intervals' prices are not kept, so this window's cost is not worked out: today's cost by interval is below, and the dashboard shows today's total."
+              : totals.cost === null
+                ? ' Set your rates in Settings › Tariff to see the cost.'
+                : ' Cost is what you bought at the rate in force minus what you sold at the feed-in rate; the daily supply charge and day-level credits are not included (a negative cost is a credit).'}
           </p>
         </Card>
       )}

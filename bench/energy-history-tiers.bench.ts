@@ -17,7 +17,8 @@ import { createManualClock } from '../main/core/clock.js';
 import { createHttpServer, listen } from '../main/core/http.js';
 import { silentLogger } from '../main/core/logger.js';
 import { DurableStore, REBUILD_HOURS_SQL, REBUILD_MINUTES_SQL } from '../main/energy/history/durable-store.js';
-import { createHistory, registerHistoryRoutes } from '../main/energy/history/index.js';
+import { createHistory } from '../main/energy/history/index.js';
+import { registerHistoryRoutes } from '../main/energy/history/routes.js';
 import { SAMPLE_FIELDS } from '../main/energy/history/sample.js';
 import { figure, median, round } from './report.js';
 

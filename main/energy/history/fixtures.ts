@@ -6,7 +6,8 @@ import { expect } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { createHttpServer } from '../../core/http.js';
 import { silentLogger } from '../../core/logger.js';
-import { createHistory, registerHistoryRoutes, type History, type HistoryOptions } from './index.js';
+import { createHistory, type History, type HistoryOptions } from './index.js';
+import { registerHistoryRoutes } from './routes.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 export interface TestResponse {

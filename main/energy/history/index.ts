@@ -19,7 +19,6 @@ import { HistoryReader } from './reader.js';
 import type { HistorySample } from './sample.js';
 
 export { sampleFromState, type HistorySample } from './sample.js';
-export { registerHistoryRoutes } from './routes.js';
 export type { ImportJob } from './import-worker.js';
 
 /** The durable copy is pruned to the retention window on this timer (spec: every 5 minutes). */

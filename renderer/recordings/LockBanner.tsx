@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Banner } from '../kit/Banner.js';
 import { Field } from '../kit/Field.js';
 import { passcodeInput } from '../kit/PasscodeInput.js';
@@ -7,14 +7,12 @@ import { lockState, type LockState } from './lock.js';
 
 /** The current lock state, fetched once and kept up to date by writes that answer 401. */
 export function useLockState(): LockState | null {
-  const [state, setState] = useState<LockState | null>(lockState.get());
+  const state = useSyncExternalStore(lockState.subscribe, lockState.get);
   useEffect(() => {
-    const off = lockState.subscribe(setState);
     rec
       .get<LockState>('/api/session')
       .then((s) => lockState.set(s))
       .catch(() => undefined);
-    return off;
   }, []);
   return state;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { WhyDisabled } from '../kit/SectionedPage.js';
 import { lockState } from './lock.js';
 
@@ -8,8 +8,8 @@ import { lockState } from './lock.js';
  * control whose request needs a session is disabled while this is true, with `lockedWhy` beside it.
  */
 export function useLocked(): boolean | null {
-  const [state, setState] = useState(lockState.get());
-  useEffect(() => lockState.subscribe(setState), []);
+  // An external store read the React way: a change between this render and the subscription is not missed.
+  const state = useSyncExternalStore(lockState.subscribe, lockState.get);
   if (!state) return null;
   return state.passcodeSet && !state.unlocked;
 }

@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fakeListeners } from './fake-listeners.js';
 import { assertLoopback } from '../box/simulator/loopback.js';
 import { DISCOVERY_MESSAGES } from './emby-discovery.js';
 import type { EmbyFamilyKind } from './jellyfin-client.js';
@@ -65,8 +65,6 @@ export function createFakeEmbyServer(opts: FakeEmbyServerOptions): FakeEmbyServe
   const prefix = opts.kind === 'emby' ? '/emby' : '';
   let unauthorized = 0;
   let requests = 0;
-  let port = 0;
-  let discoveryPort = 0;
 
   const keyOf = (req: http.IncomingMessage): string | undefined => {
     const emby = req.headers['x-emby-token'];
@@ -121,33 +119,19 @@ export function createFakeEmbyServer(opts: FakeEmbyServerOptions): FakeEmbyServe
   const udp = dgram.createSocket('udp4');
   udp.on('message', (msg, rinfo) => {
     if (msg.toString('utf8').trim().toLowerCase() !== DISCOVERY_MESSAGES[opts.kind].toLowerCase()) return;
-    udp.send(JSON.stringify({ Address: `http://${host}:${port}`, Id: serverId, Name: name, EndpointAddress: null }), rinfo.port, rinfo.address);
+    udp.send(JSON.stringify({ Address: `http://${host}:${listeners.ports.http}`, Id: serverId, Name: name, EndpointAddress: null }), rinfo.port, rinfo.address);
   });
 
+  const listeners = fakeListeners(server, udp, host, opts.port);
   const fake: FakeEmbyServer = {
-    async start() {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(opts.port ?? 0, host, () => resolve());
-      });
-      port = (server.address() as AddressInfo).port;
-      await new Promise<void>((resolve, reject) => {
-        udp.once('error', reject);
-        udp.bind(0, host, () => resolve());
-      });
-      discoveryPort = (udp.address() as AddressInfo).port;
-    },
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
-    },
+    start: listeners.start,
+    stop: listeners.stop,
     kind: opts.kind,
     get url() {
-      return `http://${host}:${port}`;
+      return `http://${host}:${listeners.ports.http}`;
     },
     get discoveryPort() {
-      return discoveryPort;
+      return listeners.ports.udp;
     },
     host,
     refreshes: [],

@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fakeListeners } from './fake-listeners.js';
 import { assertLoopback } from '../box/simulator/loopback.js';
 
 export interface FakeMediaServerOptions {
@@ -41,8 +41,6 @@ export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaSe
     { id: '2', title: 'TV Shows', type: 'show' },
   ];
   let unauthorized = 0;
-  let port = 0;
-  let gdmPort = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const token = req.headers['x-plex-token'] ?? url.searchParams.get('X-Plex-Token');
@@ -75,7 +73,7 @@ export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaSe
       'HTTP/1.0 200 OK',
       'Content-Type: plex/media-server',
       `Name: ${opts.name ?? 'Fake Media Server'}`,
-      `Port: ${port}`,
+      `Port: ${listeners.ports.http}`,
       'Resource-Identifier: fake-media-server-0001',
       'Version: 1.40.0.0000',
       '',
@@ -83,29 +81,15 @@ export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaSe
     ].join('\r\n');
     gdm.send(reply, rinfo.port, rinfo.address);
   });
+  const listeners = fakeListeners(server, gdm, host, opts.port);
   const fake: FakeMediaServer = {
-    async start() {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(opts.port ?? 0, host, () => resolve());
-      });
-      port = (server.address() as AddressInfo).port;
-      await new Promise<void>((resolve, reject) => {
-        gdm.once('error', reject);
-        gdm.bind(0, host, () => resolve());
-      });
-      gdmPort = (gdm.address() as AddressInfo).port;
-    },
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await new Promise<void>((resolve) => gdm.close(() => resolve()));
-    },
+    start: listeners.start,
+    stop: listeners.stop,
     get url() {
-      return `http://${host}:${port}`;
+      return `http://${host}:${listeners.ports.http}`;
     },
     get gdmPort() {
-      return gdmPort;
+      return listeners.ports.udp;
     },
     host,
     refreshes: [],

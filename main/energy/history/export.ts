@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Bucketer, DOWNSAMPLED_COLUMNS } from './downsample.js';
 import type { DurableStore } from './durable-store.js';
 import { localMinute } from '../tariff/local-time.js';
@@ -22,7 +21,6 @@ export function csvHeader(every: number | undefined): string {
   return ['time', ...(every === undefined ? ['t', ...SAMPLE_FIELDS] : DOWNSAMPLED_COLUMNS)].join(',') + '\n';
 }
 
-
 /**
  * The whole retained series as CSV or JSON text (a bare array, like GET /api/history), one keyset
  * page of the table per `next()` call; null once everything was returned. Memory stays flat
@@ -34,7 +32,6 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
   const bucketer = opts.every === undefined ? null : new Bucketer(opts.every * 1000);
   // JSON: each row is `{"k0":v0,"k1":v1,...}`; the key text is built once, not per row.
   const keyText = keys.map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
-  const iso = isoFormatter();
   let after = opts.cutoff - 1;
   let started = false;
   let wroteRow = false;
@@ -42,8 +39,8 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
 
   const formatRow = (values: unknown[]): string => {
     if (opts.format === 'csv') {
-      let line = iso(values[0] as number);
-      for (let i = 0; i < values.length; i++) line += ',' + formatNumber(values[i]);
+      let line = new Date(values[0] as number).toISOString();
+      for (const v of values) line += ',' + (v ?? '');
       return line + '\n';
     }
     let obj = wroteRow ? ',' : '';
@@ -91,68 +88,6 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
  * both threads) grew the service's RSS by 50-80 MB over a week's export.
  */
 export const EXPORT_PAGE_ROWS = 512;
-
-/** The export as a Readable in this thread (pulls a page when the consumer asks for more). */
-export function exportStream(opts: ExportOptions): Readable {
-  const cursor = exportCursor(opts);
-  return new Readable({
-    highWaterMark: 64 * 1024,
-    read() {
-      try {
-        for (;;) {
-          const chunk = cursor.next();
-          if (chunk === null) {
-            this.push(null);
-            return;
-          }
-          if (chunk && !this.push(chunk)) return;
-        }
-      } catch (err) {
-        this.destroy(err as Error);
-      }
-    },
-  });
-}
-
-/**
- * A number as `String(v)` writes it ('' for null), faster for the common case of readings with at
- * most two decimals: those are built from integers, which V8 turns into text far more cheaply than
- * arbitrary doubles. The fast path applies only when the two-decimal form reads back as the exact
- * same double, so the text always parses back to the stored value.
- */
-export function formatNumber(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const x = v as number;
-  if (Number.isInteger(x) && x > -1e15 && x < 1e15) return '' + x;
-  const k = Math.round(x * 100);
-  if (k / 100 === x && k > -1e15 && k < 1e15) {
-    const a = k < 0 ? -k : k;
-    const whole = Math.floor(a / 100);
-    const frac = a - whole * 100;
-    return (k < 0 ? '-' : '') + whole + (frac % 10 === 0 ? '.' + frac / 10 : (frac < 10 ? '.0' : '.') + frac);
-  }
-  return String(x);
-}
-
-/**
- * ISO 8601 for epoch ms, fast for a time-ordered series: the date-hour-minute prefix is formatted
- * once per minute, seconds and milliseconds are appended.
- */
-export function isoFormatter(): (t: number) => string {
-  let minute = NaN;
-  let prefix = '';
-  return (t) => {
-    const m = Math.floor(t / 60_000);
-    if (m !== minute) {
-      minute = m;
-      prefix = new Date(m * 60_000).toISOString().slice(0, 17);
-    }
-    const ms = t - m * 60_000;
-    const sec = Math.floor(ms / 1000);
-    const milli = ms - sec * 1000;
-    return prefix + (sec < 10 ? '0' : '') + sec + '.' + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z';
-  };
-}
 
 /** `energy-history-YYYY-MM-DD.<ext>`, dated in the given time zone. */
 export function exportFileName(now: number, timeZone: string, format: ExportFormat, every?: number): string {

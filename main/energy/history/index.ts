@@ -8,7 +8,7 @@ import type { Logger } from '../../core/logger.js';
 import type { HistoryStats } from '../live/snapshot.js';
 import { MAX_ROWS } from './downsample.js';
 import { DurableStore } from './durable-store.js';
-import { exportFileName, exportStream, type ExportFormat } from './export.js';
+import { exportFileName, type ExportFormat } from './export.js';
 import type { ImportJob, ImportMessage } from './import-worker.js';
 import type { LegacyImportReport } from './legacy-import.js';
 import { MemoryWindow } from './memory-window.js';
@@ -69,8 +69,7 @@ export interface History {
    * ready-to-send JSON text: heavy reads never hold up the poller or the event stream.
    */
   queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: string; widthSeconds?: number }>;
-  exportStream(format: ExportFormat, every?: number): Readable;
-  /** The export produced off this thread (history reader worker). */
+  /** The export, streamed from the history reader worker (off this thread, with backpressure). */
   exportOffThread(format: ExportFormat, every?: number): Readable;
   /**
    * Imports the legacy files once, in a worker, in the background (call it after the port opens);
@@ -291,10 +290,6 @@ export function createHistory(opts: HistoryOptions): History {
     queryJson(q, pretty) {
       if (!reader) return Promise.reject(new Error('history not started'));
       return reader.query(q, cutoff(), minuteCutoff(), pretty);
-    },
-
-    exportStream(format, every) {
-      return exportStream({ durable: store(), cutoff: cutoff(), format, every });
     },
 
     exportOffThread(format, every) {

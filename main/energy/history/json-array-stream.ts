@@ -3,25 +3,16 @@ import fs from 'node:fs';
 /**
  * Reads a file holding one top-level JSON array a chunk at a time, without ever holding the whole
  * text. Memory is a chunk plus one element; an element larger than `maxElementBytes` is an error
- * (a hostile or broken file cannot make it buffer without end).
- *
- * Two ways to find the elements, the first tried first:
- * - windows: the text up to the last `},` within the next `maxElementBytes` is handed to JSON.parse
- *   as an array. Only whole elements parse as one (a cut inside an element leaves a brace or a
- *   string open), and none of them can be larger than the window. No JS looks at each byte: this is
- *   about half the CPU of the scanner below (a 76 MB history file: 0.5 s less).
- * - the scanner: a byte scanner finds where each element starts and ends (brackets, braces and
- *   strings, nothing else), and the whole elements found in a chunk are handed to JSON.parse in one
- *   call. It takes over from the first window that does not parse, to the end of the file, and
- *   gives the exact errors: which element is not JSON, too large, or where the array is broken.
+ * (a hostile or broken file cannot make it buffer without end). A byte scanner finds where each
+ * element starts and ends (brackets, braces and strings, nothing else), and the whole elements found
+ * in a chunk are handed to JSON.parse in one call; errors say which element is not JSON, too large,
+ * or where the array is broken.
  */
 export interface JsonArrayOptions {
   /** Bytes read per chunk (default 1 MiB). */
   chunkBytes?: number;
   /** Largest element accepted, in bytes (default 64 KiB). */
   maxElementBytes?: number;
-  /** Scan every element from the start (no windows): what the windows fall back to, tested on its own. */
-  scanOnly?: boolean;
 }
 
 /** One chunk's elements: `items[k]` is element `first + k`; `bad` lists elements that are not valid JSON. */
@@ -53,6 +44,7 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const BOM = [0xef, 0xbb, 0xbf];
 
 /** Text of a byte for an error message. */
 const shown = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16)}`);
@@ -63,110 +55,7 @@ const shown = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)
  * is not a comma; elements that are whole but not valid JSON are listed in the batch's `bad`.
  */
 export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayBatch> {
-  const rest: ScanFrom = { offset: 0, index: 0 };
-  if (!opts.scanOnly) yield* readWindows(file, opts, rest);
-  if (rest.offset < 0) return;
-  for (const span of scanJsonArray(file, opts, rest)) yield { ...parseBatch(span.buf, span.starts, span.ends, span.first), end: span.end };
-}
-
-/** Where the scanner starts: a file offset just after '[' or a comma (0: the start of the file), and the elements before it. */
-interface ScanFrom {
-  offset: number;
-  index: number;
-}
-
-const BOM = [0xef, 0xbb, 0xbf];
-const OBJECT_END = Buffer.from('},');
-
-/**
- * The windows (see the top of this file), from the start of `file`: yields what they parse; sets
- * `rest` to where the scanner must take over, or its offset to -1 when the whole array was read.
- */
-function* readWindows(file: string, opts: JsonArrayOptions, rest: ScanFrom): Generator<JsonArrayBatch> {
-  const chunkBytes = opts.chunkBytes ?? 1 << 20;
-  const window = opts.maxElementBytes ?? 64 * 1024;
-  const fd = fs.openSync(file, 'r');
-  try {
-    // One buffer for the whole file: what is left of the last read moves to its front before the
-    // next, rather than two new buffers (the read and a concat) per MiB of the file.
-    const store = Buffer.allocUnsafe(2 * Math.max(chunkBytes, window + 4));
-    let buf = store.subarray(0, 0); // the file from `base` on, as read so far
-    let base = 0;
-    let eof = false;
-    /** Makes `buf` hold `bytes` from `at` on (or the rest of the file), dropping what is before `at`; returns where `at` is now. */
-    const fill = (at: number, bytes: number): number => {
-      if (eof || buf.length - at >= bytes) return at;
-      store.copyWithin(0, at, buf.length);
-      let held = buf.length - at;
-      base += at;
-      while (held < bytes) {
-        const n = fs.readSync(fd, store, held, Math.min(store.length - held, Math.max(chunkBytes, bytes - held)), base + held);
-        if (n === 0) {
-          eof = true;
-          break;
-        }
-        held += n;
-      }
-      buf = store.subarray(0, held);
-      return 0;
-    };
-    /** The first byte at or after `at` that is not whitespace (`buf.length` at the end of the file). */
-    const skipWs = (at: number): number => {
-      for (;;) {
-        while (at < buf.length && WS[buf[at]!]) at++;
-        if (at < buf.length || eof) return at;
-        at = fill(at, 1);
-      }
-    };
-    // The prelude: a byte order mark, '[', and whether the array is empty. Anything else: the scanner says what.
-    let at = 0;
-    at = fill(0, 4);
-    at = skipWs(BOM.every((b, k) => buf[k] === b) ? 3 : 0);
-    if (buf[at] !== OPEN_BRACKET) return;
-    at = skipWs(at + 1);
-    if (buf[at] === CLOSE_BRACKET) {
-      if (skipWs(at + 1) === buf.length) rest.offset = -1;
-      return;
-    }
-    rest.offset = base + at;
-    for (;;) {
-      at = fill(at, window + 2);
-      // The last `},` of the window (its ',' at most `window` bytes after `at`), or at the end of
-      // the file, the array's closing ']' (the file holds only whitespace after it).
-      let end = -1;
-      let next = -1;
-      const cut = buf.lastIndexOf(OBJECT_END, at + window - 1);
-      if (cut >= at) {
-        end = cut + 1;
-        next = cut + 2;
-      } else if (eof) {
-        let close = buf.length - 1;
-        while (close >= at && WS[buf[close]!]) close--;
-        if (close - at <= window && buf[close] === CLOSE_BRACKET) {
-          end = close;
-          next = buf.length;
-        }
-      }
-      if (end < 0) return;
-      let items: unknown[];
-      try {
-        items = JSON.parse(`[${buf.toString('utf8', at, end)}]`) as unknown[];
-      } catch {
-        return;
-      }
-      if (!items.length) return;
-      yield { first: rest.index, items, bad: [], end: base + end };
-      rest.index += items.length;
-      at = next;
-      if (at === buf.length && eof) {
-        rest.offset = -1;
-        return;
-      }
-      rest.offset = base + at;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
+  for (const span of scanJsonArray(file, opts)) yield { ...parseBatch(span.buf, span.starts, span.ends, span.first), end: span.end };
 }
 
 /** Where each whole element of one chunk starts and ends in `buf` ([starts[k], ends[k]) is element first + k). */
@@ -179,22 +68,21 @@ interface ElementSpans {
   end: number;
 }
 
-function* scanJsonArray(file: string, opts: JsonArrayOptions, from: ScanFrom): Generator<ElementSpans> {
+function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<ElementSpans> {
   const chunkBytes = opts.chunkBytes ?? 1 << 20;
   const maxElement = opts.maxElementBytes ?? 64 * 1024;
   const fd = fs.openSync(file, 'r');
   try {
-    // before '[' | expecting an element (or ']' if none yet) | inside one | after one | after ']';
-    // from the start of the file, or between two elements, where the windows stopped.
-    let state: 'start' | 'value' | 'in' | 'after' | 'end' = from.offset ? 'value' : 'start';
-    let empty = from.index === 0; // no element yet (']' allowed right after '[')
-    let index = from.index; // elements completed so far
+    // before '[' | expecting an element (or ']' if none yet) | inside one | after one | after ']'
+    let state: 'start' | 'value' | 'in' | 'after' | 'end' = 'start';
+    let empty = true; // no element yet (']' allowed right after '[')
+    let index = 0; // elements completed so far
     let depth = 0;
     let inString = false;
     let escaped = false;
     let scalar = false; // the element is a number, true, false or null (ends at a delimiter)
     let carry: Buffer = Buffer.alloc(0); // the element in progress, from an earlier chunk
-    let offset = from.offset; // file offset of buf[0], for messages
+    let offset = 0; // file offset of buf[0], for messages
     const chunk = Buffer.allocUnsafe(chunkBytes);
     for (;;) {
       const n = fs.readSync(fd, chunk, 0, chunkBytes, offset + carry.length);

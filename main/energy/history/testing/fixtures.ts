@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { createManualClock } from '../../core/clock.js';
-import { createHttpServer } from '../../core/http.js';
-import { silentLogger } from '../../core/logger.js';
-import { createHistory, type History, type HistoryOptions } from './index.js';
-import { registerHistoryRoutes } from './routes.js';
-import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
+import { createManualClock } from '../../../core/clock.js';
+import { createHttpServer } from '../../../core/http.js';
+import { silentLogger } from '../../../core/logger.js';
+import { createHistory, type History, type HistoryOptions } from '../index.js';
+import { registerHistoryRoutes } from '../routes.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../sample.js';
 
 export interface TestResponse {
   status: number;

@@ -56,6 +56,7 @@ export class DurableStore {
     const db = this.db;
     const tierRead = (tier: Tier) => db.prepare(`SELECT ${bucketOf(`k * ${TIERS[tier]}`)} AS b, total(n), ${TIER_AGGREGATES} FROM ${tier} WHERE k >= @a AND k <= @b GROUP BY b ORDER BY b`).raw();
     const tierEdge = (tier: Tier, fn: 'min' | 'max', op: '>=' | '<=') => db.prepare(`SELECT ${fn}(k) * ${TIERS[tier]} FROM ${tier} WHERE k ${op} ?`).pluck();
+    const tierBucket = (tier: Tier) => db.prepare(`SELECT total(n), ${TIER_AGGREGATES} FROM ${tier} WHERE k >= ? AND k < ?`).raw();
     this.stmts = {
       insert: db.prepare(`INSERT OR IGNORE INTO samples (${COLUMNS}) VALUES (${['t', ...SAMPLE_FIELDS].map(() => '?').join(', ')})`),
       upsert: { minute: db.prepare(upsertTier('minute')), hour: db.prepare(upsertTier('hour')) },
@@ -73,6 +74,7 @@ export class DurableStore {
       deleteMinutes: db.prepare('DELETE FROM minute WHERE k < ?'),
       rawRead: db.prepare(`SELECT ${bucketOf('t')} AS b, count(*), ${RAW_AGGREGATES} FROM samples WHERE t >= @lo AND t <= @hi GROUP BY b ORDER BY b`).raw(),
       tierRead: { minute: tierRead('minute'), hour: tierRead('hour') },
+      tierBucket: { minute: tierBucket('minute'), hour: tierBucket('hour') },
       tierFirst: { minute: tierEdge('minute', 'min', '>='), hour: tierEdge('hour', 'min', '>=') },
       tierLast: { minute: tierEdge('minute', 'max', '<='), hour: tierEdge('hour', 'max', '<=') },
       below: db.prepare('SELECT below FROM upgrade').pluck(),
@@ -256,7 +258,8 @@ export class DurableStore {
       const b = Math.floor((to + 1) / u) - 1;
       if (a > b) return fill(from, to, level - 1);
       fill(from, a * u - 1, level - 1);
-      add(this.stmts.tierRead[tierOf[level]!].all({ w: widthMs, a, b }) as unknown[][]);
+      const tier = tierOf[level]!;
+      add(widthMs >= 10 * u ? this.tierBuckets(tier, a, b, widthMs) : (this.stmts.tierRead[tier].all({ w: widthMs, a, b }) as unknown[][]));
       fill((b + 1) * u, to, level - 1);
     };
     const level = widthMs % TIERS.hour === 0 ? 2 : widthMs % TIERS.minute === 0 ? 1 : 0;
@@ -265,6 +268,25 @@ export class DurableStore {
     fill(Math.max(lo, cut.minute), Math.min(hi, cut.raw - 1), widthMs >= TIERS.hour ? 2 : Math.max(level, 1));
     fill(Math.max(lo, cut.raw), hi, level);
     return out;
+  }
+
+  /**
+   * The rows of units a..b of `tier` in buckets of `widthMs` (each unit whole in the bucket of its
+   * start), one query a bucket from the first unit with data to the last: for wide buckets this is
+   * half the CPU of the GROUP BY, which sorts every unit first (a year of minutes: 0.8 s, not 1.6 s).
+   */
+  private tierBuckets(tier: Tier, a: number, b: number, widthMs: number): unknown[][] {
+    const u = TIERS[tier];
+    const { tierFirst, tierLast, tierBucket } = this.stmts;
+    const first = tierFirst[tier].get(a) as number | null;
+    const last = tierLast[tier].get(b) as number | null;
+    const rows: unknown[][] = [];
+    if (first === null || last === null) return rows;
+    for (let t = Math.floor(first / widthMs) * widthMs; t <= last; t += widthMs) {
+      const row = tierBucket[tier].get(Math.max(a, Math.ceil(t / u)), Math.min(b + 1, Math.ceil((t + widthMs) / u))) as unknown[];
+      if (row[0]) rows.push([t, ...row]);
+    }
+    return rows;
   }
 
   close(): void {

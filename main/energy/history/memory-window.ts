@@ -55,12 +55,6 @@ export class MemoryWindow {
     return this.items.slice(Math.max(from, to - limit), to);
   }
 
-  /** The oldest held `t` with lo <= t <= hi, or null. */
-  firstIn(lo: number, hi: number): number | null {
-    const s = this.items[this.lowerBound(lo)];
-    return s && s.t <= hi ? s.t : null;
-  }
-
   /** Index of the first held sample with t >= x. */
   private lowerBound(x: number): number {
     let lo = this.head;

@@ -38,11 +38,6 @@ export class HistoryReader {
     private readonly logger: Logger,
   ) {}
 
-  /** Whether the worker is running (idle memory: it ends READER_IDLE_MS after its last request). */
-  running(): boolean {
-    return this.worker !== null;
-  }
-
   private send(req: ReaderRequest, onReply?: (r: ReaderReply) => void): void {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;

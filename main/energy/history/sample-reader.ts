@@ -3,37 +3,31 @@ import Database from 'better-sqlite3';
 import type { PowerSample } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 
-/**
- * Reads the powers of stored polls in `[from, to)`, oldest first, from the history database on a
- * separate read-only connection (WAL lets it read beside the writer). Used to rebuild today's cost
- * and the daily totals after a restart. Calls `each` per row; memory stays bounded.
- */
-export function readPowerSamples(file: string, from: number, to: number, each: (s: PowerSample) => void): number {
-  if (!fs.existsSync(file)) return 0;
+/** `fn` on a separate read-only connection to the history file (WAL lets it read beside the writer); `none` without the file. */
+function withHistoryDb<T>(file: string, none: T, fn: (db: Database.Database) => T): T {
+  if (!fs.existsSync(file)) return none;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
-    const stmt = db.prepare('SELECT t, solar, home, grid, battery FROM samples WHERE t >= ? AND t < ? ORDER BY t');
-    let n = 0;
-    for (const row of stmt.iterate(from, to) as Iterable<PowerSample>) {
-      each(row);
-      n++;
-    }
-    return n;
+    return fn(db);
   } finally {
     db.close();
   }
 }
 
-/** The time of the oldest stored poll, or null. */
-export function firstSampleTime(file: string): number | null {
-  if (!fs.existsSync(file)) return null;
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT min(t) FROM samples').pluck().get() as number | null) ?? null;
-  } finally {
-    db.close();
-  }
+/**
+ * Reads the powers of stored polls in `[from, to)`, oldest first, calling `each` per row (memory
+ * stays bounded). Used to rebuild today's cost and the daily totals after a restart.
+ */
+export function readPowerSamples(file: string, from: number, to: number, each: (s: PowerSample) => void): number {
+  return withHistoryDb(file, 0, (db) => {
+    let n = 0;
+    for (const row of db.prepare('SELECT t, solar, home, grid, battery FROM samples WHERE t >= ? AND t < ? ORDER BY t').iterate(from, to) as Iterable<PowerSample>) {
+      each(row);
+      n++;
+    }
+    return n;
+  });
 }
 
 /**
@@ -41,7 +35,7 @@ export function firstSampleTime(file: string): number | null {
  * that the table lacks, else today (so today's running totals come back).
  */
 export function firstMissingDay(historyFile: string, now: number, timeZone: string, has: (date: string) => boolean): { date: string; at: number } {
-  const first = firstSampleTime(historyFile);
+  const first = withHistoryDb(historyFile, null, (db) => (db.prepare('SELECT min(t) FROM samples').pluck().get() as number | null) ?? null);
   const today = localMinute(now, timeZone).date;
   let date = today;
   if (first !== null) {

@@ -1,11 +1,11 @@
-import { isPowerField, round4, SAMPLE_FIELDS, type DownsampledRow, type HistorySample } from './sample.js';
+import { isPowerField, round4, SAMPLE_FIELDS, type DownsampledRow } from './sample.js';
 
 /** The most rows a history response may carry, downsampled or not (spec limit). */
 export const MAX_ROWS = 20_000;
 
 /**
  * A bucket's partial aggregate: enough to merge buckets computed from different sources (the
- * per-minute rollup, raw durable rows, a stream of samples) and to finish into a row. Arrays follow SAMPLE_FIELDS.
+ * samples, the minute and hour tiers) and to finish into a row. Arrays follow SAMPLE_FIELDS.
  */
 export interface PartialBucket {
   t: number;
@@ -17,8 +17,6 @@ export interface PartialBucket {
 }
 
 const F = SAMPLE_FIELDS.length;
-
-export const bucketStart = (t: number, widthMs: number): number => Math.floor(t / widthMs) * widthMs;
 
 /**
  * The bucket width in whole seconds for a request: at least `every`, and wide enough that the
@@ -49,18 +47,6 @@ export function emptyBucket(t: number): PartialBucket {
 
 const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const upper = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
-
-export function addSample(b: PartialBucket, s: HistorySample): void {
-  b.n++;
-  for (let i = 0; i < F; i++) {
-    const v = s[SAMPLE_FIELDS[i]!];
-    if (v === null || v === undefined) continue;
-    b.sum[i]! += v;
-    b.cnt[i]!++;
-    b.min[i] = lower(b.min[i]!, v);
-    b.max[i] = upper(b.max[i]!, v);
-  }
-}
 
 export function mergeBucket(into: PartialBucket, from: PartialBucket): void {
   into.n += from.n;
@@ -102,28 +88,3 @@ export function finishBucket(b: PartialBucket): DownsampledRow {
 
 /** Column order of a downsampled row (JSON key order and CSV columns after the time). */
 export const DOWNSAMPLED_COLUMNS: string[] = ['t', ...SAMPLE_FIELDS.flatMap((f) => (isPowerField(f) ? [f, `${f}Min`, `${f}Max`] : [f])), 'n'];
-
-/** Streams samples (oldest first) into finished buckets: `push` returns a row when a bucket closes. */
-export class Bucketer {
-  private current: PartialBucket | null = null;
-
-  constructor(private readonly widthMs: number) {}
-
-  push(s: HistorySample): DownsampledRow | null {
-    const t = bucketStart(s.t, this.widthMs);
-    let done: DownsampledRow | null = null;
-    if (this.current && this.current.t !== t) {
-      done = finishBucket(this.current);
-      this.current = null;
-    }
-    if (!this.current) this.current = emptyBucket(t);
-    addSample(this.current, s);
-    return done;
-  }
-
-  flush(): DownsampledRow | null {
-    const done = this.current ? finishBucket(this.current) : null;
-    this.current = null;
-    return done;
-  }
-}

@@ -1,7 +1,7 @@
-import { Bucketer, DOWNSAMPLED_COLUMNS } from './downsample.js';
+import { DOWNSAMPLED_COLUMNS, finishBucket } from './downsample.js';
 import type { DurableStore } from './durable-store.js';
 import { localMinute } from '../tariff/local-time.js';
-import { SAMPLE_FIELDS, type DownsampledRow, type HistorySample } from './sample.js';
+import { SAMPLE_FIELDS, type DownsampledRow } from './sample.js';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -24,15 +24,16 @@ export function csvHeader(every: number | undefined): string {
 /**
  * The whole retained series as CSV or JSON text (a bare array, like GET /api/history), one keyset
  * page of the table per `next()` call; null once everything was returned. Memory stays flat
- * whatever the size. With `every`, the samples are folded into rows of that many seconds.
+ * whatever the size. With `every`, rows of that many seconds, read as GET /api/history reads them,
+ * `pageSize` buckets a page.
  */
 export function exportCursor(opts: ExportOptions): { next(): string | null } {
+  const { durable, cutoff, every } = opts;
   const pageSize = opts.pageSize ?? EXPORT_PAGE_ROWS;
-  const keys = opts.every === undefined ? ['t', ...SAMPLE_FIELDS] : DOWNSAMPLED_COLUMNS;
-  const bucketer = opts.every === undefined ? null : new Bucketer(opts.every * 1000);
+  const keys = every === undefined ? ['t', ...SAMPLE_FIELDS] : DOWNSAMPLED_COLUMNS;
   // JSON: each row is `{"k0":v0,"k1":v1,...}`; the key text is built once, not per row.
   const keyText = keys.map((k, i) => (i === 0 ? '{"' : ',"') + k + '":');
-  let after = opts.cutoff - 1;
+  let after = cutoff - 1; // the last sample written, or the end of the last page of buckets
   let started = false;
   let wroteRow = false;
   let done = false;
@@ -51,7 +52,22 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
     wroteRow = true;
     return obj + '}';
   };
-  const downsampled = (row: DownsampledRow | null) => (row ? formatRow(DOWNSAMPLED_COLUMNS.map((k) => row[k as keyof DownsampledRow])) : '');
+  /** The next page's rows (values in `keys` order), and whether more may follow. */
+  const page = (): [unknown[][], boolean] => {
+    if (every === undefined) {
+      const rows = durable.pageAfter(after, pageSize);
+      if (rows.length) after = rows[rows.length - 1]![0] as number;
+      return [rows, rows.length === pageSize];
+    }
+    const w = every * 1000;
+    const from = after + 1;
+    after = (Math.floor(from / w) + pageSize) * w - 1;
+    const rows = durable.buckets(from, after, w, { raw: cutoff, minute: cutoff }).map((b) => {
+      const row = finishBucket(b);
+      return keys.map((k) => row[k as keyof DownsampledRow]);
+    });
+    return [rows, after < (durable.lastT() ?? -Infinity)];
+  };
 
   return {
     next() {
@@ -59,21 +75,11 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
       let out = '';
       if (!started) {
         started = true;
-        out += opts.format === 'csv' ? csvHeader(opts.every) : '[';
+        out += opts.format === 'csv' ? csvHeader(every) : '[';
       }
-      const page = opts.durable.pageAfter(after, pageSize);
-      for (const values of page) {
-        if (!bucketer) {
-          out += formatRow(values);
-          continue;
-        }
-        const sample = { t: values[0] } as HistorySample;
-        SAMPLE_FIELDS.forEach((f, i) => (sample[f] = values[i + 1] as number | null));
-        out += downsampled(bucketer.push(sample));
-      }
-      if (page.length) after = page[page.length - 1]![0] as number;
-      if (page.length < pageSize) {
-        if (bucketer) out += downsampled(bucketer.flush());
+      const [rows, more] = page();
+      for (const values of rows) out += formatRow(values);
+      if (!more) {
         if (opts.format === 'json') out += ']';
         done = true;
       }

@@ -5,6 +5,7 @@ import { historyMigrations, OLD_TABLES, tierColumns, TIERS, type Tier } from './
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 const COLUMNS = ['t', ...SAMPLE_FIELDS].join(', ');
+const values = (s: HistorySample): unknown[] => [s.t, ...SAMPLE_FIELDS.map((f) => s[f])];
 const TIER_COLUMNS = ['k', 'n', ...SAMPLE_FIELDS.flatMap(tierColumns)].join(', ');
 /** A poll added to its minute or hour: `@k` and the sample's fields bound by name. */
 const upsertTier = (tier: Tier) =>
@@ -91,16 +92,12 @@ export class DurableStore {
     const { insert, upsert } = this.stmts;
     return this.db
       .transaction(() => {
-        if (insert.run(this.values(s)).changes === 0) return false;
+        if (insert.run(values(s)).changes === 0) return false;
         upsert.minute.run({ ...s, k: Math.floor(s.t / TIERS.minute) });
         upsert.hour.run({ ...s, k: Math.floor(s.t / TIERS.hour) });
         return true;
       })
       .immediate();
-  }
-
-  private values(s: HistorySample): unknown[] {
-    return [s.t, ...SAMPLE_FIELDS.map((f) => s[f])];
   }
 
   /**
@@ -114,7 +111,7 @@ export class DurableStore {
         let lo = Infinity;
         let hi = -Infinity;
         for (const s of samples) {
-          if (this.stmts.insert.run(this.values(s)).changes === 0) continue;
+          if (this.stmts.insert.run(values(s)).changes === 0) continue;
           n++;
           lo = Math.min(lo, s.t);
           hi = Math.max(hi, s.t);
@@ -145,8 +142,7 @@ export class DurableStore {
    * building them, upgrade.ts) reads take the samples.
    */
   tiersFrom(): number {
-    const below = this.stmts.below.get() as number | undefined;
-    return below ?? Number.MIN_SAFE_INTEGER;
+    return (this.stmts.below.get() as number | undefined) ?? Number.MIN_SAFE_INTEGER;
   }
 
   /**

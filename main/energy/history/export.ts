@@ -16,11 +16,6 @@ export interface ExportOptions {
   pageSize?: number;
 }
 
-/** CSV header: ISO time, epoch ms, then the sample fields (or the downsampled row's columns). */
-export function csvHeader(every: number | undefined): string {
-  return ['time', ...(every === undefined ? ['t', ...SAMPLE_FIELDS] : DOWNSAMPLED_COLUMNS)].join(',') + '\n';
-}
-
 /**
  * The whole retained series as CSV or JSON text (a bare array, like GET /api/history), one keyset
  * page of the table per `next()` call; null once everything was returned. Memory stays flat
@@ -62,10 +57,7 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
     const w = every * 1000;
     const from = after + 1;
     after = (Math.floor(from / w) + pageSize) * w - 1;
-    const rows = durable.buckets(from, after, w, { raw: cutoff, minute: cutoff }).map((b) => {
-      const row = finishBucket(b);
-      return keys.map((k) => row[k as keyof DownsampledRow]);
-    });
+    const rows = durable.buckets(from, after, w, { raw: cutoff, minute: cutoff }).map(finishBucket).map((row) => keys.map((k) => row[k as keyof DownsampledRow]));
     return [rows, after < (durable.lastT() ?? -Infinity)];
   };
 
@@ -75,7 +67,7 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
       let out = '';
       if (!started) {
         started = true;
-        out += opts.format === 'csv' ? csvHeader(every) : '[';
+        out += opts.format === 'csv' ? ['time', ...keys].join(',') + '\n' : '['; // CSV: ISO time, then the row's columns
       }
       const [rows, more] = page();
       for (const values of rows) out += formatRow(values);

@@ -63,13 +63,12 @@ interface Counts {
  * (none: refused, nothing in).
  */
 async function write(store: DurableStore, file: string, pages: Iterable<HistorySample[]>, counts: Counts, total: () => number): Promise<void> {
-  let batch: HistorySample[] = [];
+  const batch: HistorySample[] = [];
   let power = false;
   let done = 0;
   const flush = async (all: boolean) => {
     while (batch.length >= (all ? 1 : BATCH)) {
-      const part = batch.slice(0, BATCH);
-      batch = batch.slice(part.length);
+      const part = batch.splice(0, BATCH);
       counts.imported += store.insertMany(part);
       done += part.length;
       send({ type: 'progress', file, done, total: Math.max(total(), done) });

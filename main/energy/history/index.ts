@@ -138,17 +138,15 @@ export function createHistory(opts: HistoryOptions): History {
   };
 
   const cutoff = () => clock.now() - retentionMs();
-  const DAY = 86_400_000;
-  const minuteCutoff = () => Math.min(cutoff(), clock.now() - (opts.minuteRetentionMs?.() ?? 400 * DAY));
+  const inMemory = () => ({ count: memory.size, firstT: memory.firstT, lastT: memory.lastT });
+  const minuteCutoff = () => Math.min(cutoff(), clock.now() - (opts.minuteRetentionMs?.() ?? 400 * 86_400_000));
   const store = (): DurableStore => {
     if (!durable) throw new Error('history not started');
     return durable;
   };
 
   const prune = (): number => {
-    const d = store();
-    const c = cutoff();
-    const deleted = d.prune({ raw: c, minute: minuteCutoff() });
+    const deleted = store().prune({ raw: cutoff(), minute: minuteCutoff() });
     if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };
@@ -276,7 +274,7 @@ export function createHistory(opts: HistoryOptions): History {
     writeError: () => writeError,
 
     stats() {
-      if (!durable) return { count: memory.size, firstT: memory.firstT, lastT: memory.lastT };
+      if (!durable) return inMemory();
       const c = cutoff();
       // Never a count(*) over the table: a start with a week of samples answers its port at once.
       const count = durable.countFrom(c);
@@ -303,9 +301,7 @@ export function createHistory(opts: HistoryOptions): History {
 
     prune,
 
-    inMemory() {
-      return { count: memory.size, firstT: memory.firstT, lastT: memory.lastT };
-    },
+    inMemory,
 
     legacyImports: () => reports,
 

@@ -55,20 +55,6 @@ const shown = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)
  * is not a comma; elements that are whole but not valid JSON are listed in the batch's `bad`.
  */
 export function* readJsonArray(file: string, opts: JsonArrayOptions = {}): Generator<JsonArrayBatch> {
-  for (const span of scanJsonArray(file, opts)) yield { ...parseBatch(span.buf, span.starts, span.ends, span.first), end: span.end };
-}
-
-/** Where each whole element of one chunk starts and ends in `buf` ([starts[k], ends[k]) is element first + k). */
-interface ElementSpans {
-  buf: Buffer;
-  starts: number[];
-  ends: number[];
-  first: number;
-  /** File offset of the end of the last element. */
-  end: number;
-}
-
-function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<ElementSpans> {
   const chunkBytes = opts.chunkBytes ?? 1 << 20;
   const maxElement = opts.maxElementBytes ?? 64 * 1024;
   const fd = fs.openSync(file, 'r');
@@ -154,7 +140,7 @@ function* scanJsonArray(file: string, opts: JsonArrayOptions): Generator<Element
         scalar = false;
         state = close(buf.length);
       }
-      if (starts.length) yield { buf, starts, ends, first: index - starts.length, end: offset + ends[ends.length - 1]! };
+      if (starts.length) yield { ...parseBatch(buf, starts, ends, index - starts.length), end: offset + ends[ends.length - 1]! };
       if (state === 'in') {
         carry = Buffer.from(buf.subarray(start));
         if (carry.length > maxElement) throw new JsonArrayError(`entry ${index} is larger than ${maxElement} bytes`, index);

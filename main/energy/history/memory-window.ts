@@ -7,20 +7,19 @@ import type { HistorySample } from './sample.js';
  */
 export class MemoryWindow {
   private items: HistorySample[] = [];
-  private head = 0;
 
   constructor(readonly capacity: number) {}
 
   get size(): number {
-    return this.items.length - this.head;
+    return this.items.length;
   }
 
   get firstT(): number | null {
-    return this.size ? this.items[this.head]!.t : null;
+    return this.items[0]?.t ?? null;
   }
 
   get lastT(): number | null {
-    return this.size ? this.items[this.items.length - 1]!.t : null;
+    return this.items.at(-1)?.t ?? null;
   }
 
   /** Appends a sample newer than the last one; returns false (and keeps nothing) otherwise. */
@@ -28,36 +27,29 @@ export class MemoryWindow {
     const last = this.lastT;
     if (last !== null && sample.t <= last) return false;
     this.items.push(sample);
-    if (this.size > this.capacity) this.head += this.size - this.capacity;
-    this.compact();
+    if (this.items.length > this.capacity) this.items.shift();
     return true;
   }
 
   /** Replaces the content (used when loading from the durable copy); input is oldest first. */
   load(samples: HistorySample[]): void {
     this.items = samples.slice(-this.capacity);
-    this.head = 0;
   }
 
-  /** Drops samples older than `cutoff`; returns how many went. */
-  trimBefore(cutoff: number): number {
-    const idx = this.lowerBound(cutoff);
-    const dropped = idx - this.head;
-    this.head = idx;
-    this.compact();
-    return dropped;
+  /** Drops samples older than `cutoff`. */
+  trimBefore(cutoff: number): void {
+    this.items.splice(0, this.lowerBound(cutoff));
   }
 
   /** Samples with lo <= t <= hi, oldest first; only the most recent `limit` when given. */
   range(lo: number, hi: number, limit = Infinity): HistorySample[] {
-    const from = this.lowerBound(lo);
     const to = this.lowerBound(hi + 1);
-    return this.items.slice(Math.max(from, to - limit), to);
+    return this.items.slice(Math.max(this.lowerBound(lo), to - limit), to);
   }
 
   /** Index of the first held sample with t >= x. */
   private lowerBound(x: number): number {
-    let lo = this.head;
+    let lo = 0;
     let hi = this.items.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
@@ -65,12 +57,5 @@ export class MemoryWindow {
       else hi = mid;
     }
     return lo;
-  }
-
-  private compact(): void {
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
   }
 }

@@ -18,20 +18,8 @@ export const isPowerField = (f: SampleField): f is PowerField => (POWER_FIELDS a
 
 /** The history sample of a freshly polled live state; `outdoorTemp` is null with weather off. */
 export function sampleFromState(state: LiveState, t = state.lastUpdated ?? 0): HistorySample {
-  const p = state.power;
-  return {
-    t,
-    solar: p.solar,
-    solarNative: p.solarNative,
-    solarThirdParty: p.solarThirdParty,
-    home: p.home,
-    homeGeneral: p.homeGeneral,
-    smartPort: p.smartPort,
-    grid: p.grid,
-    battery: p.battery,
-    soc: state.battery.soc,
-    outdoorTemp: state.weather?.outdoorTemp ?? null,
-  };
+  const power = Object.fromEntries(POWER_FIELDS.map((f) => [f, state.power[f]])) as Record<PowerField, number | null>;
+  return { t, ...power, soc: state.battery.soc, outdoorTemp: state.weather?.outdoorTemp ?? null };
 }
 
 /** Epoch ms from an integer string or an ISO 8601 timestamp; null when unparseable. */

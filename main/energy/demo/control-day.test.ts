@@ -44,45 +44,60 @@ interface Poll {
   regs: Record<string, number>;
 }
 
-describe('the demo’s price-following day', () => {
-  let h: Awaited<ReturnType<typeof startEnergyHarness>>;
-  let amber: AmberSimulator;
+type Harness = Awaited<ReturnType<typeof startEnergyHarness>>;
+
+/**
+ * The service, the gateway simulator and the Amber simulator on a clock starting at `start`, with
+ * the demo's settings (and `control` over them) put by the owner and "Follow the price" asked for
+ * as the demo asks; then polls every 5 minutes until `until`, each recorded once the controller is done.
+ */
+async function runDay(until: number, control: Record<string, unknown> = {}, beforePoll?: (h: Harness, t: number) => void): Promise<{ h: Harness; amber: AmberSimulator; polls: Poll[] }> {
   const clock = createManualClock(start);
   const polls: Poll[] = [];
+  const amber = await startAmberSimulator({ now: () => clock.now(), intervalMinutes: 30, timeZone: 'UTC' });
+  const h = await startEnergyHarness({
+    sim: { now: () => clock.now(), timeZone: 'UTC', initialSoc: 60, skyClear: demoSky(start) },
+    env: { POLL_INTERVAL_MS: String(POLL) },
+    deps: { clock },
+  });
+  const api = (url: string, init?: RequestInit) => fetch(`${h.service.url}${url}`, init).then((r) => r.json());
+  // The settings the demo writes before its start, put by the owner (this PC).
+  const demo = demoControlSettings() as { control: Record<string, unknown> };
+  const settings = {
+    general: { timezone: 'UTC' },
+    prices: { source: 'amber', amber: { token: amber.token, siteId: amber.siteId, baseUrl: amber.url } },
+    control: { ...demo.control, ...control },
+  };
+  const put = await fetch(`${h.service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+  expect(put.status).toBe(200);
+  await nextPoll(h.service, clock, 0);
+  await waitFor('the Amber prices', async () => ((await api('/api/prices')).current ? true : undefined), 10_000);
+  // The demo asks for "Follow the price" as the owner (this PC).
+  const res = await fetch(`${h.service.url}${FOLLOW_THE_PRICE.url}`, { method: FOLLOW_THE_PRICE.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(FOLLOW_THE_PRICE.payload) });
+  expect(res.status).toBe(200);
+  const settled = async () => {
+    for (;;) {
+      const s = (await h.service.app.inject({ url: '/api/control' })).json() as { busy: boolean };
+      if (!s.busy) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  while (clock.now() < until) {
+    beforePoll?.(h, clock.now());
+    const state = await nextPoll(h.service, clock, POLL);
+    await settled();
+    polls.push({ t: state.lastUpdated!, battery: state.power.battery!, batteryGross: state.power.batteryGross!, grid: state.power.grid!, soc: state.battery.soc!, regs: { ...h.sim.plant.control.values } });
+  }
+  return { h, amber, polls };
+}
+
+describe('the demo’s price-following day', () => {
+  let h: Harness;
+  let amber: AmberSimulator;
+  let polls: Poll[] = [];
 
   beforeAll(async () => {
-    amber = await startAmberSimulator({ now: () => clock.now(), intervalMinutes: 30, timeZone: 'UTC' });
-    h = await startEnergyHarness({
-      sim: { now: () => clock.now(), timeZone: 'UTC', initialSoc: 60, skyClear: demoSky(start) },
-      env: { POLL_INTERVAL_MS: String(POLL) },
-      deps: { clock },
-    });
-    const api = (url: string, init?: RequestInit) => fetch(`${h.service.url}${url}`, init).then((r) => r.json());
-    // The settings the demo writes before its start, put by the owner (this PC).
-    const settings = {
-      general: { timezone: 'UTC' },
-      prices: { source: 'amber', amber: { token: amber.token, siteId: amber.siteId, baseUrl: amber.url } },
-      ...demoControlSettings(),
-    };
-    const put = await fetch(`${h.service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
-    expect(put.status).toBe(200);
-    await nextPoll(h.service, clock, 0);
-    await waitFor('the Amber prices', async () => ((await api('/api/prices')).current ? true : undefined), 10_000);
-    // The demo asks for "Follow the price" as the owner (this PC).
-    const res = await fetch(`${h.service.url}${FOLLOW_THE_PRICE.url}`, { method: FOLLOW_THE_PRICE.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(FOLLOW_THE_PRICE.payload) });
-    expect(res.status).toBe(200);
-    const settled = async () => {
-      for (;;) {
-        const s = (await h.service.app.inject({ url: '/api/control' })).json() as { busy: boolean };
-        if (!s.busy) return;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    while (clock.now() < end) {
-      const state = await nextPoll(h.service, clock, POLL);
-      await settled();
-      polls.push({ t: state.lastUpdated!, battery: state.power.battery!, batteryGross: state.power.batteryGross!, grid: state.power.grid!, soc: state.battery.soc!, regs: { ...h.sim.plant.control.values } });
-    }
+    ({ h, amber, polls } = await runDay(end));
   }, 120_000);
 
   afterAll(async () => {
@@ -106,6 +121,21 @@ describe('the demo’s price-following day', () => {
     // Plant start/stop is never written; only the control registers.
     expect(h.sim.plant.control.startStopWrites).toBe(0);
     expect(h.sim.plant.control.writes.every((w) => [40029, 40031, 40032, 40034, 40038].includes(w.address))).toBe(true);
+  });
+
+  it('writes once per step, a few registers each: charge, hold, then back to Automatic for the peak', () => {
+    const writes = h.sim.plant.control.writes.filter((w) => w.by === 'modbus').map((w) => [w.address, w.words.length === 1 ? w.words[0] : (w.words[0]! << 16) + w.words[1]!]);
+    expect(writes).toEqual([
+      // 11:00 charge from the grid (the charging limit is already the battery's 5000 W)
+      [40031, 3],
+      [40029, 1],
+      // about 12:05, full: hold
+      [40034, 0],
+      [40031, 2],
+      // 17:30 the peak: remote control off, the discharging limit put back
+      [40029, 0],
+      [40034, 5000],
+    ]);
   });
 
   it('holds the charge until the peak: no discharge between the end of charging and 17:30', () => {
@@ -165,4 +195,27 @@ describe('the demo’s price-following day', () => {
     expect(status.today.peakKwh).toBeCloseTo(peakKwh, 2);
     expect(status.today.saved).toBeCloseTo(saved, 2);
   });
+});
+
+describe('in a dry run', () => {
+  it('the plan says it would charge at 11:00, nothing is written, and a charge another controller makes is not counted as its saving', async () => {
+    // At 11:00 a virtual power plant has the battery charge from the grid.
+    const vpp = (h: Harness, t: number) => {
+      if (t !== at(11)) return;
+      h.sim.otherController('controlMode', 3);
+      h.sim.otherController('remoteEms', 1);
+    };
+    const { h, amber, polls } = await runDay(at(11, 30), { dryRun: true }, vpp);
+    try {
+      expect(h.sim.plant.control.writes.filter((w) => w.by === 'modbus')).toHaveLength(0);
+      expect(polls.at(-1)!.battery).toBeGreaterThan(4500);
+      const audit = await (await fetch(`${h.service.url}/api/control/audit?limit=50`)).json();
+      expect(audit.entries.some((e: { kind: string; by: string; reason: string }) => e.kind === 'dry-run' && e.by === 'plan' && e.reason.startsWith('charge'))).toBe(true);
+      const status = await (await fetch(`${h.service.url}/api/control`)).json();
+      expect(status.today).toMatchObject({ chargedKwh: 0, peakKwh: 0, saved: null });
+    } finally {
+      await h.stop();
+      await amber.close();
+    }
+  }, 60_000);
 });

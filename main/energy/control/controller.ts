@@ -22,6 +22,8 @@ interface Kept {
   /** 30003 before remote EMS was turned on (9 = a user's custom mode, which the plant does not restore). */
   previousEmsMode: number | null;
   backedOff: { since: number; message: string } | null;
+  /** When the writes of the last hour were made: the write budget counts across restarts (a restart loop cannot pass it). */
+  writeTimes: number[];
 }
 
 export interface ControllerDeps {
@@ -63,7 +65,6 @@ export class BatteryController {
   private lastGood: number | null = null;
   private stale = false;
   private lastCheck = 0;
-  private writeTimes: number[] = [];
   private lastState: LiveState | null = null;
   private stepKey: string | null = null;
   private lastMessage = '';
@@ -234,7 +235,10 @@ export class BatteryController {
   private async writeAll(writer: PlantWriter, changes: PlannedWrite[], current: ControlValues, done: AuditWrite[], by: AuditEntry['by'], reason: string): Promise<void> {
     try {
       for (const w of changes) {
-        this.writeTimes.push(this.deps.clock.now());
+        // Counted and saved before it is sent: a crash right after the write still counts it.
+        const at = this.deps.clock.now();
+        this.kept = { ...this.kept, writeTimes: [...this.kept.writeTimes.filter((t) => at - t < HOUR), at] };
+        this.save();
         const r = await writer.write(w.key, w.value);
         done.push({ register: w.key, address: r.address, value: w.value, before: current[w.key] ?? null, readBack: r.readBack });
       }
@@ -276,7 +280,7 @@ export class BatteryController {
     const saved = this.kept.saved;
     const previous = this.kept.previousEmsMode;
     if (!Object.keys(saved).length || s.dryRun) {
-      this.kept = { mode: AUTOMATIC, since: now, saved: s.dryRun ? saved : {}, expected: s.dryRun ? this.kept.expected : {}, previousEmsMode: s.dryRun ? previous : null, backedOff: null };
+      this.kept = { ...this.kept, mode: AUTOMATIC, since: now, saved: s.dryRun ? saved : {}, expected: s.dryRun ? this.kept.expected : {}, previousEmsMode: s.dryRun ? previous : null, backedOff: null };
       this.save();
       this.lastMessage = `${s.dryRun && Object.keys(saved).length ? 'Dry run: nothing written. ' : ''}Automatic: the plant runs on its own (${reason}).`;
       this.log({ kind: 'decision', by, reason: this.lastMessage });
@@ -296,7 +300,7 @@ export class BatteryController {
       const restores = order.map((key) => ({ key, value: key === 'remoteEms' ? 0 : saved[key]!, why: 'put back' }));
       const current = await writer.readControl(restores.map((r) => r.key));
       const changes = restores.filter((r) => current[r.key] !== r.value);
-      this.kept = { mode: AUTOMATIC, since: now, saved: {}, expected: {}, previousEmsMode: null, backedOff: null };
+      this.kept = { ...this.kept, mode: AUTOMATIC, since: now, saved: {}, expected: {}, previousEmsMode: null, backedOff: null };
       this.save();
       const done: AuditWrite[] = [];
       await this.writeAll(writer, changes, current, done, by, `${reason}: remote control off, your values put back`);
@@ -351,8 +355,7 @@ export class BatteryController {
   }
 
   private writesInLastHour(now: number): number {
-    this.writeTimes = this.writeTimes.filter((t) => now - t < HOUR);
-    return this.writeTimes.length;
+    return this.kept.writeTimes.filter((t) => now - t < HOUR).length;
   }
 
   private refuse(by: AuditEntry['by'], err: AppError): AppError {
@@ -390,9 +393,13 @@ export class BatteryController {
   }
 
   private load(): Kept {
-    const fallback: Kept = { mode: AUTOMATIC, since: this.deps.clock.now(), saved: {}, expected: {}, previousEmsMode: null, backedOff: null };
+    const now = this.deps.clock.now();
+    const fallback: Kept = { mode: AUTOMATIC, since: now, saved: {}, expected: {}, previousEmsMode: null, backedOff: null, writeTimes: [] };
     try {
-      return { ...fallback, ...(JSON.parse(fs.readFileSync(this.deps.stateFile, 'utf8')) as Partial<Kept>) };
+      const read = { ...fallback, ...(JSON.parse(fs.readFileSync(this.deps.stateFile, 'utf8')) as Partial<Kept>) };
+      // Only the last hour's writes count; a file without them (or with junk) counts none.
+      const writeTimes = Array.isArray(read.writeTimes) ? read.writeTimes.filter((t) => typeof t === 'number' && now - t < HOUR) : [];
+      return { ...read, writeTimes };
     } catch {
       return fallback;
     }

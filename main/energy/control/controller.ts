@@ -112,6 +112,43 @@ export class BatteryController {
     return this.enqueue(() => this.restore(by, 'kill switch: back to Automatic at once'));
   }
 
+  /** The current values of control registers, read from the plant now (in the queue, one connection). */
+  read(keys: readonly ControlKey[]): Promise<ControlValues> {
+    return this.enqueue(() => this.withWriter((w) => w.readControl(keys)));
+  }
+
+  /**
+   * The owner's plant settings (the backup and cut-off SOCs): written through the same rails as a
+   * mode (control on, a fresh reading, dry run, only on change, the write budget, read-back, the
+   * audit log), but not a mode: they stay when the plant goes back to Automatic and are not watched.
+   */
+  writeSettings(values: ControlValues, by: AuditEntry['by'], reason: string): Promise<ModeResult> {
+    return this.enqueue(async () => {
+      const s = this.deps.settings();
+      const now = this.deps.clock.now();
+      if (!s.enabled) throw this.refuse(by, new AppError(409, 'control_off', 'Battery control is off: the owner turns it on in the settings first.'));
+      if (!this.fresh(now)) throw this.refuse(by, new AppError(409, 'stale_reading', `No good reading from the gateway for more than ${this.staleLimit() / 1000} s: nothing is written until it answers again.`));
+      const all = (Object.entries(values) as Array<[ControlKey, number]>).map(([key, value]) => ({ key, value, why: reason }));
+      return this.withWriter(async (writer) => {
+        const current = await writer.readControl(all.map((w) => w.key));
+        const changes = all.filter((w) => current[w.key] !== w.value);
+        if (s.dryRun) {
+          const writes = changes.map((w) => ({ register: w.key, address: CONTROL_REGISTERS[w.key].address, value: w.value, before: current[w.key] ?? null, readBack: null }));
+          this.lastMessage = `Dry run: nothing written. ${reason}`;
+          this.log({ kind: 'dry-run', by, reason, writes });
+          return { mode: this.kept.mode.mode, dryRun: true, message: this.lastMessage, writes };
+        }
+        if (this.writesInLastHour(now) + changes.length > s.maxWritesPerHour) {
+          throw this.refuse(by, new AppError(429, 'write_budget', `Write budget: this needs ${changes.length} writes and ${this.writesInLastHour(now)} of at most ${s.maxWritesPerHour} an hour are used. Nothing was written; try again later.`));
+        }
+        const done: AuditWrite[] = [];
+        await this.writeAll(writer, changes, current, done, by, reason);
+        this.lastMessage = changes.length ? reason : `${reason} (the plant already had these values: nothing written)`;
+        return { mode: this.kept.mode.mode, dryRun: false, message: this.lastMessage, writes: done };
+      });
+    });
+  }
+
   /** Per poll (never blocks): freshness, the mode's end, the periodic check and the price plan's steps. */
   onPoll(state: LiveState, at: number): void {
     const s = this.deps.settings();

@@ -239,6 +239,14 @@ describe('rails', () => {
     expect(controller.status()).toMatchObject({ stale: false, mode: { mode: 'automatic' } });
   });
 
+  it('the backup and cut-off SOCs are not written on a stale reading either', async () => {
+    clock.advance(4 * INTERVAL);
+    await failedPoll();
+    await expect(controller.writeSettings({ backupSoc: 30 }, 'owner', 'Set backup SOC 30 %')).rejects.toMatchObject({ status: 409, code: 'stale_reading' });
+    expect(modbusWrites()).toHaveLength(0);
+    expect(plant().backupSoc).toBe(10);
+  });
+
   it('a gap in the readings (no failed poll seen) also returns the plant to Automatic', async () => {
     await controller.setMode(charge, 'owner');
     clock.advance(10 * INTERVAL);

@@ -7,6 +7,8 @@ import { formatKwh, formatMoney } from '../../kit/format.js';
 import { useServerClock } from '../../kit/server-clock.js';
 import { formatPerKwh } from '../prices/price-words.js';
 import type { JsonSchema } from '../settings/schema.js';
+import { AuditList, type AuditEntry } from './AuditList.js';
+import { ReserveSocs } from './ReserveSocs.js';
 
 /** GET /api/control (docs/battery-control.md). */
 interface ControlStatus {
@@ -24,12 +26,6 @@ interface ControlStatus {
   /** What following the price did today (control-savings.ts). */
   today?: { chargedKwh: number; chargedPrice: number | null; peakKwh: number; peakPrice: number | null; saved: number | null };
   currency?: string;
-}
-
-interface AuditEntry {
-  at: string;
-  kind: string;
-  reason: string;
 }
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -145,6 +141,9 @@ export function ControlCard() {
               ))}
             </ul>
           )}
+          <AuditList />
+          <h3>Backup and cut-off SOCs</h3>
+          <ReserveSocs />
         </>
       )}
     </Card>

@@ -131,7 +131,7 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Event stream       ${services.energy.url}/events
   Recordings pages   ${recordings.url}/   (press Sync now to watch live progress; API under /api/)
   Cost today         tariff in Settings › Tariff; 30-day bars on Trends
-  Alerts             "Battery charging hard" fires in ~3 min (11:00: the price plan charges from the grid) and clears in ~6; "Heavy load" fires in ~3 min, clears in ~9
+  Alerts             "Battery charging hard" fires in ~3 min (11:00: the price plan charges from the grid) and clears in ~5, when the battery is full; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
   Live prices        Amber simulator at ${amber.url} (30-minute prices, local time: below zero 11:00–13:00, peak 16:00–21:00, spike 18:00–18:30)
   Battery control    follows the price on the simulated plant (an overcast day): charges from the grid 11:00–12:00, holds, covers the 17:30 peak; the dashboard's card shows the plan and what it saved

@@ -49,6 +49,17 @@ interface Pending {
 }
 
 /**
+ * Starts the download thread with bounded V8 heaps. The thread's JavaScript barely allocates (~125 KB
+ * of garbage a download), so with V8's default limits its old generation was never collected: in
+ * the two-hour soak its heap rose 14.5 -> 22 MB (+4 MB/h), all garbage (after 60 downloads a forced
+ * collection took it back to where it started). A 16 MB old generation makes V8 collect it every few dozen downloads (and a 4 MB young one
+ * keeps its new space small); it keeps ~10-11 MB alive (under tsx). Were it ever out of memory, its
+ * downloads would end as interrupted and the next sync resumes them (below).
+ */
+export const startDownloadWorker = (): Worker =>
+  startWorker('download-worker', import.meta.url, null, { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 });
+
+/**
  * Downloads on one thread of their own (download-worker.ts), started on first use. The thread
  * keeps the process alive only while a download runs. A thread that dies ends its downloads as
  * interrupted, keeping their bytes (the next sync resumes), and the next download starts a new one.
@@ -59,7 +70,7 @@ export function createThreadDownloader(
   logger: Logger,
   opts: { start?: () => Worker; fallback?: Downloader } = {},
 ): ThreadDownloader {
-  const start = opts.start ?? (() => startWorker('download-worker', import.meta.url, null));
+  const start = opts.start ?? startDownloadWorker;
   const fallback = opts.fallback ?? inProcessDownloader(defaultMediaGet, systemClock);
   let worker: Worker | null = null;
   let ready = false;

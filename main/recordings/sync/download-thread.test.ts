@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManualClock } from '../../core/clock.js';
 import { createLogger, silentLogger } from '../../core/logger.js';
 import { startBoxInChild } from '../box/simulator/box-child.js';
 import { createBoxSimulator, type BoxSimulator } from '../box/simulator/box-simulator.js';
@@ -119,6 +120,38 @@ describe('downloads on the download thread', () => {
       await own.close();
     }
   }, 120_000);
+
+  it('ends the thread five minutes after its last download (never during one), and the next download starts a new thread', async () => {
+    const clock = createManualClock();
+    const threads: Worker[] = [];
+    const own = createThreadDownloader(silentLogger, { clock, start: () => threads[threads.push(startDownloadWorker()) - 1]! });
+    try {
+      const partialPath = path.join(dir, 'idle.partial');
+      const get = (id: string) => own.download({ url: box.mediaUrl(id), partialPath, signal: new AbortController().signal });
+      expect(await get('300000001')).toMatchObject({ recorded: true, actualSize: 3_000_000 });
+      fs.rmSync(partialPath);
+      // A download that runs past the idle time is not cut short.
+      box.update(slow, { bytesPerSecond: 1_000_000 });
+      const running = get(slow);
+      await waitForSize(partialPath, 100_000);
+      clock.advance(10 * 60_000);
+      const slowResult = await running;
+      expect(slowResult).toMatchObject({ recorded: true, actualSize: 2_000_000 });
+      expect(slowResult.error).toBeUndefined();
+      fs.rmSync(partialPath);
+      expect(threads).toHaveLength(1);
+
+      const exited = new Promise((resolve) => threads[0]!.once('exit', resolve));
+      clock.advance(5 * 60_000);
+      await exited;
+      box.update(slow, { bytesPerSecond: undefined });
+      expect(await get('300000001')).toMatchObject({ recorded: true, actualSize: 3_000_000 });
+      expect(sha256File(partialPath)).toBe(box.hash('300000001'));
+      expect(threads).toHaveLength(2);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 
   it('downloads on this thread, with a warning, when the download thread cannot start', async () => {
     const lines: string[] = [];

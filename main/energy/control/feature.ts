@@ -77,7 +77,7 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
       });
       app.get('/api/control/plan', async () => plan(ctx.clock.now()));
       registerAuditRoutes(app, audit);
-      registerReserveRoutes(app, { controller, firmware: () => ctx.state.get().gateway.firmware, owner });
+      registerReserveRoutes(app, { controller, firmware: () => ctx.state.get().gateway.firmware, owner, now: () => ctx.clock.now() });
       app.post('/api/control/mode', { preHandler: owner }, async (req) => controller.setMode(parseInput(modeRequest, req.body, 'body'), 'owner'));
       app.post('/api/control/kill', { preHandler: owner }, async () => controller.kill('owner'));
     },

@@ -7,19 +7,21 @@ import type { HistorySample } from './sample.js';
  */
 export class MemoryWindow {
   private items: HistorySample[] = [];
+  /** Samples before this index are dropped: the array is cut in bulk, not shifted a poll at a time (20,000 pointers moved each). */
+  private head = 0;
 
   constructor(readonly capacity: number) {}
 
   get size(): number {
-    return this.items.length;
+    return this.items.length - this.head;
   }
 
   get firstT(): number | null {
-    return this.items[0]?.t ?? null;
+    return this.items[this.head]?.t ?? null;
   }
 
   get lastT(): number | null {
-    return this.items.at(-1)?.t ?? null;
+    return this.size ? this.items.at(-1)!.t : null;
   }
 
   /** Appends a sample newer than the last one; returns false (and keeps nothing) otherwise. */
@@ -27,18 +29,27 @@ export class MemoryWindow {
     const last = this.lastT;
     if (last !== null && sample.t <= last) return false;
     this.items.push(sample);
-    if (this.items.length > this.capacity) this.items.shift();
+    this.dropBefore(Math.max(this.head, this.items.length - this.capacity));
     return true;
   }
 
   /** Replaces the content (used when loading from the durable copy); input is oldest first. */
   load(samples: HistorySample[]): void {
     this.items = samples.slice(-this.capacity);
+    this.head = 0;
   }
 
   /** Drops samples older than `cutoff`. */
   trimBefore(cutoff: number): void {
-    this.items.splice(0, this.lowerBound(cutoff));
+    this.dropBefore(this.lowerBound(cutoff));
+  }
+
+  private dropBefore(index: number): void {
+    this.head = index;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** Samples with lo <= t <= hi, oldest first; only the most recent `limit` when given. */
@@ -49,7 +60,7 @@ export class MemoryWindow {
 
   /** Index of the first held sample with t >= x. */
   private lowerBound(x: number): number {
-    let lo = 0;
+    let lo = this.head;
     let hi = this.items.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;

@@ -1,8 +1,4 @@
-/**
- * The history reader worker: answers history queries and writes exports on a thread of its own,
- * with its own read-only SQLite connection (WAL), so a 7-day `every=1` query or a full export never
- * holds up the event loop that runs the poller and the event stream. See reader.ts.
- */
+/** The history reader worker (reader.ts): queries and exports off the poller's thread, on a read-only connection (WAL). */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DurableStore } from './durable-store.js';
 import { exportCursor } from './export.js';

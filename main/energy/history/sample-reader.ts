@@ -37,15 +37,9 @@ export function readPowerSamples(file: string, from: number, to: number, each: (
 export function firstMissingDay(historyFile: string, now: number, timeZone: string, has: (date: string) => boolean): { date: string; at: number } {
   const first = withHistoryDb(historyFile, null, (db) => (db.prepare('SELECT min(t) FROM samples').pluck().get() as number | null) ?? null);
   const today = localMinute(now, timeZone).date;
-  let date = today;
-  if (first !== null) {
-    for (let d = localMinute(first, timeZone).date; d < today; d = nextDate(d)) {
-      if (!has(d)) {
-        date = d;
-        break;
-      }
-    }
-  }
+  let date = first === null ? today : localMinute(first, timeZone).date;
+  while (date < today && has(date)) date = nextDate(date);
+  if (date > today) date = today;
   return { date, at: startOfLocalDay(date, timeZone) };
 }
 

@@ -8,7 +8,7 @@ import { assertInside, realPathInside } from '../../core/real-path.js';
  * beside it. Media servers skip that folder: Jellyfin ignores every dot-folder (its
  * `IgnorePatterns`, "Unix hidden files and directories") and an empty `.ignore` in a folder; Plex
  * skips a folder whose `.plexignore` says `*`; Emby (4.9 and later) one whose `.embyignore` says
- * `*` (docs/players.md cites each). The name is not `.orig`: start-up recovery and housekeeping treat
+ * `*` (docs/recordings-api.md, *Mark*, cites each). The name is not `.orig`: start-up recovery and housekeeping treat
  * `<file>.orig` as a cut's disposable original, and nothing removes what lies in this folder.
  */
 export const ORIGINALS_DIR_NAME = '.recording-originals';

@@ -106,6 +106,28 @@ describe('backup and cut-off SOCs on firmware that has them (V2.9)', () => {
   });
 });
 
+describe("a guest's looks at the SOCs", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startEnergyHarness({ sim: { initialSoc: 40 } });
+    await waitForState(h.service, (s) => s.connected && s.gateway.firmware !== null);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it("a burst costs the gateway one connection (30 would queue 30 reads ahead of the owner's kill switch)", async () => {
+    const pc = client(h, '127.0.0.1');
+    const guest = client(h, '127.0.0.2');
+    // The poller keeps its one connection open; battery control opens one per operation.
+    const before = h.sim.server.connectionCount;
+    const looks = await Promise.all(Array.from({ length: 30 }, () => guest('GET', '/api/control/reserve')));
+    expect(looks.every((r) => r.status === 200 && r.body.backupSoc === 10)).toBe(true);
+    expect(h.sim.server.connectionCount - before).toBe(1);
+    expect((await pc('POST', '/api/control/kill', {})).status).toBe(200);
+  });
+});
+
 describe('backup and cut-off SOCs on firmware without them (V2.5)', () => {
   let h: Harness;
   beforeAll(async () => {

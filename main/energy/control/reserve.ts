@@ -31,7 +31,7 @@ export function reserveUnsupported(firmware: Firmware | null): string | null {
  * them, through the controller's rails and the plant-writer (allow-list, bounds, read-back, audit,
  * write budget). The discharge cut-off stays below the charge cut-off, the backup SOC not above it.
  */
-export function registerReserveRoutes(app: FastifyInstance, deps: { controller: BatteryController; firmware: () => Firmware | null; owner: preHandlerAsyncHookHandler[] }): void {
+export function registerReserveRoutes(app: FastifyInstance, deps: { controller: BatteryController; firmware: () => Firmware | null; owner: preHandlerAsyncHookHandler[]; now: () => number }): void {
   const unsupported = () => {
     const why = reserveUnsupported(deps.firmware());
     return why === null ? null : { supported: false as const, message: why };
@@ -44,10 +44,26 @@ export function registerReserveRoutes(app: FastifyInstance, deps: { controller: 
       throw new AppError(502, 'gateway_read_failed', `The gateway did not answer the read: ${(err as Error).message}`);
     }
   };
+  // Anyone on the LAN may look, so a look costs the gateway at most one read per READ_REUSE_MS:
+  // looks at the same time share one read, and a read is reused for a while. Without this a guest's
+  // burst of GETs would queue reads in the controller's one queue, ahead of the owner's kill switch.
+  let shared: { at: number; values: Promise<ControlValues> } | null = null;
+  const look = (): Promise<ControlValues> => {
+    const now = deps.now();
+    if (!shared || now - shared.at >= READ_REUSE_MS || now < shared.at) {
+      const values = readNow();
+      const mine = { at: now, values };
+      shared = mine;
+      values.catch(() => {
+        if (shared === mine) shared = null; // a failed read is not reused
+      });
+    }
+    return shared.values;
+  };
   app.get('/api/control/reserve', async () => {
     const no = unsupported();
     if (no) return no;
-    return { supported: true as const, ...(await readNow()) };
+    return { supported: true as const, ...(await look()) };
   });
   app.put('/api/control/reserve', { preHandler: deps.owner }, async (req) => {
     const body = parseInput(reserveRequest, req.body, 'body');
@@ -65,8 +81,15 @@ export function registerReserveRoutes(app: FastifyInstance, deps: { controller: 
       throw invalid(field, `the backup SOC (${next.backupSoc} %) must not be above the charge cut-off (${next.chargeCutoffSoc} %)`);
     }
     const words = (Object.entries(asked) as Array<[ControlKey, number]>).map(([k, v]) => `${LABELS[k]} ${v} %`).join(', ');
-    return deps.controller.writeSettings(asked, 'owner', `Set ${words}`);
+    try {
+      return await deps.controller.writeSettings(asked, 'owner', `Set ${words}`);
+    } finally {
+      shared = null; // the next look reads what was written
+    }
   });
 }
+
+/** How long one read of the SOCs answers every look (the page's refresh, a guest's burst). */
+const READ_REUSE_MS = 10_000;
 
 const LABELS: Partial<Record<ControlKey, string>> = { backupSoc: 'backup SOC', chargeCutoffSoc: 'charge cut-off SOC', dischargeCutoffSoc: 'discharge cut-off SOC' };

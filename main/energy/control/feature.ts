@@ -1,15 +1,15 @@
 import path from 'node:path';
-import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
+import { registerAuditRoutes } from './audit-routes.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { AuditLog } from './audit-log.js';
 import { BatteryController } from './controller.js';
+import { ControlSavings } from './control-savings.js';
 import { modeRequest } from './modes.js';
-import { buildPlan, planStepAt } from './price-plan.js';
+import { buildPlan, planStepAt, stepCovering } from './price-plan.js';
+import { registerReserveRoutes } from './reserve.js';
 import { controlSection } from './settings.js';
-
-const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict();
 
 /**
  * Battery control (issue 44, docs/battery-control.md): off by default, owner only, guarded by the
@@ -46,12 +46,24 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
     planStep: (at) => planStepAt(plan(at), at),
   });
   const owner = ctx.ownerOnly ? [ctx.gate, ctx.ownerOnly] : [ctx.gate];
+  // What following the price saved today (control-savings.ts), from the polls and the steps acted on.
+  const savings = new ControlSavings(() => ctx.settings().general.timezone, () => ctx.settings().control.staleAfterPolls * ctx.settings().polling.intervalMs);
+  // Polls whose work (the plan's writes) the controller has not finished: `busy` in the status.
+  let working = 0;
 
   return {
     name: 'control',
 
     onPoll(next, at) {
+      const good = next.connected && next.lastUpdated === at;
+      if (good) savings.record(at, next.power.battery, next.power.grid);
       controller.onPoll(next, at);
+      working++;
+      void controller.idle().finally(() => working--);
+      const status = controller.status();
+      if (!good || !status.enabled || status.dryRun || status.mode.mode !== 'schedule' || status.backedOff || status.stale) return;
+      const step = stepCovering(plan(at), at);
+      savings.setStep(at, step ? { charge: step.action === 'charge', peak: step.peak === true, importPerKwh: ctx.prices?.()?.at(at)?.importPerKwh ?? null } : null);
     },
     async stop() {
       await controller.idle();
@@ -61,10 +73,11 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
         const status = controller.status();
         // The next step of the price plan while the battery follows it (a mode's own end is `end`).
         const next = status.mode.mode === 'schedule' ? plan(ctx.clock.now()).steps.find((s) => Date.parse(s.start) > ctx.clock.now()) : undefined;
-        return { ...status, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null };
+        return { ...status, busy: working > 0, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null, today: savings.today(ctx.clock.now()), currency: ctx.settings().general.currency };
       });
       app.get('/api/control/plan', async () => plan(ctx.clock.now()));
-      app.get('/api/control/audit', async (req) => ({ entries: audit.latest(parseInput(auditQuery, req.query, 'query').limit) }));
+      registerAuditRoutes(app, audit);
+      registerReserveRoutes(app, { controller, firmware: () => ctx.state.get().gateway.firmware, owner, now: () => ctx.clock.now() });
       app.post('/api/control/mode', { preHandler: owner }, async (req) => controller.setMode(parseInput(modeRequest, req.body, 'body'), 'owner'));
       app.post('/api/control/kill', { preHandler: owner }, async () => controller.kill('owner'));
     },

@@ -1,14 +1,4 @@
-import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-/**
- * Debian's headless shell (package chromium-headless-shell, the same Chromium release) when it is
- * installed (scripts/test.sh installs it), as Playwright itself uses for headless runs: the full
- * browser's `--headless` mode took about a third more of the browser's CPU time (issue 39). Else the
- * full browser; CHROMIUM_PATH overrides.
- */
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-const browser = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 /**
  * End-to-end specs: Debian's Chromium against the energy service and the gateway simulator, all on
@@ -36,7 +26,7 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: browser,
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },

@@ -1,10 +1,8 @@
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../feature.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings, SnapshotEntity, SnapshotView } from '../feature.js';
 import { settingsSection, withDefaults } from '../settings-section.js';
-import type { Snapshot } from '../snapshot-schema.js';
 import { appRelease } from '../../core/app-version.js';
 import { createAnnouncementDebounce } from '../../integrations/mqtt/announcements.js';
 import { discoveryConfigs, type DiscoveryContext, type Message } from '../../integrations/mqtt/discovery.js';
-import { energyEntities, energyState } from './entities.js';
 import { installId } from '../../integrations/mqtt/identity.js';
 import { createMqttLink, type MqttLink } from '../../integrations/mqtt/link.js';
 import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from '../../integrations/mqtt/retire.js';
@@ -12,7 +10,9 @@ import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from '../../in
 
 export interface EnergyMqttOptions {
   /** The service's curated snapshot (what the topics carry). */
-  snapshot: () => Snapshot;
+  snapshot: () => SnapshotView;
+  /** The entities announced, each read from the snapshot: the core's and every feature's (features.ts). */
+  entities: readonly SnapshotEntity[];
   reconnect?: { minMs: number; maxMs: number };
 }
 
@@ -27,6 +27,16 @@ export interface EnergyMqttOptions {
  * state is published, on a later turn of the event loop, and never waits for the broker: it cannot
  * delay a poll.
  */
+/** The state JSON: one key per entity, plus the active alerts' names (bounded). */
+export function energyState(entities: readonly SnapshotEntity[], s: SnapshotView): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const e of entities) out[e.key] = e.value(s);
+  const alerts = Array.isArray(s.alerts) ? (s.alerts as ReadonlyArray<{ name: string }>) : [];
+  out.alert_names = alerts.slice(0, 24).map((a) => a.name.slice(0, 60));
+  out.updated = s.lastUpdated;
+  return out;
+}
+
 export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<typeof mqttSection>>, opts: EnergyMqttOptions): EnergyFeature<FeatureSettings<typeof mqttSection>> & { link: MqttLink } {
   const id = installId('energy', ctx.dataDir);
   const cfg = (): MqttSettings => ctx.settings().mqtt;
@@ -84,22 +94,13 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
     pending = null;
     publishGateway();
     lastPublish = ctx.clock.now();
-    link.publish(topics().state, JSON.stringify(energyState(opts.snapshot())), { retain: true });
+    link.publish(topics().state, JSON.stringify(energyState(opts.entities, opts.snapshot())), { retain: true });
   };
 
   /** The configs this version sends, with the units that follow the settings (temperature, currency). */
   const configs = (): Message[] => {
     const units = opts.snapshot().units;
-    const entities = energyEntities.map((e) =>
-      e.key === 'outdoor_temperature'
-        ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' }
-        : e.key === 'cost_today'
-          ? { ...e, unit: units.currency, deviceClass: 'monetary' }
-          : e.key === 'import_price' || e.key === 'feed_in_price'
-            ? { ...e, unit: `${units.currency}/kWh`, deviceClass: 'monetary' }
-            : e,
-    );
-    return discoveryConfigs(discovery(), entities);
+    return discoveryConfigs(discovery(), opts.entities.map((e) => (e.unitFrom ? { ...e, ...e.unitFrom(units) } : e)));
   };
 
   const publishAll = () => {
@@ -145,7 +146,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
       cancel();
       // A new prefix, or MQTT off: take the old retained configs and state off the broker first (no ghost entities in HA).
       const old = placement(prev.mqtt);
-      const goodbye = goodbyeFor(old, placement(next.mqtt), id, energyEntities, [`${old.base}/state`, `${old.base}/gateway`]);
+      const goodbye = goodbyeFor(old, placement(next.mqtt), id, opts.entities, [`${old.base}/state`, `${old.base}/gateway`]);
       void link.stop(goodbye ?? undefined).then(() => {
         if (active && next.mqtt.enabled) link.start();
       });
@@ -160,9 +161,9 @@ function placement(m: MqttSettings): Placement {
 
 /** The MQTT feature as the energy bridge's feature list takes it. */
 export const mqttFeature: FeatureFactory<typeof mqttSection> = (ctx) => {
-  const snapshot = ctx.snapshot;
-  if (!snapshot) throw new Error("the MQTT feature needs the service's snapshot");
-  return createEnergyMqttFeature(ctx, { snapshot });
+  const { snapshot, entities } = ctx;
+  if (!snapshot || !entities) throw new Error("the MQTT feature needs the service's snapshot and entities");
+  return createEnergyMqttFeature(ctx, { snapshot, entities });
 };
 
 /** The energy bridge's `mqtt` settings section: the password is shown only as `passwordSet`. */

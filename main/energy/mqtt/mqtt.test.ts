@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBanner } from '../../core/testing/lan-targets.js';
 import { startEnergyHarness, waitForState } from '../testing/harness.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { Snapshot } from '../published.js';
 import { mosquittoUnavailable, startMosquitto, watch, type Broker } from '../../integrations/mqtt/testing/mosquitto.js';
 
 const skip = mosquittoUnavailable();

@@ -31,7 +31,8 @@ export type SnapshotView = Readonly<CoreSnapshot> & { readonly [block: string]: 
 
 /** A Home Assistant entity read from the snapshot (MQTT). */
 export interface SnapshotEntity<S = SnapshotView> extends EntityDef {
-  value: (s: S) => unknown;
+  /** Its value in the state JSON; absent for a button (it has none). */
+  value?: (s: S) => unknown;
   /** The unit (and device class) when it follows the settings (temperature unit, currency). */
   unitFrom?: (units: CoreSnapshot['units']) => Pick<EntityDef, 'unit' | 'deviceClass'>;
 }
@@ -127,6 +128,11 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   entities?: readonly SnapshotEntity[];
   /** Every feature's snapshot gauges and the core's, composed in features.ts (metrics). */
   gauges?: readonly SnapshotGauge[];
+  /**
+   * Hands a command from the broker (a select, number or button entity's command topic) to the
+   * feature that declared the entity (its `commands`); resolves once it has been dealt with.
+   */
+  command?: (key: string, payload: string) => Promise<void>;
   /** Live event-stream clients now (metrics). */
   eventClients?: () => number;
   /** The live prices when a price source (Amber, Octopus) is set; null or absent: the tariff's fixed rates. */
@@ -159,6 +165,11 @@ export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends Runnin
   onPoll?(next: LiveState, at: number, poll?: PollInfo): Partial<LiveState> | void;
   snapshot?(base: Readonly<CoreSnapshot>): Record<string, unknown> | void;
   onSettings?(prev: S, next: S): void;
+  /**
+   * What its command entities (select, number, button) do when the broker sends to them, by entity
+   * key: the feature checks, acts and logs; a refusal is the feature's to record, never thrown back.
+   */
+  commands?: Readonly<Record<string, (payload: string) => Promise<void>>>;
   /** Re-reads the feature's own files and restarts it (an import replaced them). */
   reload?(): Promise<void>;
   /**

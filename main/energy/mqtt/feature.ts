@@ -13,6 +13,8 @@ export interface EnergyMqttOptions {
   snapshot: () => SnapshotView;
   /** The entities announced, each read from the snapshot: the core's and every feature's (features.ts). */
   entities: readonly SnapshotEntity[];
+  /** Hands a command entity's message to the feature that declared it (the service's `ctx.command`). */
+  command?: (key: string, payload: string) => Promise<void>;
   reconnect?: { minMs: number; maxMs: number };
 }
 
@@ -30,7 +32,7 @@ export interface EnergyMqttOptions {
 /** The state JSON: one key per entity, plus the active alerts' names (bounded). */
 export function energyState(entities: readonly SnapshotEntity[], s: SnapshotView): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const e of entities) out[e.key] = e.value(s);
+  for (const e of entities) if (e.value) out[e.key] = e.value(s);
   const alerts = Array.isArray(s.alerts) ? (s.alerts as ReadonlyArray<{ name: string }>) : [];
   out.alert_names = alerts.slice(0, 24).map((a) => a.name.slice(0, 60));
   out.updated = s.lastUpdated;
@@ -42,16 +44,26 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
   const cfg = (): MqttSettings => ctx.settings().mqtt;
   const topics = () => {
     const base = `${cfg().topicPrefix}/energy`;
-    return { availability: `${base}/availability`, gateway: `${base}/gateway`, state: `${base}/state`, haStatus: `${cfg().discoveryPrefix}/status`, configs: deviceConfigsFilter(cfg().discoveryPrefix, id) };
+    return { availability: `${base}/availability`, gateway: `${base}/gateway`, state: `${base}/state`, command: `${base}/command/`, haStatus: `${cfg().discoveryPrefix}/status`, configs: deviceConfigsFilter(cfg().discoveryPrefix, id) };
   };
   const discovery = (): DiscoveryContext => ({
     discoveryPrefix: cfg().discoveryPrefix,
     stateTopic: topics().state,
     availabilityTopic: topics().availability,
     gatewayAvailabilityTopic: topics().gateway,
+    commandTopicFor: (e) => `${topics().command}${e.key}`,
     device: { id, name: 'Energy bridge', model: 'Home LAN Bridge energy bridge' },
     release: appRelease(),
   });
+
+  const commandKeys = new Set(opts.entities.filter((e) => e.component === 'select' || e.component === 'number' || e.component === 'button').map((e) => e.key));
+  const command = async (key: string, payload: string) => {
+    try {
+      await opts.command!(key, payload);
+    } catch (err) {
+      ctx.logger.error({ err, key }, 'MQTT command failed');
+    }
+  };
 
   let lastPublish = 0;
   let pending: NodeJS.Timeout | null = null;
@@ -68,14 +80,18 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
       const m = cfg();
       return m.enabled && m.url ? { url: m.url, username: m.username, password: m.password, clientId: m.clientId || id.replace(/_/g, '-') } : null;
     },
-    subscriptions: () => [topics().haStatus, topics().configs],
+    subscriptions: () => [topics().haStatus, topics().configs, ...(commandKeys.size ? [`${topics().command}+`] : [])],
     onConnect: () => {
       gatewaySaid = '';
       publishAll();
     },
     onMessage(topic, payload, { retain }) {
       // A retained "online" is an old announcement: everything was sent when this connection began.
-      if (topic === topics().haStatus) {
+      if (topic.startsWith(topics().command)) {
+        // A command entity (select, number, button). A retained one is old: never replayed on a connect.
+        const key = topic.slice(topics().command.length);
+        if (!retain && commandKeys.has(key) && opts.command) void command(key, payload.subarray(0, 64).toString('utf8').trim());
+      } else if (topic === topics().haStatus) {
         if (!retain && payload.subarray(0, 64).toString('utf8').trim() === 'online') announcements.announced();
       } else if (topic.endsWith('/config')) for (const m of retireStale(topic, payload.toString('utf8'), configs())) link.publish(m.topic, m.payload, { retain: true });
     },
@@ -161,9 +177,9 @@ function placement(m: MqttSettings): Placement {
 
 /** The MQTT feature as the energy bridge's feature list takes it. */
 export const mqttFeature: FeatureFactory<typeof mqttSection> = (ctx) => {
-  const { snapshot, entities } = ctx;
+  const { snapshot, entities, command } = ctx;
   if (!snapshot || !entities) throw new Error("the MQTT feature needs the service's snapshot and entities");
-  return createEnergyMqttFeature(ctx, { snapshot, entities });
+  return createEnergyMqttFeature(ctx, { snapshot, entities, command });
 };
 
 /** The energy bridge's `mqtt` settings section: the password is shown only as `passwordSet`. */

@@ -4,7 +4,7 @@ import { energyEntities, energyGauges } from '../published.js';
 import type { EnergySettings } from '../settings/energy-settings.js';
 
 /** What the service hands every feature; the values features share are added here. */
-export type BaseFeatureContext = Omit<FeatureContext<EnergySettings>, 'alertSensors' | 'bridgeName' | 'irradiance' | 'producedDays' | 'entities' | 'gauges'>;
+export type BaseFeatureContext = Omit<FeatureContext<EnergySettings>, 'alertSensors' | 'bridgeName' | 'irradiance' | 'producedDays' | 'entities' | 'gauges' | 'command'>;
 
 /**
  * Makes the running features, in list order, with one context. What one feature offers another
@@ -22,6 +22,9 @@ export function createEnergyFeatures(base: BaseFeatureContext): readonly EnergyF
     bridgeName: () => base.settings().homekit.bridgeName,
     irradiance: () => features.find((f) => f.irradiance)?.irradiance ?? null,
     producedDays: (from, to) => features.find((f) => f.producedDays)?.producedDays?.(from, to) ?? [],
+    command: async (key, payload) => {
+      await features.find((f) => f.commands?.[key])?.commands?.[key]?.(payload);
+    },
   };
   features = energyFeatures.flatMap((f) => (f.create ? [f.create(ctx)] : []));
   return features;

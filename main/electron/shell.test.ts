@@ -281,6 +281,59 @@ describe('electron shell (electron mocked)', () => {
     }
   });
 
+  describe('the battery control kill switch in the tray, against the simulated gateway', () => {
+    let gw: GatewaySimulator;
+    beforeEach(async () => {
+      gw = await startGatewaySimulator({ initialSoc: 50 });
+    });
+    afterEach(async () => gw.close());
+
+    const startWithControl = async () => {
+      const shell = await start({ ...baseEnv(), GATEWAY_HOST: gw.host, GATEWAY_PORT: String(gw.port), POLL_INTERVAL_MS: '300' });
+      const energy = shell.services.energy.url;
+      await waitFor('a reading', () => (/Battery \d+%/.test(String(items()[0]!.label)) ? true : undefined));
+      const pc = (method: string, url: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${energy}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      expect((await pc('PUT', '/api/settings', { control: { enabled: true, dryRun: false, staleAfterPolls: 20 } })).status).toBe(200);
+      return { shell, pc };
+    };
+    const stopItem = () => items().find((i) => i.label === 'Stop battery control');
+
+    it('shows "Stop battery control" only while control has the plant; clicking it puts the plant back to Automatic and says so', async () => {
+      const { shell, pc } = await startWithControl();
+      // On but in Automatic: nothing to stop.
+      await waitFor('the control status', () => (items().length ? true : undefined));
+      expect(stopItem()).toBeUndefined();
+      expect((await pc('POST', '/api/control/mode', { mode: 'hold' })).status).toBe(200);
+      expect(gw.plant.control.values).toMatchObject({ remoteEms: 1, dischargeLimitW: 0 });
+      await waitFor('the kill switch in the menu', () => stopItem());
+      expect(items().find((i) => /^Battery control: /.test(String(i.label)))).toMatchObject({ enabled: false });
+
+      click(/^Stop battery control$/);
+      await waitFor('the notification', () => (notifications.some((n) => n.title === 'Battery control stopped') ? true : undefined));
+      expect(notifications.find((n) => n.title === 'Battery control stopped')!.body).toMatch(/^Automatic: remote control is off and your previous limits are back \(kill switch/);
+      // The plant is really back on its own: remote control off, its discharging limit back.
+      expect(gw.plant.control.values).toMatchObject({ remoteEms: 0, dischargeLimitW: 5000 });
+      await waitFor('the item to go', () => (stopItem() ? undefined : true));
+      // The same path as the route: the audit log has the owner's kill switch.
+      const audit = (await (await fetch(`${shell.services.energy.url}/api/control/audit?limit=5`)).json()) as { entries: Array<{ by: string; reason: string }> };
+      expect(audit.entries[0]).toMatchObject({ by: 'owner', reason: expect.stringContaining('kill switch') });
+    });
+
+    it('works from the tray with a passcode set (the tray is the PC itself)', async () => {
+      const { pc } = await startWithControl();
+      expect((await pc('POST', '/api/control/mode', { mode: 'hold' })).status).toBe(200);
+      expect((await pc('POST', '/api/security/passcode', { passcode: '2468' })).status).toBeLessThan(300);
+      // A page without a session is locked out of the kill route now.
+      expect((await pc('POST', '/api/control/kill', {})).status).toBe(401);
+      await waitFor('the kill switch in the menu', () => stopItem());
+      click(/^Stop battery control$/);
+      await waitFor('the notification', () => (notifications.some((n) => n.title === 'Battery control stopped') ? true : undefined));
+      expect(gw.plant.control.values).toMatchObject({ remoteEms: 0 });
+      expect(electronMock.dialog.showMessageBox).not.toHaveBeenCalled();
+    });
+  });
+
   describe('Sync now and last sync, against a simulated recording box', () => {
     let box: BoxSimulator;
     beforeEach(async () => {

@@ -4,6 +4,7 @@ import { composeServices, type ServiceFailure } from '../compose.js';
 import { createLogger } from '../core/logger.js';
 import { defaultDataDir, repoRoot } from '../core/paths.js';
 import { useSqliteNativeBinding } from '../core/sqlite.js';
+import { createControlLink, type TrayControl } from './control-link.js';
 import { registerIpc } from './ipc.js';
 import { createLoginItem } from './login-item.js';
 import { electronSqliteBinding } from './native-modules.js';
@@ -95,18 +96,42 @@ export async function startShell(opts: ShellOptions = {}) {
     command: app.isPackaged ? [env.APPIMAGE ?? process.execPath] : [process.execPath, app.getAppPath()],
     env,
   });
-  const notifier = createNotifier({
-    enabled: () => prefs.get().notifications,
-    show(title, body) {
-      if (Notification.isSupported()) new Notification({ title, body, silent: false }).show();
-    },
-  });
+  const showNotification = (title: string, body: string) => {
+    if (Notification.isSupported()) new Notification({ title, body, silent: false }).show();
+  };
+  const notifier = createNotifier({ enabled: () => prefs.get().notifications, show: showNotification });
 
   const icon = nativeImage.createFromPath(path.join(repoRoot, 'assets', 'tray.png'));
   const tray = new Tray(icon);
   tray.setToolTip('Home LAN Bridge');
   let quitting = false;
   let syncStatus: SyncStatus | null = null;
+  // Battery control's kill switch: the tray reads the status after each reading and calls the kill route.
+  const controlLink = up.energy ? createControlLink(services.energy) : null;
+  let control: TrayControl | null = null;
+  let controlReading = false;
+  const refreshControl = async () => {
+    if (!controlLink || controlReading || quitting) return;
+    controlReading = true;
+    try {
+      const next = await controlLink.status();
+      const changed = JSON.stringify(next) !== JSON.stringify(control);
+      control = next;
+      if (changed) refreshMenu();
+    } catch (err) {
+      logger.warn({ err }, 'battery control status not read');
+    } finally {
+      controlReading = false;
+    }
+  };
+  const stopControl = async () => {
+    if (!controlLink) return;
+    const r = await controlLink.kill();
+    // Said plainly whatever the notification setting: the user asked for it.
+    if (r.ok) showNotification('Battery control stopped', r.message);
+    else void dialog.showMessageBox({ type: 'error', title: 'Battery control', message: `Battery control was not stopped: ${r.message}` });
+    await refreshControl();
+  };
   const unsubscribe: Array<() => void> = [];
 
   const quit = async () => {
@@ -138,10 +163,12 @@ export async function startShell(opts: ShellOptions = {}) {
         openAtLogin: safely(() => loginItem.get(), false),
         formatTime,
         problems,
+        control,
       },
       {
         open: (p) => void open(p),
         syncNow: () => void syncStatus?.syncNow(),
+        stopControl: () => void stopControl(),
         setNotifications(on) {
           safely(() => prefs.setNotifications(on), undefined);
           refreshMenu();
@@ -196,8 +223,10 @@ export async function startShell(opts: ShellOptions = {}) {
       services.energy.state.subscribe((next) => {
         notifier.onState(next);
         refreshMenu();
+        void refreshControl();
       }),
     );
+    await refreshControl();
   }
   refreshMenu();
   const home: Page = up.energy ? 'dashboard' : 'recordings';
@@ -212,7 +241,7 @@ export async function startShell(opts: ShellOptions = {}) {
       void quit();
     }
   });
-  return { quit, services, failures: failures as readonly ServiceFailure[], windows, refreshMenu, syncStatus };
+  return { quit, services, failures: failures as readonly ServiceFailure[], windows, refreshMenu, syncStatus, refreshControl };
 }
 
 /** The tray's own settings; a broken file is kept aside by the store, an unwritable folder falls back to memory. */

@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { LiveState } from '../energy/live-state.js';
+import type { TrayControl } from './control-link.js';
 import { activeAlerts } from './notifier.js';
 import { lastSyncLabel, syncActivityLabel, type LastSync, type SyncActivity } from './sync-status.js';
 import type { Page } from './windows.js';
@@ -29,11 +30,15 @@ export interface TrayModel {
   formatTime(ms: number): string;
   /** Why a service that is not running could not start, and what to change (one line each). */
   problems?: Partial<Record<'energy' | 'recordings', string>>;
+  /** Battery control as the bridge reports it (null: unknown or not running). */
+  control?: TrayControl | null;
 }
 
 export interface TrayActions {
   open(page: Page): void;
   syncNow(): void;
+  /** The kill switch: battery control back to Automatic at once. */
+  stopControl(): void;
   setNotifications(on: boolean): void;
   setOpenAtLogin(on: boolean): void;
   quit(): void;
@@ -60,6 +65,14 @@ export function trayMenu(m: TrayModel, actions: TrayActions): MenuItemConstructo
         { label: `Recording sync${recNote}`, enabled: m.recordingsRunning, click: () => actions.open('recordings-settings') },
       ],
     },
+    // The kill switch, while battery control has the plant (docs/battery-control.md).
+    ...(m.energyRunning && m.control?.active
+      ? ([
+          { type: 'separator' },
+          { label: `Battery control${m.control.dryRun ? ' (dry run)' : ''}: ${m.control.description}`, enabled: false },
+          { label: 'Stop battery control', click: () => actions.stopControl() },
+        ] satisfies MenuItemConstructorOptions[])
+      : []),
     { type: 'separator' },
     // While a run goes the item shows its progress and cannot start a second one.
     { label: m.recordingsRunning ? syncActivityLabel(m.sync) : 'Sync now', enabled: m.recordingsRunning && !m.sync.running, click: () => actions.syncNow() },

@@ -96,6 +96,25 @@ describe('battery control is the owner’s, and off until the owner turns it on'
     expect(h.sim.plant.control.startStopWrites).toBe(0);
   });
 
+  it('the export holds the whole audit log: every decision and write so far, with registers, values and read-backs', async () => {
+    const res = await guest('GET', '/api/control/audit/export');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="control-audit.jsonl"');
+    const lines = res.text.trimEnd().split('\n').map((l) => JSON.parse(l) as { at: string; kind: string; by: string; reason: string; writes?: Array<{ address: number; value: number; readBack: number | null }> });
+    // Oldest first: refused while off, the dry run, the real charge, the kill switch.
+    expect(lines.map((e) => e.kind)).toEqual(['refused', 'dry-run', 'write', 'write']);
+    expect(lines[0]!.reason).toMatch(/Battery control is off/);
+    expect(lines[2]!.writes!.map((w) => [w.address, w.value, w.readBack])).toEqual([
+      [40032, 2500, 2500],
+      [40031, 3, 3],
+      [40029, 1, 1],
+    ]);
+    expect(lines[3]).toMatchObject({ by: 'owner', reason: expect.stringContaining('kill switch') });
+    // The same entries the page lists (newest first there).
+    const page = await guest('GET', '/api/control/audit?limit=1000');
+    expect(page.body.entries).toEqual([...lines].reverse());
+  });
+
   it('with a passcode session, another device is the owner', async () => {
     const set = await pc('POST', '/api/security/passcode', { passcode: '2468' });
     const bearer = { authorization: `Bearer ${set.body.token}` };

@@ -192,6 +192,37 @@ describe('rails', () => {
     expect(plant()).toMatchObject({ dischargeLimitW: 0, chargeLimitW: 5000 });
   });
 
+  it('the write budget counts across restarts: a restart loop cannot write more than it allows in an hour', async () => {
+    INTERVAL = 600_000;
+    settings = { ...settings, maxWritesPerHour: 4 };
+    await controller.setMode(charge, 'owner');
+    expect(controller.status().writesLastHour).toBe(3);
+    // The service restarts (a crash loop): a new controller on the same state file.
+    const restart = () =>
+      new BatteryController({
+        clock,
+        logger: silentLogger,
+        settings: () => settings,
+        pollIntervalMs: () => INTERVAL,
+        connect: () => createModbusConnection({ host: sim.host, port: sim.port, timeoutMs: 1000 }),
+        audit,
+        stateFile: path.join(dir, 'state.json'),
+      });
+    controller = restart();
+    await poll();
+    expect(controller.status()).toMatchObject({ writesLastHour: 3, maxWritesPerHour: 4 });
+    const n = modbusWrites().length;
+    await expect(controller.setMode({ mode: 'hold', end: { kind: 'none' } }, 'owner')).rejects.toMatchObject({ status: 429, code: 'write_budget' });
+    expect(modbusWrites()).toHaveLength(n);
+    // An hour after those writes, a restarted controller has its whole budget again.
+    clock.advance(3_600_000);
+    controller = restart();
+    await poll();
+    expect(controller.status().writesLastHour).toBe(0);
+    await controller.setMode({ mode: 'hold', end: { kind: 'none' } }, 'owner');
+    expect(plant()).toMatchObject({ dischargeLimitW: 0, chargeLimitW: 5000 });
+  });
+
   it('no write on a stale reading; once the gateway answers again the plant goes back to Automatic', async () => {
     await controller.setMode(charge, 'owner');
     const n = modbusWrites().length;
@@ -206,6 +237,14 @@ describe('rails', () => {
     await poll();
     expect(plant()).toMatchObject({ remoteEms: 0, chargeLimitW: 5000 });
     expect(controller.status()).toMatchObject({ stale: false, mode: { mode: 'automatic' } });
+  });
+
+  it('the backup and cut-off SOCs are not written on a stale reading either', async () => {
+    clock.advance(4 * INTERVAL);
+    await failedPoll();
+    await expect(controller.writeSettings({ backupSoc: 30 }, 'owner', 'Set backup SOC 30 %')).rejects.toMatchObject({ status: 409, code: 'stale_reading' });
+    expect(modbusWrites()).toHaveLength(0);
+    expect(plant().backupSoc).toBe(10);
   });
 
   it('a gap in the readings (no failed poll seen) also returns the plant to Automatic', async () => {

@@ -22,6 +22,8 @@ interface Kept {
   /** 30003 before remote EMS was turned on (9 = a user's custom mode, which the plant does not restore). */
   previousEmsMode: number | null;
   backedOff: { since: number; message: string } | null;
+  /** When the writes of the last hour were made: the write budget counts across restarts (a restart loop cannot pass it). */
+  writeTimes: number[];
 }
 
 export interface ControllerDeps {
@@ -63,7 +65,6 @@ export class BatteryController {
   private lastGood: number | null = null;
   private stale = false;
   private lastCheck = 0;
-  private writeTimes: number[] = [];
   private lastState: LiveState | null = null;
   private stepKey: string | null = null;
   private lastMessage = '';
@@ -109,6 +110,43 @@ export class BatteryController {
   /** Back to Automatic at once (no budget): remote control off, the saved values back. */
   kill(by: AuditEntry['by']): Promise<ModeResult> {
     return this.enqueue(() => this.restore(by, 'kill switch: back to Automatic at once'));
+  }
+
+  /** The current values of control registers, read from the plant now (in the queue, one connection). */
+  read(keys: readonly ControlKey[]): Promise<ControlValues> {
+    return this.enqueue(() => this.withWriter((w) => w.readControl(keys)));
+  }
+
+  /**
+   * The owner's plant settings (the backup and cut-off SOCs): written through the same rails as a
+   * mode (control on, a fresh reading, dry run, only on change, the write budget, read-back, the
+   * audit log), but not a mode: they stay when the plant goes back to Automatic and are not watched.
+   */
+  writeSettings(values: ControlValues, by: AuditEntry['by'], reason: string): Promise<ModeResult> {
+    return this.enqueue(async () => {
+      const s = this.deps.settings();
+      const now = this.deps.clock.now();
+      if (!s.enabled) throw this.refuse(by, new AppError(409, 'control_off', 'Battery control is off: the owner turns it on in the settings first.'));
+      if (!this.fresh(now)) throw this.refuse(by, new AppError(409, 'stale_reading', `No good reading from the gateway for more than ${this.staleLimit() / 1000} s: nothing is written until it answers again.`));
+      const all = (Object.entries(values) as Array<[ControlKey, number]>).map(([key, value]) => ({ key, value, why: reason }));
+      return this.withWriter(async (writer) => {
+        const current = await writer.readControl(all.map((w) => w.key));
+        const changes = all.filter((w) => current[w.key] !== w.value);
+        if (s.dryRun) {
+          const writes = changes.map((w) => ({ register: w.key, address: CONTROL_REGISTERS[w.key].address, value: w.value, before: current[w.key] ?? null, readBack: null }));
+          this.lastMessage = `Dry run: nothing written. ${reason}`;
+          this.log({ kind: 'dry-run', by, reason, writes });
+          return { mode: this.kept.mode.mode, dryRun: true, message: this.lastMessage, writes };
+        }
+        if (this.writesInLastHour(now) + changes.length > s.maxWritesPerHour) {
+          throw this.refuse(by, new AppError(429, 'write_budget', `Write budget: this needs ${changes.length} writes and ${this.writesInLastHour(now)} of at most ${s.maxWritesPerHour} an hour are used. Nothing was written; try again later.`));
+        }
+        const done: AuditWrite[] = [];
+        await this.writeAll(writer, changes, current, done, by, reason);
+        this.lastMessage = changes.length ? reason : `${reason} (the plant already had these values: nothing written)`;
+        return { mode: this.kept.mode.mode, dryRun: false, message: this.lastMessage, writes: done };
+      });
+    });
   }
 
   /** Per poll (never blocks): freshness, the mode's end, the periodic check and the price plan's steps. */
@@ -234,7 +272,10 @@ export class BatteryController {
   private async writeAll(writer: PlantWriter, changes: PlannedWrite[], current: ControlValues, done: AuditWrite[], by: AuditEntry['by'], reason: string): Promise<void> {
     try {
       for (const w of changes) {
-        this.writeTimes.push(this.deps.clock.now());
+        // Counted and saved before it is sent: a crash right after the write still counts it.
+        const at = this.deps.clock.now();
+        this.kept = { ...this.kept, writeTimes: [...this.kept.writeTimes.filter((t) => at - t < HOUR), at] };
+        this.save();
         const r = await writer.write(w.key, w.value);
         done.push({ register: w.key, address: r.address, value: w.value, before: current[w.key] ?? null, readBack: r.readBack });
       }
@@ -276,7 +317,7 @@ export class BatteryController {
     const saved = this.kept.saved;
     const previous = this.kept.previousEmsMode;
     if (!Object.keys(saved).length || s.dryRun) {
-      this.kept = { mode: AUTOMATIC, since: now, saved: s.dryRun ? saved : {}, expected: s.dryRun ? this.kept.expected : {}, previousEmsMode: s.dryRun ? previous : null, backedOff: null };
+      this.kept = { ...this.kept, mode: AUTOMATIC, since: now, saved: s.dryRun ? saved : {}, expected: s.dryRun ? this.kept.expected : {}, previousEmsMode: s.dryRun ? previous : null, backedOff: null };
       this.save();
       this.lastMessage = `${s.dryRun && Object.keys(saved).length ? 'Dry run: nothing written. ' : ''}Automatic: the plant runs on its own (${reason}).`;
       this.log({ kind: 'decision', by, reason: this.lastMessage });
@@ -296,7 +337,7 @@ export class BatteryController {
       const restores = order.map((key) => ({ key, value: key === 'remoteEms' ? 0 : saved[key]!, why: 'put back' }));
       const current = await writer.readControl(restores.map((r) => r.key));
       const changes = restores.filter((r) => current[r.key] !== r.value);
-      this.kept = { mode: AUTOMATIC, since: now, saved: {}, expected: {}, previousEmsMode: null, backedOff: null };
+      this.kept = { ...this.kept, mode: AUTOMATIC, since: now, saved: {}, expected: {}, previousEmsMode: null, backedOff: null };
       this.save();
       const done: AuditWrite[] = [];
       await this.writeAll(writer, changes, current, done, by, `${reason}: remote control off, your values put back`);
@@ -351,8 +392,7 @@ export class BatteryController {
   }
 
   private writesInLastHour(now: number): number {
-    this.writeTimes = this.writeTimes.filter((t) => now - t < HOUR);
-    return this.writeTimes.length;
+    return this.kept.writeTimes.filter((t) => now - t < HOUR).length;
   }
 
   private refuse(by: AuditEntry['by'], err: AppError): AppError {
@@ -390,9 +430,13 @@ export class BatteryController {
   }
 
   private load(): Kept {
-    const fallback: Kept = { mode: AUTOMATIC, since: this.deps.clock.now(), saved: {}, expected: {}, previousEmsMode: null, backedOff: null };
+    const now = this.deps.clock.now();
+    const fallback: Kept = { mode: AUTOMATIC, since: now, saved: {}, expected: {}, previousEmsMode: null, backedOff: null, writeTimes: [] };
     try {
-      return { ...fallback, ...(JSON.parse(fs.readFileSync(this.deps.stateFile, 'utf8')) as Partial<Kept>) };
+      const read = { ...fallback, ...(JSON.parse(fs.readFileSync(this.deps.stateFile, 'utf8')) as Partial<Kept>) };
+      // Only the last hour's writes count; a file without them (or with junk) counts none.
+      const writeTimes = Array.isArray(read.writeTimes) ? read.writeTimes.filter((t) => typeof t === 'number' && now - t < HOUR) : [];
+      return { ...read, writeTimes };
     } catch {
       return fallback;
     }

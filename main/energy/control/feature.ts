@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import { parseInput } from '../../core/validate.js';
+import { registerAuditRoutes } from './audit-routes.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { AuditLog } from './audit-log.js';
 import { BatteryController } from './controller.js';
@@ -9,9 +9,8 @@ import { modeRequest } from './modes.js';
 import { controlBlockOf, mqttCommands } from './mqtt.js';
 import { controlBlock, controlEntities } from './published.js';
 import { buildPlan, planStepAt } from './price-plan.js';
+import { registerReserveRoutes } from './reserve.js';
 import { controlSection } from './settings.js';
-
-const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict();
 
 /**
  * Battery control (issue 44, docs/battery-control.md): off by default, owner only, guarded by the
@@ -69,7 +68,8 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
         return { ...status, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null };
       });
       app.get('/api/control/plan', async () => plan(ctx.clock.now()));
-      app.get('/api/control/audit', async (req) => ({ entries: audit.latest(parseInput(auditQuery, req.query, 'query').limit) }));
+      registerAuditRoutes(app, audit);
+      registerReserveRoutes(app, { controller, firmware: () => ctx.state.get().gateway.firmware, owner, now: () => ctx.clock.now() });
       app.post('/api/control/mode', { preHandler: owner }, async (req) => controller.setMode(parseInput(modeRequest, req.body, 'body'), 'owner'));
       app.post('/api/control/kill', { preHandler: owner }, async () => controller.kill('owner'));
     },

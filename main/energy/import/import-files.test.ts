@@ -32,12 +32,13 @@ function anchorCopy(): string {
 }
 
 let service: EnergyService;
+// A device file read to its end or an endless view would never answer: a regression shows as the
+// request's abort (20 s), not as a timing figure (a busy machine stretches any figure).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test client: tests assert bodies field by field
-async function preview(body: unknown): Promise<{ status: number; body: any; ms: number }> {
-  const t0 = Date.now();
+async function preview(body: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${service.url}/api/import/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text), ms: Date.now() - t0 };
+  return { status: res.status, body: JSON.parse(text) };
 }
 
 suite('the energy import preview reads only what it was given', () => {
@@ -56,7 +57,6 @@ suite('the energy import preview reads only what it was given', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid', field: 'historyFiles.0' });
     expect(res.body.error.message).toMatch(/device file, not a regular file/);
-    expect(res.ms).toBeLessThan(5_000);
   });
 
   it('refuses a FIFO handed as a history file, and never opens one named history.json in the folder', async () => {
@@ -84,7 +84,6 @@ suite('the energy import preview reads only what it was given', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid', field: 'dir' });
     expect(res.body.error.message).toMatch(/"samples" view, not a table/);
-    expect(res.ms).toBeLessThan(5_000);
   });
 
   it('a settings.json that leads outside the folder is not read; a broken one is reported without quoting it', async () => {

@@ -41,6 +41,8 @@ export interface ModbusServer {
   readonly requestCount: number;
   /** The largest quantity of registers a read asked for since start (or the last `resetCount`), refused or not. */
   readonly largestRead: number;
+  /** Client connections accepted since start (the poller keeps one open; battery control opens one per operation). */
+  readonly connectionCount: number;
   resetCount(): void;
   faults: Faults;
   /** Destroy every open client socket (the server keeps listening). */
@@ -68,9 +70,11 @@ export async function startModbusServer(opts: ModbusServerOptions): Promise<Modb
   const timers = new Set<NodeJS.Timeout>();
   let requestCount = 0;
   let largestRead = 0;
+  let connectionCount = 0;
   const faults: Faults = { hang: false, delayMs: 0, exception: null };
 
   const server = net.createServer((socket) => {
+    connectionCount++;
     sockets.add(socket);
     socket.setNoDelay(true);
     let buf = Buffer.alloc(0);
@@ -140,6 +144,9 @@ export async function startModbusServer(opts: ModbusServerOptions): Promise<Modb
   return {
     port,
     host,
+    get connectionCount() {
+      return connectionCount;
+    },
     get requestCount() {
       return requestCount;
     },

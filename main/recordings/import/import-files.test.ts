@@ -30,11 +30,9 @@ suite('the fetcharr import preview reads only what it was given', () => {
     for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
   });
 
-  const preview = async (dir: string, media: string) => {
-    const t0 = Date.now();
-    const res = await h.api.post('/api/import/preview', { dir, media_root_to: media });
-    return { ...res, ms: Date.now() - t0 };
-  };
+  // A FIFO opened without a writer, or an endless recursive view, would never answer: a regression
+  // shows as this test's timeout, not as a timing figure (a busy machine stretches any figure).
+  const preview = (dir: string, media: string) => h.api.post('/api/import/preview', { dir, media_root_to: media });
 
   it('a state.db that is a FIFO is refused with a plain 400 at once', async () => {
     const c = copy();
@@ -44,7 +42,6 @@ suite('the fetcharr import preview reads only what it was given', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'not_fetcharr_folder', field: 'dir' });
     expect(res.body.error.message).toMatch(/FIFO \(named pipe\), not a regular file/);
-    expect(res.ms).toBeLessThan(5_000);
   });
 
   it('a state.db-wal that is a FIFO is refused with a plain 400 at once (it is never copied)', async () => {
@@ -53,7 +50,6 @@ suite('the fetcharr import preview reads only what it was given', () => {
     const res = await preview(c.config, c.media);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/state\.db-wal is a FIFO/);
-    expect(res.ms).toBeLessThan(5_000);
   });
 
   it('a state.db that is a symlink out of the folder is refused; its target is never opened', async () => {
@@ -90,6 +86,5 @@ suite('the fetcharr import preview reads only what it was given', () => {
     const res = await preview(c.config, c.media);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/no "recordings" table/);
-    expect(res.ms).toBeLessThan(5_000);
   });
 });

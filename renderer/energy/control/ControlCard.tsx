@@ -4,6 +4,8 @@ import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
 import type { JsonSchema } from '../settings/schema.js';
+import { AuditList, type AuditEntry } from './AuditList.js';
+import { ReserveSocs } from './ReserveSocs.js';
 
 /** GET /api/control (docs/battery-control.md). */
 interface ControlStatus {
@@ -18,12 +20,6 @@ interface ControlStatus {
   remoteControl: boolean;
   message: string;
   nextStep: { start: string; reason: string } | null;
-}
-
-interface AuditEntry {
-  at: string;
-  kind: string;
-  reason: string;
 }
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -119,6 +115,9 @@ export function ControlCard() {
               ))}
             </ul>
           )}
+          <AuditList />
+          <h3>Backup and cut-off SOCs</h3>
+          <ReserveSocs />
         </>
       )}
     </Card>

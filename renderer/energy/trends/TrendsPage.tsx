@@ -203,6 +203,12 @@ export function TrendsPage() {
             CSV, every sample
           </a>
         </div>
+        <p className="small">
+          <a href="/api/control/audit/export" download data-testid="control-audit-export">
+            Battery control's audit log
+          </a>{' '}
+          (every decision and write, control-audit.jsonl).
+        </p>
       </Card>
     </>
   );

@@ -124,6 +124,25 @@ describe.skipIf(skip !== null)('battery control on MQTT (real mosquitto, simulat
     expect(h.sim.plant.control.startStopWrites).toBe(0);
   });
 
+  it('a retained command is old news: not acted on when the bridge connects again', async () => {
+    await pc('PUT', '/api/settings', { control: { mqttControl: true } });
+    // Left on the broker while the bridge is away (sent live, a retained message is a command like any other).
+    const away = sub.seen.length;
+    await pc('PUT', '/api/settings', { mqtt: { enabled: false } });
+    await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/availability' && m.payload === 'offline' && sub.seen.indexOf(m) >= away);
+    await sub.client.publishAsync('home-lan-bridge/energy/command/control_mode', 'Charge now', { qos: 1, retain: true });
+    const from = sub.seen.length;
+    await pc('PUT', '/api/settings', { mqtt: { enabled: true } });
+    // Subscribed again (its configs follow the subscription): the broker has handed it the retained command by now.
+    await sub.waitFor((m) => m.topic.endsWith('/control_stop/config') && m.payload !== '' && sub.seen.indexOf(m) >= from);
+    // A later command lands after the retained one: had that been acted on, its entries would come first.
+    const entries = await send('control_export_limit', '200000');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ kind: 'refused', reason: expect.stringContaining('limitW') });
+    expect(await mode()).toBe('automatic');
+    await sub.client.publishAsync('home-lan-bridge/energy/command/control_mode', '', { qos: 1, retain: true });
+  });
+
   async function waitForAudit(pred: (e: Entry) => boolean) {
     const end = Date.now() + 10_000;
     while (!(await mqttEntries()).some(pred)) {

@@ -6,7 +6,7 @@ import { tryMountTmpfs, unmount } from '../main/core/testing/tmpfs.js';
 import { seedDemoHistory } from '../main/energy/demo/past.js';
 import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
-import { startGatewaySimulator, type GatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
+import { startGatewaySimulator, type GatewaySimulator, type GatewaySimulatorOptions } from '../main/energy/simulator/gateway-simulator.js';
 
 export interface BridgeOptions {
   /** Configure the gateway (default) or leave the host blank, as on first run. */
@@ -26,6 +26,8 @@ export interface BridgeOptions {
   demoPast?: boolean;
   /** Extra service dependencies (discovery's interface list and port). */
   deps?: (sim: GatewaySimulator) => Partial<EnergyDeps>;
+  /** The simulated plant's own options (its zone, battery level, sky). */
+  plant?: Omit<GatewaySimulatorOptions, 'now' | 'host' | 'port' | 'firmware'>;
   /** Put the data folder on a tmpfs of this size (e.g. `6m`; needs root), to fill it up in a test. */
   tmpfsDataDir?: string;
 }
@@ -99,7 +101,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   }
   let simNow = todayAt(opts.simHour);
   const now = () => simNow;
-  let sim = await startGatewaySimulator({ firmware: 'V2.9', now, host: opts.simHost ?? '127.0.0.1' });
+  let sim = await startGatewaySimulator({ ...opts.plant, firmware: 'V2.9', now, host: opts.simHost ?? '127.0.0.1' });
   const settings = {
     ...opts.settings,
     gateway: { host: opts.configured ? sim.host : '', port: sim.port, ...(opts.settings?.gateway as object) },

@@ -20,6 +20,8 @@ import { startRecordingsDemo } from './recordings/demo.js';
 import { demoInsightSettings } from './energy/demo/insight.js';
 import { startFakeWeather } from './energy/weather/fake-server.js';
 import { startAmberSimulator } from './energy/prices/amber-simulator.js';
+import { demoControlSettings, demoSky, FOLLOW_THE_PRICE } from './energy/demo/control.js';
+import { systemTimeZone } from './core/time-zone.js';
 
 const logger = createLogger({ name: 'demo', level: process.env.LOG_LEVEL ?? 'warn' });
 installUnhandledRejectionLogging(logger);
@@ -41,23 +43,27 @@ const gatewayMode = parseSimulatorMode(gatewayFlag);
 // A past: a week of history from the same plant model, written before the service starts; the
 // simulator then serves that plant, carrying on from where the week ended.
 fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
-const past = seedDemoHistory({ dataDir, until: simStart.getTime(), days: 7, stepMs: pollIntervalMs, logger, live: simulatedNow });
+// The demo's day is overcast from its start (energy/demo/control.ts): the battery is not filled by
+// the sun alone, so the price plan has something to buy in the cheap hours.
+const sky = demoSky(simStart.getTime());
+const past = seedDemoHistory({ dataDir, until: simStart.getTime(), days: 7, stepMs: pollIntervalMs, logger, live: simulatedNow, plant: { skyClear: sky } });
 const gateway = await startGatewaySimulator({ firmware: 'V2.9', now: simulatedNow, plantModel: past.plant, ...gatewayMode });
 // Tariff, weather (a local fake of Open-Meteo) and two alerts that fire and clear within minutes.
 // Its irradiance forecast follows the plant model's day (this computer's local hours) on the demo clock.
 const localSun = (t: number) => {
   const d = new Date(t);
   const h = d.getHours() + d.getMinutes() / 60;
-  return h <= 6 || h >= 18 ? 0 : Math.round(800 * Math.sin((Math.PI * (h - 6)) / 12));
+  return h <= 6 || h >= 18 ? 0 : Math.round(800 * sky(t) * Math.sin((Math.PI * (h - 6)) / 12));
 };
 const weather = await startFakeWeather({ now: simulatedNow, irradiance: localSun });
-// Live prices from a local Amber simulator on the demo clock: its day (Sydney time) has a spike
-// 18:00–18:30, negative import and feed-in 11:00–13:00 (main/energy/prices/simulated-day.ts).
-const amber = await startAmberSimulator({ now: simulatedNow, intervalMinutes: 30 });
+// Live prices from a local Amber simulator on the demo clock and this computer's wall clock (as the
+// plant's sun): cheap 11:00–16:00 (below zero 11:00–13:00), the evening peak 16:00–21:00 with a spike
+// 18:00–18:30 (main/energy/prices/simulated-day.ts).
+const amber = await startAmberSimulator({ now: simulatedNow, intervalMinutes: 30, timeZone: systemTimeZone() });
 const prices = { source: 'amber', amber: { token: amber.token, siteId: amber.siteId, baseUrl: amber.url } };
 // HomeKit bridge published and advertised on loopback only (never the LAN).
 const homekit = { enabled: true, bind: ['127.0.0.1'], port: Number(process.env.HOMEKIT_PORT ?? 51827), ...(process.env.HOMEKIT_PIN ? { pin: process.env.HOMEKIT_PIN } : {}) };
-fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs }), homekit, prices }, null, 2));
+fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify({ ...demoInsightSettings({ gateway, weather, pollIntervalMs }), homekit, prices, ...demoControlSettings() }, null, 2));
 const env = {
   ...process.env,
   GATEWAY_HOST: gateway.host,
@@ -102,6 +108,9 @@ process.on('SIGTERM', () => void shutdown());
 
 try {
   await services.start();
+  // Battery control follows the price, writing to the simulated plant (the demo is the owner's own).
+  const follow = await services.energy.app.inject(FOLLOW_THE_PRICE);
+  if (follow.statusCode !== 200) logger.warn({ status: follow.statusCode, body: follow.body }, 'the demo could not turn on "Follow the price"');
   // Both services on the one demo clock: the recordings pages show the same time of day as the energy
   // pages (its runs, "last sync", the schedule); its downloads still time stalls and rates in real time.
   recordings = await startRecordingsDemo({ dataDir, port: Number(process.env.PORT ?? 8124), logger, owner: services.energy.owner, env: process.env, clock: demoClock });
@@ -122,9 +131,10 @@ Home LAN bridge demo is running (data in ${dataDir}, removed on exit).
   Event stream       ${services.energy.url}/events
   Recordings pages   ${recordings.url}/   (press Sync now to watch live progress; API under /api/)
   Cost today         tariff in Settings › Tariff; 30-day bars on Trends
-  Alerts             "Battery charging hard" fires now and clears in ~3 min; "Heavy load" fires in ~3 min, clears in ~9
+  Alerts             "Battery charging hard" fires in ~3 min (11:00: the price plan charges from the grid) and clears in ~5, when the battery is full; "Heavy load" fires in ~3 min, clears in ~9
   Weather            local fake of Open-Meteo at ${weather.forecastUrl}
-  Live prices        Amber simulator at ${amber.url} (30-minute prices; Sydney time: spike 18:00–18:30, below zero 11:00–13:00)
+  Live prices        Amber simulator at ${amber.url} (30-minute prices, local time: below zero 11:00–13:00, peak 16:00–21:00, spike 18:00–18:30)
+  Battery control    follows the price on the simulated plant (an overcast day): charges from the grid 11:00–12:00, holds, covers the 17:30 peak; the dashboard's card shows the plan and what it saved
   HomeKit bridge     ${hk.running ? `127.0.0.1:${hk.port} (loopback only), setup code ${hk.pinCode}` : `not running: ${hk.error}`}
   Simulated gateway  modbus tcp://${gateway.host}:${gateway.port} (firmware V2.9, day runs ${speed}x${gatewayFlag ? `, mode ${gatewayFlag}` : ''})
   Demo clock         ${speed === 1 ? 'real time' : `starts at 09:30 and runs ${speed}x (a day in ${Math.round(1440 / speed)} min); both services show it`}

@@ -5,10 +5,11 @@ import { registerAuditRoutes } from './audit-routes.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { AuditLog } from './audit-log.js';
 import { BatteryController } from './controller.js';
+import { ControlSavings } from './control-savings.js';
 import { modeRequest } from './modes.js';
 import { controlBlockOf, mqttCommands } from './mqtt.js';
 import { controlBlock, controlEntities } from './published.js';
-import { buildPlan, planStepAt } from './price-plan.js';
+import { buildPlan, planStepAt, stepCovering } from './price-plan.js';
 import { registerReserveRoutes } from './reserve.js';
 import { controlSection } from './settings.js';
 
@@ -47,6 +48,10 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
     planStep: (at) => planStepAt(plan(at), at),
   });
   const owner = ctx.ownerOnly ? [ctx.gate, ctx.ownerOnly] : [ctx.gate];
+  // What following the price saved today (control-savings.ts), from the polls and the steps acted on.
+  const savings = new ControlSavings(() => ctx.settings().general.timezone, () => ctx.settings().control.staleAfterPolls * ctx.settings().polling.intervalMs);
+  // Polls whose work (the plan's writes) the controller has not finished: `busy` in the status.
+  let working = 0;
 
   return {
     name: 'control',
@@ -55,7 +60,15 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
     snapshot: () => ({ control: controlBlockOf(controller.status(), settings()) }),
 
     onPoll(next, at) {
+      const good = next.connected && next.lastUpdated === at;
+      if (good) savings.record(at, next.power.battery, next.power.grid);
       controller.onPoll(next, at);
+      working++;
+      void controller.idle().finally(() => working--);
+      const status = controller.status();
+      if (!good || !status.enabled || status.dryRun || status.mode.mode !== 'schedule' || status.backedOff || status.stale) return;
+      const step = stepCovering(plan(at), at);
+      savings.setStep(at, step ? { charge: step.action === 'charge', peak: step.peak === true, importPerKwh: ctx.prices?.()?.at(at)?.importPerKwh ?? null } : null);
     },
     async stop() {
       await controller.idle();
@@ -65,7 +78,7 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
         const status = controller.status();
         // The next step of the price plan while the battery follows it (a mode's own end is `end`).
         const next = status.mode.mode === 'schedule' ? plan(ctx.clock.now()).steps.find((s) => Date.parse(s.start) > ctx.clock.now()) : undefined;
-        return { ...status, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null };
+        return { ...status, busy: working > 0, nextStep: next ? { start: next.start, end: next.end, action: next.action, reason: next.reason } : null, today: savings.today(ctx.clock.now()), currency: ctx.settings().general.currency };
       });
       app.get('/api/control/plan', async () => plan(ctx.clock.now()));
       registerAuditRoutes(app, audit);

@@ -18,22 +18,33 @@ const opts: PlanOptions = { soc: 50, capacityKwh: 10, timeZone: 'UTC', minSoc: 2
 const hhmm = (iso: string) => iso.slice(11, 16);
 
 describe('the plan that follows the price', () => {
-  it('charges in the cheapest hours before the peak, holds for the dearest, no export while feed-in costs money', () => {
+  it('charges in the cheapest hours before the peak, then holds right through to the dearest hours', () => {
     const plan = buildPlan(bookOf('amber', intervals()), day, opts);
-    expect(plan.steps.map((s) => [hhmm(s.start), hhmm(s.end), s.action])).toEqual([
-      ['00:00', '01:00', 'automatic'],
-      ['01:00', '03:00', 'charge'],
-      ['03:00', '11:00', 'hold'],
-      ['11:00', '13:00', 'exportLimit'],
-      ['13:00', '17:00', 'hold'],
-      ['17:00', '20:00', 'automatic'],
-      ['20:00', '00:00', 'automatic'],
+    expect(plan.steps.map((s) => [hhmm(s.start), hhmm(s.end), s.action, s.peak ?? false])).toEqual([
+      ['00:00', '01:00', 'automatic', false],
+      ['01:00', '03:00', 'charge', false],
+      // Holding comes first, also while feed-in costs money (11:00–13:00): a battery let discharge
+      // then would be below its charge at the peak.
+      ['03:00', '17:00', 'hold', false],
+      ['17:00', '20:00', 'automatic', true],
+      ['20:00', '00:00', 'automatic', false],
     ]);
     // 40 % of 10 kWh at 2 kW: four half hours.
     expect(plan.steps[1]).toMatchObject({ kwh: 4, reason: 'charge 4 kWh 01:00–03:00: the cheapest hours before the 17:00 peak', mode: { mode: 'charge', targetSoc: 90, powerW: 2000, source: 'grid' } });
-    expect(plan.steps[2]!.reason).toBe('hold 03:00–11:00: keep the charge for the dearest hours (from 17:00, 0.55/kWh and up)');
+    expect(plan.steps[2]!.reason).toBe('hold 03:00–17:00: keep the charge for the dearest hours (from 17:00, 0.55/kWh and up)');
+    expect(plan.steps[3]!.reason).toBe('automatic 17:00–20:00: the dearest hours, the battery covers the house');
+  });
+
+  it('no export while feed-in costs money, outside a hold', () => {
+    const plan = buildPlan(bookOf('amber', intervals()), day, { ...opts, holdDearestHours: 0 });
+    expect(plan.steps.map((s) => [hhmm(s.start), hhmm(s.end), s.action])).toEqual([
+      ['00:00', '01:00', 'automatic'],
+      ['01:00', '03:00', 'charge'],
+      ['03:00', '11:00', 'automatic'],
+      ['11:00', '13:00', 'exportLimit'],
+      ['13:00', '00:00', 'automatic'],
+    ]);
     expect(plan.steps[3]).toMatchObject({ reason: 'no export 11:00–13:00: feed-in costs money then', mode: { mode: 'exportLimit', limitW: 0 } });
-    expect(plan.steps[5]!.reason).toBe('automatic 17:00–20:00: the dearest hours, the battery covers the house');
   });
 
   it('a fuller battery needs fewer cheap intervals: the cheapest first', () => {
@@ -48,6 +59,6 @@ describe('the plan that follows the price', () => {
   it('the step for a time carries the mode the controller applies', () => {
     const plan = buildPlan(bookOf('amber', intervals()), day, opts);
     expect(planStepAt(plan, day + 2 * H)).toMatchObject({ mode: { mode: 'charge' } });
-    expect(planStepAt(plan, day + 12 * H)).toMatchObject({ mode: { mode: 'exportLimit', limitW: 0 } });
+    expect(planStepAt(plan, day + 12 * H)).toMatchObject({ mode: { mode: 'hold' } });
   });
 });

@@ -25,6 +25,8 @@ export interface PlanStep {
   reason: string;
   /** Energy the step charges (kWh, charge steps). */
   kwh?: number;
+  /** True for the dearest hours the battery was held for (an Automatic step: the battery covers the house). */
+  peak?: boolean;
 }
 
 export interface Plan {
@@ -41,7 +43,7 @@ const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
  * The next 24 h as a plan that follows the price (issue 44, item 2), from the live prices only:
  * charge in the cheapest intervals needed to reach the target SOC by the ready-by time, hold the
  * battery from then until the dearest hours (so its charge is there for them), and limit export to
- * zero while feed-in costs money. Every step says why. Without live prices there is no plan.
+ * zero while feed-in costs money outside the hold. Every step says why. Without live prices there is no plan.
  */
 export function buildPlan(book: PriceBook | null, now: number, o: PlanOptions): Plan {
   const generatedAt = new Date(now).toISOString();
@@ -66,8 +68,6 @@ export function buildPlan(book: PriceBook | null, now: number, o: PlanOptions): 
     chargeKwh.set(iv, kwh);
     needKwh -= kwh;
   }
-  // Export limit: while feed-in costs money.
-  for (const iv of intervals) if (!action.has(iv) && iv.feedInPerKwh !== null && iv.feedInPerKwh < 0) action.set(iv, 'exportLimit');
   // Hold: from the last charge until the dearest hours, while the price is below theirs.
   const dearest = [...intervals].sort((a, b) => b.importPerKwh - a.importPerKwh || a.start - b.start);
   const dear = new Set<PriceInterval>();
@@ -85,6 +85,10 @@ export function buildPlan(book: PriceBook | null, now: number, o: PlanOptions): 
   for (const iv of intervals) {
     if (!action.has(iv) && !dear.has(iv) && dear.size && Math.max(iv.start, now) >= lastCharge && iv.start < firstDear && iv.importPerKwh < dearFloor) action.set(iv, 'hold');
   }
+  // Export limit: while feed-in costs money, outside the hold (holding comes first: a battery let
+  // discharge to cover the house before the peak is charged again at once, and solar surplus still
+  // charges a held battery, so less is exported anyway).
+  for (const iv of intervals) if (!action.has(iv) && !dear.has(iv) && iv.feedInPerKwh !== null && iv.feedInPerKwh < 0) action.set(iv, 'exportLimit');
 
   // Merge runs of the same action into steps, each with its reason.
   const steps: PlanStep[] = [];
@@ -101,7 +105,7 @@ export function buildPlan(book: PriceBook | null, now: number, o: PlanOptions): 
       if (a === 'charge') last.kwh = round((last.kwh ?? 0) + (chargeKwh.get(iv) ?? 0));
     } else {
       tags.push(tag);
-      steps.push({ start: new Date(start).toISOString(), end: new Date(iv.end).toISOString(), action: a, mode: { mode: 'automatic' }, reason: '', ...(a === 'charge' ? { kwh: round(chargeKwh.get(iv) ?? 0) } : {}) });
+      steps.push({ start: new Date(start).toISOString(), end: new Date(iv.end).toISOString(), action: a, mode: { mode: 'automatic' }, reason: '', ...(a === 'charge' ? { kwh: round(chargeKwh.get(iv) ?? 0) } : {}), ...(tag === 'peak' ? { peak: true } : {}) });
     }
   }
   steps.forEach((s, i) => {
@@ -124,9 +128,14 @@ export function buildPlan(book: PriceBook | null, now: number, o: PlanOptions): 
   return { generatedAt, source: book.source, steps, message: acting ? `${acting} planned steps in the next 24 h.` : 'Nothing to do in the next 24 h: the plant runs on its own.' };
 }
 
+/** The plan's step covering `at` (undefined: none). */
+export function stepCovering(plan: Plan, at: number): PlanStep | undefined {
+  return plan.steps.find((x) => Date.parse(x.start) <= at && at < Date.parse(x.end));
+}
+
 /** The step covering `at` with a key that changes when the step does (null: none). */
 export function planStepAt(plan: Plan, at: number): { key: string; mode: ModeRequest; reason: string } | null {
-  const s = plan.steps.find((x) => Date.parse(x.start) <= at && at < Date.parse(x.end));
+  const s = stepCovering(plan, at);
   if (!s) return null;
   return { key: `${s.action}@${s.end}`, mode: s.mode, reason: s.reason };
 }

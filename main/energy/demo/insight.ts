@@ -1,8 +1,9 @@
 /**
  * The demo's first-start settings for the insight features: a time-of-use tariff with credits,
  * weather from the local fake and two alerts timed to the simulated plant (its day runs 30x from
- * 09:30): the battery charges at its 5 kW limit until it is full around 11:00 simulated (about 3
- * real minutes), and the smart loads push the house over 3.5 kW from 11:00 to 14:00 simulated.
+ * 09:30, overcast: demo/control.ts): the price plan charges the battery from the grid at its 5 kW
+ * limit from 11:00 simulated (about 3 real minutes) until it is full, and the smart loads push the
+ * house over 3.5 kW from 11:00 to 14:00 simulated.
  */
 export function demoInsightSettings(opts: { gateway: { host: string; port: number }; weather: { forecastUrl: string; geocodingUrl: string }; pollIntervalMs: number }): Record<string, unknown> {
   return {

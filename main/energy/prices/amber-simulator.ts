@@ -36,6 +36,8 @@ export interface AmberSimulatorOptions {
   intervalMinutes?: 5 | 30;
   estimateOffsetCents?: number;
   host?: string;
+  /** The zone whose wall clock the simulated day follows (default Sydney, Amber's own); the demo passes the machine's, so its prices, sun and clock share one day. */
+  timeZone?: string;
 }
 
 /** Amber's largest `next` / `previous` (a 400 beyond). */
@@ -80,7 +82,7 @@ export async function startAmberSimulator(opts: AmberSimulatorOptions): Promise<
   ];
 
   const interval = (start: number, dur: number, channel: 'general' | 'feedIn' | 'controlledLoad', type: string, estimate: boolean) => {
-    const blk = blockAt(AMBER_DAY, AMBER_ZONE, start);
+    const blk = blockAt(AMBER_DAY, opts.timeZone ?? AMBER_ZONE, start);
     const general = blk.a + (type === 'CurrentInterval' && estimate ? (opts.estimateOffsetCents ?? 0) : 0);
     const perKwh = channel === 'general' ? general : channel === 'controlledLoad' ? Math.round(general * 80) / 100 : blk.b;
     const spikeStatus = blk.a >= 100 ? 'spike' : AMBER_DAY.some((b) => b.a >= 100 && b.from === blk.from + 30) ? 'potential' : 'none';

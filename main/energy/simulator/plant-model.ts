@@ -35,6 +35,8 @@ export interface PlantOptions {
   emsWorkMode?: number;
   /** The grid connection's rating in W (the bound of the export and import limits); default 15 kW. */
   gridRatingW?: number;
+  /** The share (0–1) of the clear-sky sun that reaches the panels at instant t (clouds); default 1. */
+  skyClear?: (t: number) => number;
 }
 
 export const DEFAULT_INVERTERS: InverterSpec[] = [
@@ -46,7 +48,8 @@ export class PlantModel {
   readonly reserveSoc: number;
   readonly inverters: InverterSpec[];
   soc: number;
-  private readonly opts: Required<Omit<PlantOptions, 'inverters' | 'timeZone' | 'emsWorkMode' | 'gridRatingW'>>;
+  private readonly opts: Required<Omit<PlantOptions, 'inverters' | 'timeZone' | 'emsWorkMode' | 'gridRatingW' | 'skyClear'>>;
+  private readonly skyClear: (t: number) => number;
   /** The control registers (remote EMS, mode, limits, SOC settings) the plant obeys. */
   readonly control: PlantControl;
   private readonly offset: (t: number) => number;
@@ -84,6 +87,7 @@ export class PlantModel {
       { backup: this.reserveSoc, chargeCutoff: 100, dischargeCutoff: 5 },
       opts.emsWorkMode ?? 0,
     );
+    this.skyClear = opts.skyClear ?? (() => 1);
     this.rng = this.opts.seed;
     this.lastT = this.opts.now();
     for (const s of this.opts.smartLoads) this.smartEnergy.set(s.slot, 120 + s.slot * 11.5);
@@ -114,7 +118,7 @@ export class PlantModel {
     }
     const hour = wall.getUTCHours() + wall.getUTCMinutes() / 60 + wall.getUTCSeconds() / 3600;
     const sun = Math.max(0, Math.sin((Math.PI * (hour - 6)) / 13)) ** 1.3;
-    const cloud = 0.9 + 0.1 * this.random();
+    const cloud = (0.9 + 0.1 * this.random()) * Math.min(1, Math.max(0, this.skyClear(t)));
     const pvNative = Math.round(this.opts.pvPeakW * sun * cloud);
     const pvThirdParty = Math.round(this.opts.thirdPartyPeakW * sun * cloud);
     let smart = 0;

@@ -3,6 +3,9 @@ import { api, messageOf } from '../../api.js';
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
+import { formatKwh, formatMoney } from '../../kit/format.js';
+import { useServerClock } from '../../kit/server-clock.js';
+import { formatPerKwh } from '../prices/price-words.js';
 import type { JsonSchema } from '../settings/schema.js';
 import { AuditList, type AuditEntry } from './AuditList.js';
 import { ReserveSocs } from './ReserveSocs.js';
@@ -20,6 +23,9 @@ interface ControlStatus {
   remoteControl: boolean;
   message: string;
   nextStep: { start: string; reason: string } | null;
+  /** What following the price did today (control-savings.ts). */
+  today?: { chargedKwh: number; chargedPrice: number | null; peakKwh: number; peakPrice: number | null; saved: number | null };
+  currency?: string;
 }
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -28,6 +34,14 @@ function endText(end: ControlStatus['end']): string {
   if (end.kind === 'time') return `until ${new Date(end.at).toLocaleString()}`;
   if (end.kind === 'soc') return `until the battery is at ${end.soc} %`;
   return 'until you change it';
+}
+
+/** Today's figure in words: "Today: charged 5.04 kWh from the grid at −4.0 c/kWh; …: saved A$1.10." */
+function todayText(t: NonNullable<ControlStatus['today']>, currency: string): string | null {
+  if (t.chargedKwh <= 0 && t.peakKwh <= 0) return null;
+  const charged = t.chargedKwh > 0 ? `charged ${formatKwh(t.chargedKwh)} from the grid at ${formatPerKwh(t.chargedPrice, currency)}` : 'nothing charged from the grid yet';
+  const peak = t.peakKwh > 0 ? `the battery gave the house ${formatKwh(t.peakKwh)} in the peak at ${formatPerKwh(t.peakPrice, currency)}` : 'the peak is still to come';
+  return `Today: ${charged}; ${peak}${t.saved === null ? '.' : `: saved ${formatMoney(t.saved, currency)}.`}`;
 }
 
 /**
@@ -41,6 +55,7 @@ export function ControlCard() {
   const [entries, setEntries] = useState<AuditEntry[]>([]);
   const [note, setNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const clock = useServerClock();
 
   const load = useCallback(async () => {
     try {
@@ -86,6 +101,7 @@ export function ControlCard() {
         </p>
       ) : (
         <>
+          {clock?.demo && <Banner kind="info">This is the demo: battery control acts on the demo’s simulated plant, not on a real battery.</Banner>}
           {status.dryRun && <Banner kind="info">Dry run: the plan and its writes are shown and logged, nothing is written.</Banner>}
           {status.stale && <Banner kind="warn">No fresh reading from the gateway: nothing is written until it answers.</Banner>}
           {status.backedOff && <Banner kind="warn">{status.backedOff.message}</Banner>}
@@ -99,6 +115,16 @@ export function ControlCard() {
             <p className="small" data-testid="control-next">
               Next ({time(status.nextStep.start)}): {status.nextStep.reason}
             </p>
+          )}
+          {status.today && todayText(status.today, status.currency ?? 'AUD') && (
+            <>
+              <p data-testid="control-today">{todayText(status.today, status.currency ?? 'AUD')}</p>
+              <p className="small muted">
+                How it is worked out: the energy the battery took from the grid while the plan had it charging, at the prices then, against the energy it gave
+                the house in the dearest hours it was held for, at their prices. Saved = the smaller of the two × (the peak’s average price − the charging’s).
+                It does not count what the sun would have charged without the plan.
+              </p>
+            </>
           )}
           <p>
             <button type="button" className="button danger" onClick={() => void kill()} disabled={busy} data-testid="control-kill">

@@ -16,7 +16,7 @@ import { DurableStore } from '../main/energy/history/durable-store.js';
 import { readPowerSamples } from '../main/energy/history/sample-reader.js';
 import { replayPolls } from '../main/energy/history/replay.js';
 import { emptyLiveState, LiveStateStore } from '../main/energy/live-state.js';
-import { energySettingsSchema } from '../main/energy/settings.js';
+import { energySettingsSchema } from '../main/energy/settings/energy-settings.js';
 import { createCostFeature } from '../main/energy/cost/feature.js';
 import { DayLedger, type PowerSample } from '../main/energy/tariff/ledger.js';
 import { figure } from './report.js';

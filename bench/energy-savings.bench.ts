@@ -19,7 +19,7 @@ import type { SavingsDay } from '../main/energy/savings/ledger.js';
 import { savingsReport } from '../main/energy/savings/report.js';
 import { SavingsStore } from '../main/energy/savings/store.js';
 import { emptyLiveState, LiveStateStore } from '../main/energy/live-state.js';
-import { energySettingsSchema } from '../main/energy/settings.js';
+import { energySettingsSchema } from '../main/energy/settings/energy-settings.js';
 import { figure, median } from './report.js';
 
 const ROUNDS = 7;

@@ -8,6 +8,12 @@ test.describe('energy header: what the bridge is doing and its clock', () => {
     await page.goto('/');
     const chip = page.getByTestId('header-sync-status');
     await expect(chip).toHaveText('Reading the gateway');
+    // Its dot blinks while the gateway is read, without an endless animation (which would have a wall
+    // tablet draw a frame at every screen refresh): dim one second, lit the next.
+    const dot = chip.locator('.dot');
+    await expect(dot).toHaveClass(/\bdim\b/, { timeout: 5_000 });
+    await expect(dot).not.toHaveClass(/\bdim\b/, { timeout: 5_000 });
+    expect(await page.evaluate(() => document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations === Infinity).length)).toBe(0);
     // The clock is in the bridge's time zone (its setting), not the browser's.
     const clock = page.getByTestId('header-clock');
     await expect(clock).toContainText('Europe/Berlin');

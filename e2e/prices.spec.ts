@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { Snapshot } from '../main/energy/snapshot-schema.js';
+import type { Snapshot } from '../main/energy/published.js';
 import type { IntervalBill } from '../renderer/energy/prices/types.js';
 import { seriousViolations } from './axe.js';
 import { expect, test } from './fixtures.js';

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sampleShow } from '../main/recordings/box/simulator/sample-library.js';
+import { createFakeEmbyServer } from '../main/recordings/mediaserver/fake-emby-server.js';
 import { expect, slowShow, test } from './recordings-fixture.js';
 
 /** The Overview page, the header's status and clock, and the small recordings fixes, against the real service and box simulator. */
@@ -202,5 +203,27 @@ test.describe('phone recordings list', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const cut = await page.locator('.rec-row .rec-show, .rec-row .pill, .rec-row .small-button').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
     expect(cut).toEqual([]);
+  });
+});
+
+test.describe('overview: the media server tile names the library', () => {
+  test.use({ recOptions: { shows: [] } });
+
+  test('shows the saved library by the name the server gives it, not its id (issue 45)', async ({ page, rec }) => {
+    const key = '0123456789abcdef0123456789abcdef';
+    const libraryId = '767bffe4f11c93ef34b805451a696a4e';
+    const jellyfin = createFakeEmbyServer({ kind: 'jellyfin', apiKey: key, name: 'Lounge Jellyfin', libraries: [{ id: libraryId, name: 'Recorded TV', collectionType: 'tvshows', locations: [] }] });
+    await jellyfin.start();
+    try {
+      const saved = await rec.api.patch('/api/settings', { media_server_kind: 'jellyfin', media_server_url: jellyfin.url, media_server_token: key, media_server_section_id: libraryId });
+      expect(saved.status).toBe(200);
+      await page.goto('/');
+      const tile = page.getByTestId('tile-media');
+      await expect(tile.getByTestId('media-state')).toHaveText('connected');
+      await expect(tile.getByTestId('media-library')).toHaveText(' · library "Recorded TV"');
+      await expect(tile).not.toContainText(libraryId);
+    } finally {
+      await jellyfin.stop();
+    }
   });
 });

@@ -51,9 +51,11 @@ test.describe('shows page', () => {
     await mode.selectOption('mark');
     await expect(page.getByText(/An EDL file beside the recording lets Kodi/)).toBeVisible();
     const chapters = page.getByLabel('Chapters (Mark mode)');
-    await expect(chapters.locator('option')).toHaveText(['EDL file only', 'Chaptered copy beside the recording']);
+    await expect(chapters.locator('option')).toHaveText(['EDL file only', 'Chaptered copy beside the recording', 'Chaptered copy in place of the recording']);
     await chapters.selectOption('beside');
     await expect(page.getByText(/Also a \.mkv copy with "Programme" and "Commercial" chapters/)).toBeVisible();
+    await chapters.selectOption('in_place');
+    await expect(page.getByText(/takes the recording’s place in the library, so each episode is listed once/)).toBeVisible();
     await mode.selectOption('cut');
     await expect(page.getByText('The breaks are removed from the recording; the uncut copy is kept for a while.')).toBeVisible();
     await mode.selectOption('mark');
@@ -61,7 +63,7 @@ test.describe('shows page', () => {
     await page.getByLabel('Destination folder').fill('Gardening Australia');
     await page.getByRole('button', { name: 'Follow show' }).click();
     await expect(page.getByTestId('followed-shows')).toContainText('Gardening Australia');
-    expect((await rec.api.get('/api/shows')).body.shows[0]).toMatchObject({ name: 'Gardening Australia', ad_mode: 'mark', mark_chapters: 'beside', mark_counts_as_cut: false });
+    expect((await rec.api.get('/api/shows')).body.shows[0]).toMatchObject({ name: 'Gardening Australia', ad_mode: 'mark', mark_chapters: 'in_place', mark_counts_as_cut: false });
   });
 });
 

@@ -8,7 +8,7 @@ import { silentLogger } from './core/logger.js';
 import { CannotListenError } from './core/startup.js';
 import { tempDir } from './recordings/testing/harness.js';
 import { checkListenSettings } from './energy/service/listen-settings.js';
-import { energySeedsFromEnv } from './energy/settings.js';
+import { energySeedsFromEnv } from './energy/settings/energy-settings.js';
 
 /**
  * A setting that cannot work is refused when it is saved (issue 37, item 5): both services composed

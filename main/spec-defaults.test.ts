@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listingSaysRecording } from './recordings/box/sizes.js';
 import { inverterStatus } from './energy/gateway/registers.js';
-import { energySeedsFromEnv } from './energy/settings.js';
+import { energySeedsFromEnv } from './energy/settings/energy-settings.js';
 import { openDatabase } from './core/sqlite.js';
 import { recordingConfigFromEnv } from './recordings/config.js';
 import { createRecordingSettings } from './recordings/settings.js';

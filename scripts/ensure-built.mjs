@@ -48,7 +48,8 @@ function builtAt(file) {
 
 const steps = [
   { output: 'dist/server/headless.js', sources: ['main'], exts: ['.ts'], script: 'build:server', what: 'the services' },
-  { output: 'dist/renderer/index.html', sources: ['renderer'], exts: ['.ts', '.tsx', '.css', '.html'], script: 'build:ui', what: 'the pages' },
+  // The pages import schemas and shared code from main/ too (snapshot-schema, tariff windows, …).
+  { output: 'dist/renderer/index.html', sources: ['renderer', 'main'], exts: ['.ts', '.tsx', '.css', '.html'], script: 'build:ui', what: 'the pages' },
 ];
 
 for (const step of steps) {

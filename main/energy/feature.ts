@@ -1,4 +1,5 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { FeatureModule, RunningFeature } from '../core/feature.js';
 import type { Logger } from '../core/logger.js';
@@ -8,8 +9,60 @@ import type { HistoryReplay } from './history/replay.js';
 import type { LiveState, LiveStateStore } from './live-state.js';
 import type { PriceBook } from './prices/price-book.js';
 import type { EnergyCore, SectionValues } from './core-settings.js';
-import type { Snapshot } from './snapshot-schema.js';
+import type { CoreSnapshot } from './live/snapshot-schema.js';
+import type { EntityDef } from '../integrations/mqtt/discovery.js';
 import type { SettingsSection } from './settings-section.js';
+
+/**
+ * A feature's blocks of the curated snapshot: top-level key -> schema (optional when the block may
+ * be absent). The published schema (docs/snapshot.schema.json) is the core's readings plus these,
+ * composed in features.ts.
+ */
+export type SnapshotShape = Record<string, z.ZodType>;
+
+/** The values a block shape gives the snapshot. */
+export type BlockOf<Shape extends SnapshotShape> = z.output<z.ZodObject<Shape>>;
+
+/**
+ * The snapshot as a feature that reads all of it sees it (MQTT, metrics): the core's readings and
+ * whatever blocks the features add, each read by the entity or gauge its feature declared.
+ */
+export type SnapshotView = Readonly<CoreSnapshot> & { readonly [block: string]: unknown };
+
+/** A Home Assistant entity read from the snapshot (MQTT). */
+export interface SnapshotEntity<S = SnapshotView> extends EntityDef {
+  /** Its value in the state JSON; absent for a button (it has none). */
+  value?: (s: S) => unknown;
+  /** The unit (and device class) when it follows the settings (temperature unit, currency). */
+  unitFrom?: (units: CoreSnapshot['units']) => Pick<EntityDef, 'unit' | 'deviceClass'>;
+}
+
+/** A Prometheus gauge read from the snapshot at scrape time (`hlb_energy_<name>`); no value: the series is left out. */
+export interface SnapshotGauge<S = SnapshotView> {
+  name: string;
+  help: string;
+  value: (s: S) => number | null | undefined;
+  /** Labels of the one series (e.g. the currency of a price); the names are fixed. */
+  labels?: { names: readonly string[]; of: (s: S) => Record<string, string> };
+}
+
+/** Declares entities that read a feature's own block (typed against it); the list takes them as reading the whole snapshot. */
+export const snapshotEntities = <B>(entities: ReadonlyArray<SnapshotEntity<Readonly<CoreSnapshot> & B>>): readonly SnapshotEntity[] => entities as unknown as readonly SnapshotEntity[];
+/** Declares gauges that read a feature's own block (typed against it). */
+export const snapshotGauges = <B>(gauges: ReadonlyArray<SnapshotGauge<Readonly<CoreSnapshot> & B>>): readonly SnapshotGauge[] => gauges as unknown as readonly SnapshotGauge[];
+
+/**
+ * What a feature publishes, declared statically on its module so the composed snapshot schema,
+ * docs/snapshot.schema.json, the MQTT discovery and the metrics are known without starting anything.
+ */
+export interface Published<Shape extends SnapshotShape = SnapshotShape> {
+  /** Its blocks of the snapshot (the values come from the running feature's `snapshot` hook). */
+  snapshot?: Shape;
+  /** Its Home Assistant entities, in the order they are announced. */
+  entities?: readonly SnapshotEntity[];
+  /** Its metrics. */
+  gauges?: readonly SnapshotGauge[];
+}
 
 /** A fetch as the features' HTTP clients take it (a fetcher of the outbound gate in the service). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -70,7 +123,16 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   /** The passcode gate: preHandler for every route that changes something or probes the network. */
   gate: preHandlerAsyncHookHandler;
   /** The curated snapshot as `GET /api/snapshot` gives it (MQTT, metrics): this poll's one frozen object. */
-  snapshot?: () => Snapshot;
+  snapshot?: () => SnapshotView;
+  /** Every feature's Home Assistant entities and the core's, composed in features.ts (MQTT). */
+  entities?: readonly SnapshotEntity[];
+  /** Every feature's snapshot gauges and the core's, composed in features.ts (metrics). */
+  gauges?: readonly SnapshotGauge[];
+  /**
+   * Hands a command from the broker (a select, number or button entity's command topic) to the
+   * feature that declared the entity (its `commands`); resolves once it has been dealt with.
+   */
+  command?: (key: string, payload: string) => Promise<void>;
   /** Live event-stream clients now (metrics). */
   eventClients?: () => number;
   /** The live prices when a price source (Amber, Octopus) is set; null or absent: the tariff's fixed rates. */
@@ -93,15 +155,21 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
  * One energy feature (tariff, alerts, weather, daily totals, …). All hooks are optional.
  * - `onPoll` runs on each successful or failed poll before the state is published, and returns the
  *   fields it contributes (so one SSE event carries them); it must not block (no I/O awaited).
- * - `snapshot` returns the feature's block of the curated snapshot (it is given the frozen base,
- *   never writes into it; the snapshot is assembled once per poll: service/snapshot.ts).
+ * - `snapshot` returns the feature's blocks of the curated snapshot, as its module's `snapshot`
+ *   shape declares them (it is given the frozen core, never writes into it; the snapshot is
+ *   assembled once per poll: service/snapshot.ts).
  * - `routes` registers HTTP routes; `onSettings` is told about each saved settings change.
  */
 export interface EnergyFeature<S extends EnergyCore = EnergyCore> extends RunningFeature {
   readonly name: string;
   onPoll?(next: LiveState, at: number, poll?: PollInfo): Partial<LiveState> | void;
-  snapshot?(base: Readonly<Snapshot>): Partial<Snapshot> | void;
+  snapshot?(base: Readonly<CoreSnapshot>): Record<string, unknown> | void;
   onSettings?(prev: S, next: S): void;
+  /**
+   * What its command entities (select, number, button) do when the broker sends to them, by entity
+   * key: the feature checks, acts and logs; a refusal is the feature's to record, never thrown back.
+   */
+  commands?: Readonly<Record<string, (payload: string) => Promise<void>>>;
   /** Re-reads the feature's own files and restarts it (an import replaced them). */
   reload?(): Promise<void>;
   /**
@@ -130,11 +198,13 @@ export type FeatureFactory<Own extends SettingsSection = never> = (ctx: FeatureC
 
 /**
  * What a feature folder hands the service: its settings sections (schema, defaults, environment
- * seeds, secrets, `applies`, descriptions) and, when it runs anything, its factory. The service's
+ * seeds, secrets, `applies`, descriptions), what it publishes (snapshot blocks, MQTT entities,
+ * metrics: `Published`) and, when it runs anything, its factory. The service's
  * list of these (features.ts) is the one place a feature is added.
  */
-export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection>
-  extends FeatureModule<readonly Sec[], FeatureContext<FeatureSettings<Sec>>, EnergyFeature<FeatureSettings<Sec>>> {
+export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection, Shape extends SnapshotShape = SnapshotShape>
+  extends FeatureModule<readonly Sec[], FeatureContext<FeatureSettings<Sec>>, EnergyFeature<FeatureSettings<Sec>>>,
+    Published<Shape> {
   /** Sections of the settings this feature owns, in the order the settings file lists them. */
   readonly settings?: readonly Sec[];
 }

@@ -9,7 +9,6 @@ import { savingsFeature } from './savings/feature.js';
 import { metricsModule } from './metrics/feature.js';
 import { mqttModule } from './mqtt/feature.js';
 import { controlFeature } from './control/feature.js';
-
 /**
  * The energy bridge's features, in order: the settings are their sections in this order (the
  * settings file, the API and the JSON Schema list them so), and the running features start in this

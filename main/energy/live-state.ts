@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Values } from './gateway/block-reader.js';
 import type { GatewayReading } from './gateway/plant-reader.js';
 import { inverterStatus, MAX_STRINGS, type Firmware } from './gateway/registers.js';
-import type { Snapshot } from './snapshot-schema.js';
+import type { ActiveAlert } from './alerts/alert-entry.js';
 
 type W = number | null;
 
@@ -56,7 +56,7 @@ export interface LiveState {
   smartLoads: SmartLoadState[];
   weather: { outdoorTemp: number | null; weatherCode: number | null; location: string; latitude: number; longitude: number; updatedAt: number } | null;
   /** Active alerts (see alerts/engine.ts). */
-  alerts: Snapshot['alerts'];
+  alerts: ActiveAlert[];
   /** Battery outlook (outlook/): whether it covers today's peak windows (null: unknown or none left). */
   outlook?: { coversPeak: boolean | null; message: string | null };
   /**

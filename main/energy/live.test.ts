@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { snapshotSchema } from './snapshot-schema.js';
+import { snapshotSchema } from './published.js';
 import { startEnergyHarness, waitForState } from './testing/harness.js';
 import { startGatewaySimulator } from './simulator/gateway-simulator.js';
 

@@ -3,7 +3,7 @@ import { createManualClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
 import { createModbusConnection, type ConnectionFactory } from './gateway/connection.js';
 import { Poller, type PollerConfig } from './live/poller.js';
-import { energySettingsSchema } from './settings.js';
+import { energySettingsSchema } from './settings/energy-settings.js';
 import { startGatewaySimulator, type GatewaySimulator } from './simulator/gateway-simulator.js';
 
 // spec/energy-bridge.md (state machine): a gateway drop makes `connected` false and the poller

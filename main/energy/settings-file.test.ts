@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger.js';
 import { createSettingsStore } from '../core/settings-store.js';
-import { energySeedsFromEnv, energySettingsSchema } from './settings.js';
+import { energySeedsFromEnv, energySettingsSchema } from './settings/energy-settings.js';
 
 // testing/settings-before-core.json was written by the code before the core settings were split
 // from the features (issue 41): every section set away from its default. The file's shape is the

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * One section of the energy bridge's settings, owned by the feature folder it configures. The
- * service's settings are the sections of its feature list, in list order (main/energy/settings.ts).
+ * service's settings are the sections of its feature list, in list order (main/energy/settings/energy-settings.ts).
  *
  * The schema carries everything the API publishes: defaults, `.meta({ applies })` (a change applies
  * live or after a restart), `.meta({ secret })` (`hidden` is never returned, `locked` is blanked

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repoRoot } from '../core/paths.js';
-import { snapshotSchema } from './snapshot-schema.js';
+import { snapshotSchema } from './published.js';
 
 const published = path.join(repoRoot, 'docs', 'snapshot.schema.json');
 const generate = () => JSON.stringify(z.toJSONSchema(snapshotSchema, { target: 'draft-2020-12' }), null, 2) + '\n';

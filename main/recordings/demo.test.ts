@@ -24,7 +24,7 @@ describe('recordings demo', () => {
       // The media server (Jellyfin) was found by its discovery on loopback, its API key set (masked) and its TV library chosen; the cloud answers.
       const view = (await api.get('/api/settings')).body;
       expect(view.settings).toMatchObject({ media_server_kind: 'jellyfin', media_server_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), media_server_token: '••••••••', media_server_section_id: '767bffe4f11c93ef34b805451a696a4e' });
-      expect((await api.get('/api/media-server')).body).toEqual({ configured: true, state: 'answering' });
+      expect((await api.get('/api/media-server')).body).toEqual({ configured: true, state: 'answering', library: { id: '767bffe4f11c93ef34b805451a696a4e', name: 'TV Shows' } });
       expect(view.capabilities).toMatchObject({ discover_media_server: true, cloud_test: true, delete_from_box: true });
       const cloud = await api.post('/api/cloud-test');
       expect(cloud.body.boxes).toEqual([expect.objectContaining({ friendly_name: 'Demo Fetch Box', pvr: true })]);

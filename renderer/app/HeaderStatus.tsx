@@ -24,14 +24,17 @@ function clockFormat(tz: string | undefined): Intl.DateTimeFormat {
   return f;
 }
 
-/** "9:42 am AEDT" in the zone, ticking each second boundary so the minute turns on time. */
-export function useClockText(tz: string | undefined, now: () => number = Date.now): string {
-  const [t, setT] = useState(now);
+/**
+ * The time `now` gives, read again each second (the clock's "9:42 am AEDT" turns its minute on time),
+ * and how many seconds have ticked (`n`).
+ */
+function useSecondTick(now: () => number): { t: number; n: number } {
+  const [tick, setTick] = useState(() => ({ t: now(), n: 0 }));
   useEffect(() => {
-    const id = setInterval(() => setT(now()), 1000);
+    const id = setInterval(() => setTick((p) => ({ t: now(), n: p.n + 1 })), 1000);
     return () => clearInterval(id);
   }, [now]);
-  return clockFormat(tz).format(new Date(t));
+  return tick;
 }
 
 /**
@@ -39,13 +42,16 @@ export function useClockText(tz: string | undefined, now: () => number = Date.no
  * the clock with its time zone. The energy pages can pass their own status (connected or not) and
  * the same clock; the chip is a polite live region so a change is announced once.
  */
-export function HeaderStatus({ status, timeZone, now }: HeaderStatusProps) {
-  const clock = useClockText(timeZone, now);
+export function HeaderStatus({ status, timeZone, now = Date.now }: HeaderStatusProps) {
+  const tick = useSecondTick(now);
+  const clock = clockFormat(timeZone).format(new Date(tick.t));
   return (
     <div className="header-status" data-testid="header-status">
       {status && (
         <span className={`status-chip${status.busy ? ' busy' : ''}`} role="status" title={status.title} data-testid="header-sync-status">
-          <span className="dot" aria-hidden="true" />
+          {/* A busy dot blinks on the clock's second tick: one small repaint a second, where an
+              infinite CSS animation had the browser draw a frame at every screen refresh. */}
+          <span className={`dot${status.busy && tick.n % 2 === 1 ? ' dim' : ''}`} aria-hidden="true" />
           {status.text}
         </span>
       )}

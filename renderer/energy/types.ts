@@ -1,7 +1,7 @@
 /** Types shared with the service: type-only imports, erased from the bundle. */
-export type { Snapshot } from '../../main/energy/snapshot-schema.js';
+export type { Snapshot } from '../../main/energy/published.js';
 export type { LiveState } from '../../main/energy/live-state.js';
-import type { Snapshot } from '../../main/energy/snapshot-schema.js';
+import type { Snapshot } from '../../main/energy/published.js';
 
 export type InverterDevice = Extract<Snapshot['devices'][number], { type: 'inverter' }>;
 export type SmartLoadDevice = Extract<Snapshot['devices'][number], { type: 'smartLoad' }>;

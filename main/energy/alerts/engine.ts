@@ -1,9 +1,9 @@
 import type { LiveState } from '../live-state.js';
 import type { PriceInterval } from '../prices/price-book.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { ActiveAlert } from './alert-entry.js';
 import { conditionHolds, isYesNoTrigger, messageOf, readingOf, unitOf, type AlertRule } from './triggers.js';
 
-export type ActiveAlert = Snapshot['alerts'][number];
+export type { ActiveAlert };
 
 export interface AlertTransition {
   event: 'fired' | 'cleared';

@@ -7,6 +7,7 @@ import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { AlertEngine, type ActiveAlert, type AlertTransition } from './engine.js';
 import { postOnce, WebhookDispatcher, type WebhookBody } from './webhook.js';
 import { alertsSection } from './settings.js';
+import { alertsBlock, alertsEntities, alertsGauges, type AlertsBlock } from './published.js';
 
 /** Rules are also re-evaluated on this timer, so a settle time ends on time between polls. */
 export const ALERT_TICK_MS = 1000;
@@ -66,6 +67,9 @@ export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) =
 
   return {
     name: 'alerts',
+    snapshot() {
+      return { alerts: ctx.state.get().alerts } satisfies AlertsBlock;
+    },
     start() {
       timer = ctx.clock.setInterval(() => {
         try {
@@ -130,4 +134,4 @@ export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) =
 };
 
 /** Alert rules: their settings section and their feature. */
-export const alertsFeature: EnergyFeatureModule<typeof alertsSection> = { name: 'alerts', settings: [alertsSection], create: createAlertsFeature };
+export const alertsFeature: EnergyFeatureModule<typeof alertsSection, typeof alertsBlock> = { name: 'alerts', settings: [alertsSection], snapshot: alertsBlock, entities: alertsEntities, gauges: alertsGauges, create: createAlertsFeature };

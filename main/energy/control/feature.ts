@@ -7,6 +7,8 @@ import { AuditLog } from './audit-log.js';
 import { BatteryController } from './controller.js';
 import { ControlSavings } from './control-savings.js';
 import { modeRequest } from './modes.js';
+import { controlBlockOf, mqttCommands } from './mqtt.js';
+import { controlBlock, controlEntities } from './published.js';
 import { buildPlan, planStepAt, stepCovering } from './price-plan.js';
 import { registerReserveRoutes } from './reserve.js';
 import { controlSection } from './settings.js';
@@ -53,6 +55,9 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
 
   return {
     name: 'control',
+    // Home Assistant's select, numbers and stop button (control/mqtt.ts: the owner rule, then the routes' path).
+    commands: mqttCommands({ clock: ctx.clock, settings, controller, audit }),
+    snapshot: () => ({ control: controlBlockOf(controller.status(), settings()) }),
 
     onPoll(next, at) {
       const good = next.connected && next.lastUpdated === at;
@@ -84,4 +89,4 @@ export const createControlFeature: FeatureFactory<typeof controlSection> = (ctx)
   };
 };
 
-export const controlFeature: EnergyFeatureModule<typeof controlSection> = { name: 'control', settings: [controlSection], create: createControlFeature };
+export const controlFeature: EnergyFeatureModule<typeof controlSection, typeof controlBlock> = { name: 'control', settings: [controlSection], snapshot: controlBlock, entities: controlEntities, create: createControlFeature };

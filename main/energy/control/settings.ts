@@ -11,6 +11,7 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of da
 export const controlSettings = z
   .object({
     enabled: z.boolean().default(false).meta({ ...live, label: 'Battery control', description: 'Let this app change how your battery charges and discharges, through the gateway. Off: the plant runs on its own.' }),
+    mqttControl: z.boolean().default(false).meta({ ...live, label: 'Allow control from Home Assistant', description: 'Let Home Assistant (through your MQTT broker) change the battery’s mode, the charge target and the export limit, within the limits set here. Off: it can only show them, and press Stop, which hands the plant back to its own mode.' }),
     dryRun: z.boolean().default(true).meta({ ...live, label: 'Try it out first (dry run)', description: 'Show and log the plan and the changes it would make, without writing anything to the plant.' }),
     maxChargeW: z.number().int().min(0).max(100_000).default(5000).meta({ ...live, label: 'Most charging power', description: 'The most power, in watts, the controller may ask the battery to charge with.' }),
     maxDischargeW: z.number().int().min(0).max(100_000).default(5000).meta({ ...live, label: 'Most discharging power', description: 'The most power, in watts, the controller may ask the battery to discharge with.' }),
@@ -38,6 +39,7 @@ export const controlSection = settingsSection({ key: 'control', schema: withDefa
 export const CONTROL_OWNER_FIELDS = [
   'control.enabled',
   'control.dryRun',
+  'control.mqttControl',
   'control.maxChargeW',
   'control.maxDischargeW',
   'control.minSoc',

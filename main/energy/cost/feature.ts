@@ -1,12 +1,11 @@
 import { LiveFeed } from '../history/replay.js';
 import { readPowerSamples } from '../history/sample-reader.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
-import type { Snapshot } from '../snapshot-schema.js';
 import { dayCost, DayLedger, powerSampleOf, pricesAt, round4, type LedgerConfig } from '../tariff/ledger.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
 import { pricingOn, type RatesAt, type TariffConfig } from '../tariff/windows.js';
+import { tariffBlock, costEntities, type TariffSnapshot } from './published.js';
 
-export type TariffSnapshot = NonNullable<Snapshot['tariff']>;
 
 /**
  * Current grid flow priced at the rate in force, per hour: positive is a credit (export), negative a
@@ -124,4 +123,4 @@ export const createCostFeature: FeatureFactory = (ctx) => {
 };
 
 /** Today's cost at the tariff's prices (the tariff itself is a core setting: core-settings.ts). */
-export const costFeature: EnergyFeatureModule<never> = { name: 'cost', create: createCostFeature };
+export const costFeature: EnergyFeatureModule<never, typeof tariffBlock> = { name: 'cost', snapshot: tariffBlock, entities: costEntities, create: createCostFeature };

@@ -13,7 +13,7 @@ import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { bookOf, type PriceInterval } from '../prices/price-book.js';
 import { createSavingsFeature } from '../savings/feature.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
 import { createCostFeature } from './feature.js';
 

@@ -9,7 +9,7 @@ import type { FeatureContext } from '../feature.js';
 import { createHistory, sampleFromState } from '../history/index.js';
 import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { createCostFeature } from '../cost/feature.js';
 import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { createDailyFeature } from './feature.js';

@@ -7,7 +7,7 @@ import { refusalFor } from '../../core/outbound.js';
 import { parseInput } from '../../core/validate.js';
 import type { ConnectionFactory } from '../gateway/connection.js';
 import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 import { confirmGateway, testGateway } from './gateway-probe.js';
 import { discoverGateways, type DiscoveryResult, type InterfaceList } from './lan-scan.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger } from '../../core/logger.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { startEnergyHarness } from '../testing/harness.js';
 import { DayLedger, type PowerSample } from '../tariff/ledger.js';
 import { localMinute, startOfLocalDay } from '../tariff/local-time.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
-import { snapshotSchema } from '../snapshot-schema.js';
+import { snapshotSchema } from '../published.js';
 import { nextPoll as nextPollOf, startEnergyHarness } from '../testing/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startEnergyHarness>>;

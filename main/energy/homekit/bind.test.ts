@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { energySeedsFromEnv } from '../settings.js';
+import { energySeedsFromEnv } from '../settings/energy-settings.js';
 import { bindProblem, loopbackOnly } from './bind.js';
 import { maskPin } from './bridge.js';
 import { parseSetupUri, setupUri } from './setup-uri.js';

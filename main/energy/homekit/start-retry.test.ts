@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../../core/logger.js';
 import { freePort } from '../../core/testing/free-port.js';
 import { emptyLiveState, LiveStateStore } from '../live-state.js';
-import { energySeedsFromEnv } from '../settings.js';
+import { energySeedsFromEnv } from '../settings/energy-settings.js';
 import { HomekitBridge } from './bridge.js';
 
 /**

@@ -9,7 +9,7 @@ import { createSettingsStore } from '../../core/settings-store.js';
 import { createHistory } from '../history/index.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import { createPasscodeStore } from '../security/passcode-store.js';
-import { energySeedsFromEnv, energySettingsSchema } from '../settings.js';
+import { energySeedsFromEnv, energySettingsSchema } from '../settings/energy-settings.js';
 import { previewSigenImport, runSigenImport, type ImportTarget, type SigenPreview, type SigenResult } from './sigen-import.js';
 
 export interface CliIo {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 import type { Carried, NotCarried } from './carried.js';
 
 type Rule = EnergySettings['alerts'][number];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPasscodeStore } from '../security/passcode-store.js';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 import { silentLogger } from '../../core/logger.js';
 import { runSigenImportCli } from './cli.js';
 import { hashTree, SIGEN_FIXTURE, sigenFacts, sigenFolderCopy } from './testing/sigen-fixture.js';

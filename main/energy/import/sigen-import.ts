@@ -5,7 +5,7 @@ import type { SettingsStore } from '../../core/settings-store.js';
 import type { History } from '../history/index.js';
 import type { LegacyImportReport } from '../history/legacy-import.js';
 import type { PasscodeHash, PasscodeStore } from '../security/passcode-store.js';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 import { historyJobs, inspectSigenFolder, type SigenFolder } from './sigen-folder.js';
 import { previewHistoryOffThread, type PreviewJob } from './preview-thread.js';
 import { previewHistoryFile, type HistoryFilePreview, type HistoryFileSummary } from './sigen-preview-file.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { ratesAt, type TariffConfig } from '../tariff/windows.js';
 import { mapSigenSettings } from './sigen-settings.js';
 import { convertWindows, type SigenRateWindow } from './sigen-tariff.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLANT_UNIT } from '../gateway/registers.js';
-import { energySettingsSchema, mergeSettings, type EnergySettings } from '../settings.js';
+import { energySettingsSchema, mergeSettings, type EnergySettings } from '../settings/energy-settings.js';
 import type { Carried, NotCarried } from './carried.js';
 import { mapSigenAlerts, sigenAlertSchema } from './sigen-alerts.js';
 import { clockMinutes, convertWindows, hhmm } from './sigen-tariff.js';

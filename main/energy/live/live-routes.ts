@@ -4,7 +4,7 @@ import { parseInput, presenceFlag } from '../../core/validate.js';
 import type { EventStream } from '../../core/event-stream.js';
 import type { LiveStateStore } from '../live-state.js';
 import { withoutGatewayHost } from './public-state.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { Snapshot } from '../published.js';
 
 // Unknown parameter names are ignored (cache busters such as `_=1700000000`); bad values of known ones are a 400.
 const prettyQuery = z.object({ pretty: presenceFlag });

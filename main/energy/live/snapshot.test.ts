@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Estimate } from './estimate.js';
 import { emptyLiveState, type LiveState } from '../live-state.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { buildSnapshot } from './snapshot.js';
 
 // spec/energy-bridge.md "Snapshot": field by field, with the spec's values (four-decimal rounding,
@@ -113,15 +113,9 @@ describe('snapshot assembly (spec field by field)', () => {
     expect((elsewhere.devices[0] as { strings: Array<{ name: string }> }).strings.map((s) => s.name)).toEqual(['String 1', 'String 2']);
   });
 
-  it('weather only when the state has it; tariff and history only when given', () => {
-    const st = liveState();
-    st.weather = { outdoorTemp: 18.5, weatherCode: 3, location: 'Hobart', latitude: -42.88, longitude: 147.33, updatedAt: NOW };
-    st.alerts = [];
-    const tariff = { currency: 'AUD', netPerHour: -0.1234, today: { importCost: 1, feedIn: 2, superExportCredit: 0, zeroDrawCredit: 0, zeroDrawMet: false, supply: 1.1, net: -0.1 } } as never;
-    const snap = buildSnapshot({ state: st, settings: settings(), now: NOW, estimate: IDLE, tariff, history: { count: 3, firstT: NOW - 10_000, lastT: NOW } });
-    expect(snap.weather).toEqual({ outdoorTemp: 18.5, weatherCode: 3, location: 'Hobart', latitude: -42.88, longitude: 147.33 });
-    expect(snap.tariff).toBe(tariff);
+  it('history only when given (the features add their own blocks: service/snapshot.ts)', () => {
+    const snap = buildSnapshot({ state: liveState(), settings: settings(), now: NOW, estimate: IDLE, history: { count: 3, firstT: NOW - 10_000, lastT: NOW } });
     expect(snap.history).toEqual({ count: 3, firstT: NOW - 10_000, lastT: NOW, links: { recent: '/api/history', export: '/api/history/export?format=json&every=60' } });
-    expect(snap.alerts).toEqual([]);
+    expect(buildSnapshot({ state: liveState(), settings: settings(), now: NOW, estimate: IDLE }).history).toBeUndefined();
   });
 });

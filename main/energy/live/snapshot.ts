@@ -1,8 +1,8 @@
 import type { Estimate } from './estimate.js';
 import { batteryDirection, gridDirection } from './directions.js';
 import type { LiveState } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
+import type { CoreSnapshot } from './snapshot-schema.js';
 
 export interface HistoryStats {
   count: number;
@@ -16,17 +16,16 @@ export interface SnapshotInputs {
   now: number;
   estimate: Estimate;
   history?: HistoryStats | null;
-  tariff?: Snapshot['tariff'];
 }
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const round4 = (v: number | null) => (v === null ? null : Math.round(v * 10_000) / 10_000);
 
 /** Assembles the curated snapshot from the live state and the settings that name and scale it. */
-export function buildSnapshot({ state, settings, now, estimate, history, tariff }: SnapshotInputs): Snapshot {
+export function buildSnapshot({ state, settings, now, estimate, history }: SnapshotInputs): CoreSnapshot {
   const p = state.power;
   const names = settings.names;
-  const snapshot: Snapshot = {
+  const snapshot: CoreSnapshot = {
     schema: 1,
     generatedAt: iso(now)!,
     lastUpdated: iso(state.lastUpdated),
@@ -65,7 +64,6 @@ export function buildSnapshot({ state, settings, now, estimate, history, tariff 
         batteryDischarge: round4(state.energy.lifetime.batteryDischarge),
       },
     },
-    alerts: state.alerts as Snapshot['alerts'],
     devices: [
       ...state.inverters.map((inv) => ({
         type: 'inverter' as const,
@@ -89,11 +87,6 @@ export function buildSnapshot({ state, settings, now, estimate, history, tariff 
       })),
     ],
   };
-  if (state.weather) {
-    const { outdoorTemp, weatherCode, location, latitude, longitude } = state.weather;
-    snapshot.weather = { outdoorTemp, weatherCode, location, latitude, longitude };
-  }
-  if (tariff) snapshot.tariff = tariff;
   if (history) {
     snapshot.history = {
       ...history,

@@ -1,29 +1,21 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../feature.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings, SnapshotGauge, SnapshotView } from '../feature.js';
 import { settingsSection, withDefaults } from '../settings-section.js';
 import { metricsSeeds, metricsSettings } from '../../integrations/metrics/settings.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import { joules } from '../live/published.js';
 import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from '../../integrations/metrics/http-metrics.js';
 import { lazyMetrics, type PromClient } from '../../integrations/metrics/lazy-metrics.js';
 import { addProcessMetrics } from '../../integrations/metrics/process-metrics.js';
 
 export interface EnergyMetricsOptions {
-  snapshot: () => Snapshot;
+  snapshot: () => SnapshotView;
+  /** The gauges read from the snapshot at scrape time: the core's and every feature's (features.ts). */
+  gauges: readonly SnapshotGauge[];
   /** Live event-stream (SSE) clients now. */
   eventClients: () => number;
 }
 
 const P = 'hlb_energy';
-/** Joules in a kilowatt-hour: Prometheus wants base units (the gateway counts kWh). */
-const JOULES_PER_KWH = 3_600_000;
-
-/** A reading in the display unit the settings chose, in degrees Celsius (Prometheus' base unit). */
-export function toCelsius(v: number | null | undefined, unit: 'celsius' | 'fahrenheit'): number | null {
-  if (typeof v !== 'number') return null;
-  return unit === 'fahrenheit' ? Math.round(((v - 32) * 5 * 1000) / 9) / 1000 : v;
-}
-const ratio = (percent: number | null | undefined) => (typeof percent === 'number' ? percent / 100 : null);
-const joules = (kwh: number | null | undefined) => (typeof kwh === 'number' ? kwh * JOULES_PER_KWH : null);
 /** Poll duration buckets, seconds: 5 ms to 10 s (a failed poll may wait out the reply timeout). */
 export const POLL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -67,29 +59,24 @@ export function createEnergyMetricsFeature(ctx: FeatureContext<FeatureSettings<t
 
 function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): EnergyMetrics {
   const registry = new prom.Registry();
-  const gauge = (name: string, help: string, read: (s: Snapshot) => number | null | undefined) =>
+  const gauge = (g: SnapshotGauge) =>
     new prom.Gauge({
-      name: `${P}_${name}`,
-      help,
+      name: `${P}_${g.name}`,
+      help: g.help,
+      labelNames: [...(g.labels?.names ?? [])],
       registers: [registry],
       collect() {
-        const v = read(opts.snapshot());
+        const s = opts.snapshot();
+        const v = g.value(s);
         // No reading (old firmware, not polled yet): the series is left out rather than reported as 0.
         this.reset();
-        if (typeof v === 'number' && Number.isFinite(v)) this.set(v);
+        if (typeof v === 'number' && Number.isFinite(v)) {
+          if (g.labels) this.set(g.labels.of(s), v);
+          else this.set(v);
+        }
       },
     });
-  gauge('gateway_connected', 'Whether the gateway answered the last poll (1) or not (0).', (s) => (s.connected ? 1 : 0));
-  gauge('battery_soc_ratio', 'Battery state of charge, 0 to 1.', (s) => ratio(s.battery.soc));
-  gauge('battery_soh_ratio', 'Battery state of health, 0 to 1.', (s) => ratio(s.battery.soh));
-  gauge('solar_power_watts', 'Solar power, W.', (s) => s.power.solar);
-  gauge('home_power_watts', 'Home consumption, W.', (s) => s.power.home);
-  gauge('grid_power_watts', 'Grid power, W (positive: importing).', (s) => s.power.grid);
-  gauge('battery_power_watts', 'Battery power, W (positive: charging).', (s) => s.power.battery);
-  gauge('home_energy_today_joules', 'Home consumption since local midnight, J (a gauge: it starts again at 0 each day).', (s) => joules(s.energy.consumedToday));
-  gauge('outdoor_temperature_celsius', 'Outdoor temperature, °C whatever unit the pages show (weather, when on).', (s) => toCelsius(s.weather?.outdoorTemp, s.units.temperature));
-  gauge('alerts_active', 'Alert rules firing now.', (s) => s.alerts.length);
-  gauge('history_samples', 'Samples kept in the history database.', (s) => s.history?.count);
+  for (const g of opts.gauges) gauge(g);
   // The gateway's own lifetime counters, only ever rising: counters in joules (read from the
   // gateway in kWh at scrape time, so each collect sets the counter to the gateway's total).
   new prom.Counter({ name: `${P}_lifetime_energy_joules_total`, help: "The gateway's lifetime energy counters, J.", labelNames: ['counter'], registers: [registry], collect() {
@@ -100,18 +87,6 @@ function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): Energ
       if (j !== null && j >= 0) this.inc({ counter: k }, j);
     }
   } });
-  // Live prices (Amber, Octopus), per kWh in the currency named by the label; absent with the fixed rates.
-  const priceGauge = (name: string, help: string, read: (p: NonNullable<Snapshot['prices']>) => number | null | undefined) =>
-    new prom.Gauge({ name: `${P}_${name}`, help, labelNames: ['currency'], registers: [registry], collect() {
-      this.reset();
-      const p = opts.snapshot().prices;
-      const v = p ? read(p) : null;
-      if (p && typeof v === 'number' && Number.isFinite(v)) this.set({ currency: p.currency }, v);
-    } });
-  priceGauge('import_price', 'Live import price now, currency per kWh (below zero: paid to use power).', (p) => p.current?.importPerKwh);
-  priceGauge('feed_in_price', 'Live feed-in price now, currency per kWh (below zero: exporting costs money).', (p) => p.current?.feedInPerKwh);
-  gauge('price_spike', 'Whether the live price interval now is a spike (1) or not (0).', (s) => (s.prices?.current ? (s.prices.current.spike ? 1 : 0) : null));
-  gauge('prices_stale', 'Whether the live prices are stale (1: no interval covers now or the source has not answered for too long).', (s) => (s.prices ? (s.prices.stale ? 1 : 0) : null));
   new prom.Gauge({ name: `${P}_event_stream_clients`, help: 'Live event-stream (dashboard) connections.', registers: [registry], collect() {
     this.set(opts.eventClients());
   } });
@@ -133,7 +108,8 @@ function buildEnergyMetrics(prom: PromClient, opts: EnergyMetricsOptions): Energ
 }
 
 /** The metrics feature as the energy bridge's feature list takes it. */
-export const metricsFeature: FeatureFactory<typeof metricsSection> = (ctx) => createEnergyMetricsFeature(ctx, { snapshot: required(ctx.snapshot, 'snapshot'), eventClients: ctx.eventClients ?? (() => 0) });
+export const metricsFeature: FeatureFactory<typeof metricsSection> = (ctx) =>
+  createEnergyMetricsFeature(ctx, { snapshot: required(ctx.snapshot, 'snapshot'), gauges: required(ctx.gauges, 'gauges'), eventClients: ctx.eventClients ?? (() => 0) });
 
 function required<T>(v: T | undefined, what: string): T {
   if (v === undefined) throw new Error(`the metrics feature needs the service's ${what}`);

@@ -1,10 +1,8 @@
-import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings } from '../feature.js';
+import type { EnergyFeature, EnergyFeatureModule, FeatureContext, FeatureFactory, FeatureSettings, SnapshotEntity, SnapshotView } from '../feature.js';
 import { settingsSection, withDefaults } from '../settings-section.js';
-import type { Snapshot } from '../snapshot-schema.js';
 import { appRelease } from '../../core/app-version.js';
 import { createAnnouncementDebounce } from '../../integrations/mqtt/announcements.js';
 import { discoveryConfigs, type DiscoveryContext, type Message } from '../../integrations/mqtt/discovery.js';
-import { energyEntities, energyState } from './entities.js';
 import { installId } from '../../integrations/mqtt/identity.js';
 import { createMqttLink, type MqttLink } from '../../integrations/mqtt/link.js';
 import { deviceConfigsFilter, goodbyeFor, retireStale, type Placement } from '../../integrations/mqtt/retire.js';
@@ -12,7 +10,11 @@ import { mqttSeeds, mqttSettings, publicMqtt, type MqttSettings } from '../../in
 
 export interface EnergyMqttOptions {
   /** The service's curated snapshot (what the topics carry). */
-  snapshot: () => Snapshot;
+  snapshot: () => SnapshotView;
+  /** The entities announced, each read from the snapshot: the core's and every feature's (features.ts). */
+  entities: readonly SnapshotEntity[];
+  /** Hands a command entity's message to the feature that declared it (the service's `ctx.command`). */
+  command?: (key: string, payload: string) => Promise<void>;
   reconnect?: { minMs: number; maxMs: number };
 }
 
@@ -27,21 +29,41 @@ export interface EnergyMqttOptions {
  * state is published, on a later turn of the event loop, and never waits for the broker: it cannot
  * delay a poll.
  */
+/** The state JSON: one key per entity, plus the active alerts' names (bounded). */
+export function energyState(entities: readonly SnapshotEntity[], s: SnapshotView): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const e of entities) if (e.value) out[e.key] = e.value(s);
+  const alerts = Array.isArray(s.alerts) ? (s.alerts as ReadonlyArray<{ name: string }>) : [];
+  out.alert_names = alerts.slice(0, 24).map((a) => a.name.slice(0, 60));
+  out.updated = s.lastUpdated;
+  return out;
+}
+
 export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<typeof mqttSection>>, opts: EnergyMqttOptions): EnergyFeature<FeatureSettings<typeof mqttSection>> & { link: MqttLink } {
   const id = installId('energy', ctx.dataDir);
   const cfg = (): MqttSettings => ctx.settings().mqtt;
   const topics = () => {
     const base = `${cfg().topicPrefix}/energy`;
-    return { availability: `${base}/availability`, gateway: `${base}/gateway`, state: `${base}/state`, haStatus: `${cfg().discoveryPrefix}/status`, configs: deviceConfigsFilter(cfg().discoveryPrefix, id) };
+    return { availability: `${base}/availability`, gateway: `${base}/gateway`, state: `${base}/state`, command: `${base}/command/`, haStatus: `${cfg().discoveryPrefix}/status`, configs: deviceConfigsFilter(cfg().discoveryPrefix, id) };
   };
   const discovery = (): DiscoveryContext => ({
     discoveryPrefix: cfg().discoveryPrefix,
     stateTopic: topics().state,
     availabilityTopic: topics().availability,
     gatewayAvailabilityTopic: topics().gateway,
+    commandTopicFor: (e) => `${topics().command}${e.key}`,
     device: { id, name: 'Energy bridge', model: 'Home LAN Bridge energy bridge' },
     release: appRelease(),
   });
+
+  const commandKeys = new Set(opts.entities.filter((e) => e.component === 'select' || e.component === 'number' || e.component === 'button').map((e) => e.key));
+  const command = async (key: string, payload: string) => {
+    try {
+      await opts.command!(key, payload);
+    } catch (err) {
+      ctx.logger.error({ err, key }, 'MQTT command failed');
+    }
+  };
 
   let lastPublish = 0;
   let pending: NodeJS.Timeout | null = null;
@@ -58,14 +80,18 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
       const m = cfg();
       return m.enabled && m.url ? { url: m.url, username: m.username, password: m.password, clientId: m.clientId || id.replace(/_/g, '-') } : null;
     },
-    subscriptions: () => [topics().haStatus, topics().configs],
+    subscriptions: () => [topics().haStatus, topics().configs, ...(commandKeys.size ? [`${topics().command}+`] : [])],
     onConnect: () => {
       gatewaySaid = '';
       publishAll();
     },
     onMessage(topic, payload, { retain }) {
       // A retained "online" is an old announcement: everything was sent when this connection began.
-      if (topic === topics().haStatus) {
+      if (topic.startsWith(topics().command)) {
+        // A command entity (select, number, button). A retained one is old: never replayed on a connect.
+        const key = topic.slice(topics().command.length);
+        if (!retain && commandKeys.has(key) && opts.command) void command(key, payload.subarray(0, 64).toString('utf8').trim());
+      } else if (topic === topics().haStatus) {
         if (!retain && payload.subarray(0, 64).toString('utf8').trim() === 'online') announcements.announced();
       } else if (topic.endsWith('/config')) for (const m of retireStale(topic, payload.toString('utf8'), configs())) link.publish(m.topic, m.payload, { retain: true });
     },
@@ -84,22 +110,13 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
     pending = null;
     publishGateway();
     lastPublish = ctx.clock.now();
-    link.publish(topics().state, JSON.stringify(energyState(opts.snapshot())), { retain: true });
+    link.publish(topics().state, JSON.stringify(energyState(opts.entities, opts.snapshot())), { retain: true });
   };
 
   /** The configs this version sends, with the units that follow the settings (temperature, currency). */
   const configs = (): Message[] => {
     const units = opts.snapshot().units;
-    const entities = energyEntities.map((e) =>
-      e.key === 'outdoor_temperature'
-        ? { ...e, unit: units.temperature === 'fahrenheit' ? '°F' : '°C' }
-        : e.key === 'cost_today'
-          ? { ...e, unit: units.currency, deviceClass: 'monetary' }
-          : e.key === 'import_price' || e.key === 'feed_in_price'
-            ? { ...e, unit: `${units.currency}/kWh`, deviceClass: 'monetary' }
-            : e,
-    );
-    return discoveryConfigs(discovery(), entities);
+    return discoveryConfigs(discovery(), opts.entities.map((e) => (e.unitFrom ? { ...e, ...e.unitFrom(units) } : e)));
   };
 
   const publishAll = () => {
@@ -145,7 +162,7 @@ export function createEnergyMqttFeature(ctx: FeatureContext<FeatureSettings<type
       cancel();
       // A new prefix, or MQTT off: take the old retained configs and state off the broker first (no ghost entities in HA).
       const old = placement(prev.mqtt);
-      const goodbye = goodbyeFor(old, placement(next.mqtt), id, energyEntities, [`${old.base}/state`, `${old.base}/gateway`]);
+      const goodbye = goodbyeFor(old, placement(next.mqtt), id, opts.entities, [`${old.base}/state`, `${old.base}/gateway`]);
       void link.stop(goodbye ?? undefined).then(() => {
         if (active && next.mqtt.enabled) link.start();
       });
@@ -160,9 +177,9 @@ function placement(m: MqttSettings): Placement {
 
 /** The MQTT feature as the energy bridge's feature list takes it. */
 export const mqttFeature: FeatureFactory<typeof mqttSection> = (ctx) => {
-  const snapshot = ctx.snapshot;
-  if (!snapshot) throw new Error("the MQTT feature needs the service's snapshot");
-  return createEnergyMqttFeature(ctx, { snapshot });
+  const { snapshot, entities, command } = ctx;
+  if (!snapshot || !entities) throw new Error("the MQTT feature needs the service's snapshot and entities");
+  return createEnergyMqttFeature(ctx, { snapshot, entities, command });
 };
 
 /** The energy bridge's `mqtt` settings section: the password is shown only as `passwordSet`. */

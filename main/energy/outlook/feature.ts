@@ -3,7 +3,6 @@ import type { Timer } from '../../core/clock.js';
 import type { LiveState } from '../live-state.js';
 import { LiveFeed, replayPolls } from '../history/replay.js';
 import { readPowerSamples } from '../history/sample-reader.js';
-import type { Snapshot } from '../snapshot-schema.js';
 import { DayLedger, powerSampleOf, pricesAt, round4 } from '../tariff/ledger.js';
 import { localMinute, nextDate, startOfLocalDay } from '../tariff/local-time.js';
 import type { EnergyFeatureModule, FeatureFactory, IrradianceHour } from '../feature.js';
@@ -13,6 +12,7 @@ import { priceHours, type PriceHour } from './price-hours.js';
 import { ForecastStore } from './forecast-store.js';
 import { fitPlant, FIT_DAYS, irradianceByDate, solarPowerAt, type PlantFit } from './solar-model.js';
 import { UsualLoad } from './usual-load.js';
+import { outlookBlock, type OutlookSnapshot } from './published.js';
 
 /** The irradiance forecast is fetched this often; a failed fetch is retried sooner. */
 export const FORECAST_REFRESH_MS = 60 * 60_000;
@@ -21,7 +21,6 @@ export const FORECAST_RETRY_MS = 5 * 60_000;
 const USUAL_LOAD_DAYS = 28;
 const DAY = 86_400_000;
 
-export type OutlookSnapshot = NonNullable<Snapshot['outlook']>;
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const kwh = (v: number | null) => (v === null ? null : round4(v));
 const hourView = (h: PriceHour | null) => (h === null ? null : { startsAt: iso(h.startsAt)!, endsAt: iso(h.endsAt)!, averagePerKwh: round4(h.averagePerKwh) });
@@ -280,4 +279,4 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection> = (ctx) =
 };
 
 /** The forecast and battery outlook as the energy bridge's feature list takes it: the `solar` section and the running feature. */
-export const outlookFeature: EnergyFeatureModule<typeof solarSection> = { name: 'outlook', settings: [solarSection], create: createOutlookFeature };
+export const outlookFeature: EnergyFeatureModule<typeof solarSection, typeof outlookBlock> = { name: 'outlook', settings: [solarSection], snapshot: outlookBlock, create: createOutlookFeature };

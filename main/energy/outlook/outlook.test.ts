@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
 import { batteryOutlook, duration, peakWindowsOn } from './battery-outlook.js';
 import { fitPlant, irradianceByDate, solarPowerAt } from './solar-model.js';

@@ -8,7 +8,7 @@ import { createOutbound } from '../../core/outbound.js';
 import type { FeatureContext, FeatureSettings } from '../feature.js';
 import { emptyLiveState, LiveStateStore } from '../live-state.js';
 import { bookOf, type PriceInterval } from '../prices/price-book.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
 import { createOutlookFeature } from './feature.js';
 import { priceHours } from './price-hours.js';

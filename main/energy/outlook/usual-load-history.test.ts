@@ -8,7 +8,7 @@ import { createOutbound } from '../../core/outbound.js';
 import { DurableStore } from '../history/durable-store.js';
 import { SAMPLE_FIELDS, type HistorySample } from '../history/sample.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { startOfLocalDay } from '../tariff/local-time.js';
 import type { FeatureContext } from '../feature.js';
 import { createOutlookFeature } from './feature.js';

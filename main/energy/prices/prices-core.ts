@@ -5,7 +5,7 @@ import type { Outbound } from '../../core/outbound.js';
 import { parseInput } from '../../core/validate.js';
 import type { EnergyCore } from '../core-settings.js';
 import type { EnergyFeature } from '../feature.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { PricesBlock } from './published.js';
 import { PROBE_RATE, registerProbeRoutes } from '../security/probe-limit.js';
 import { fetchAmberSites } from './amber.js';
 import { PriceSourceError } from './fetch-json.js';
@@ -108,7 +108,7 @@ const iso = (t: number) => new Date(t).toISOString();
 const shown = (iv: PriceInterval) => ({ start: iso(iv.start), end: iso(iv.end), importPerKwh: iv.importPerKwh, feedInPerKwh: iv.feedInPerKwh, descriptor: iv.descriptor, spike: iv.spike, estimate: iv.estimate });
 
 /** The snapshot's `prices` block: the current interval and the next 24 hours; absent without a live source. */
-export function pricesBlock(book: PriceBook | null, now: number, currency: string): Snapshot['prices'] {
+export function pricesBlock(book: PriceBook | null, now: number, currency: string): PricesBlock['prices'] {
   if (!book) return undefined;
   const current = book.at(now);
   const fetchedAt = book.fetchedAt();

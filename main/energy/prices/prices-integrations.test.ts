@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../core/testing/wait-for.js';
 import { mosquittoUnavailable, startMosquitto, watch } from '../../integrations/mqtt/testing/mosquitto.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { Snapshot } from '../published.js';
 import { startEnergyHarness } from '../testing/harness.js';
 import { startAmberSimulator } from './amber-simulator.js';
 

@@ -5,13 +5,13 @@ import { isoDate, parseInput } from '../../core/validate.js';
 import { powerSampleOf } from '../tariff/ledger.js';
 import { LiveFeed } from '../history/replay.js';
 import { firstMissingDay, replayMissingDays } from '../history/sample-reader.js';
-import type { Snapshot } from '../snapshot-schema.js';
 import { localMinute } from '../tariff/local-time.js';
 import type { EnergyFeatureModule, FeatureFactory } from '../feature.js';
 import { SavingsLedger, type SavingsConfig, type SavingsDay } from './ledger.js';
 import { savingsCsv, savingsReport, type SavingsInput } from './report.js';
 import { SavingsStore } from './store.js';
 import { dayLengthMs } from './day-length.js';
+import { savingsBlock } from './published.js';
 
 
 export const savingsQuery = z
@@ -35,7 +35,6 @@ export function defaultFrom(to: string, by: 'day' | 'month' | 'year'): string {
   return `${Number(to.slice(0, 4)) - 9}-01-01`;
 }
 
-export type SavingsSnapshot = NonNullable<Snapshot['savings']>;
 
 /**
  * Savings (docs/savings.md): integrates every poll into three day ledgers (actual, without battery,
@@ -160,4 +159,4 @@ export const createSavingsFeature: FeatureFactory = (ctx) => {
 };
 
 /** The savings report as the energy bridge's feature list takes it (no settings of its own: it uses the tariff's). */
-export const savingsFeature: EnergyFeatureModule<never> = { name: 'savings', create: createSavingsFeature };
+export const savingsFeature: EnergyFeatureModule<never, typeof savingsBlock> = { name: 'savings', snapshot: savingsBlock, create: createSavingsFeature };

@@ -8,7 +8,7 @@ import { createOutbound } from '../../core/outbound.js';
 import { createHistory, sampleFromState } from '../history/index.js';
 import { replayPolls } from '../history/replay.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { startEnergyHarness, waitForState } from '../testing/harness.js';
 import type { FeatureContext } from '../feature.js';

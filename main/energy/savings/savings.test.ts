@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { energySettingsSchema } from '../settings.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
 import type { PowerSample } from '../tariff/ledger.js';
 import { localMinute, startOfLocalDay } from '../tariff/local-time.js';
 import { SavingsLedger, type SavingsConfig, type SavingsDay } from './ledger.js';

@@ -1,9 +1,10 @@
 import type { EnergyFeature, FeatureContext } from '../feature.js';
 import { energyFeatures } from '../features.js';
-import type { EnergySettings } from '../settings.js';
+import { energyEntities, energyGauges } from '../published.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 
 /** What the service hands every feature; the values features share are added here. */
-export type BaseFeatureContext = Omit<FeatureContext<EnergySettings>, 'alertSensors' | 'bridgeName' | 'irradiance' | 'producedDays'>;
+export type BaseFeatureContext = Omit<FeatureContext<EnergySettings>, 'alertSensors' | 'bridgeName' | 'irradiance' | 'producedDays' | 'entities' | 'gauges' | 'command'>;
 
 /**
  * Makes the running features, in list order, with one context. What one feature offers another
@@ -15,10 +16,15 @@ export function createEnergyFeatures(base: BaseFeatureContext): readonly EnergyF
   let features: readonly EnergyFeature[] = [];
   const ctx: FeatureContext<EnergySettings> = {
     ...base,
+    entities: energyEntities,
+    gauges: energyGauges,
     alertSensors: () => base.settings().alerts.flatMap((a) => (a.homekit ? [{ id: a.id, name: a.name }] : [])),
     bridgeName: () => base.settings().homekit.bridgeName,
     irradiance: () => features.find((f) => f.irradiance)?.irradiance ?? null,
     producedDays: (from, to) => features.find((f) => f.producedDays)?.producedDays?.(from, to) ?? [],
+    command: async (key, payload) => {
+      await features.find((f) => f.commands?.[key])?.commands?.[key]?.(payload);
+    },
   };
   features = energyFeatures.flatMap((f) => (f.create ? [f.create(ctx)] : []));
   return features;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { createHistory, type History } from '../history/index.js';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 
 export interface EnergyHistoryDeps {
   dataDir: string;

@@ -2,7 +2,7 @@ import type os from 'node:os';
 import { invalid } from '../../core/errors.js';
 import { missingBindEntry, portProblem, type BindProbe, type PortClaim } from '../../core/listen-check.js';
 import { labelAt } from '../../core/validate.js';
-import { energySettingsSchema, type EnergySettings } from '../settings.js';
+import { energySettingsSchema, type EnergySettings } from '../settings/energy-settings.js';
 
 export interface ListenSettingsDeps {
   /** The address the pages listen on (BIND_HOST). */

@@ -3,8 +3,8 @@ import type { Logger } from '../../core/logger.js';
 import { EventStream, type EventStreamOptions } from '../../core/event-stream.js';
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { withoutGatewayHost } from '../live/public-state.js';
-import type { EnergySettings } from '../settings.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
+import type { Snapshot } from '../published.js';
 
 export interface EnergyLiveDeps {
   settings: () => EnergySettings;

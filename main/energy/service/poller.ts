@@ -10,7 +10,7 @@ import { createGatewayMemory } from '../gateway/gateway-memory.js';
 import { sampleFromState, type History } from '../history/index.js';
 import { applyReading, type LiveStateStore } from '../live-state.js';
 import { Poller, type PollerConfig } from '../live/poller.js';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 
 /** What the poller reads from the settings (on every poll, so edits apply without a restart). */
 export function pollerConfigOf(s: EnergySettings): PollerConfig {

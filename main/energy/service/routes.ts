@@ -24,8 +24,8 @@ import type { Security } from '../security/gate.js';
 import { registerSecurityRoutes } from '../security/security-routes.js';
 import { registerSettingsRoutes } from '../settings/routes.js';
 import { checkListenSettings, type ListenSettingsDeps } from './listen-settings.js';
-import { energySeedsFromEnv, needsReconnect, type EnergySettings } from '../settings.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import { energySeedsFromEnv, needsReconnect, type EnergySettings } from '../settings/energy-settings.js';
+import type { Snapshot } from '../published.js';
 
 /** Headers every answer of the bridge carries (the 403s of the host check included). */
 async function registerEnergyHeaders(app: FastifyInstance): Promise<void> {

@@ -5,8 +5,8 @@ import { BatteryEstimator } from '../live/estimate.js';
 import type { EnergyFeature } from '../feature.js';
 import { emptyLiveState, LiveStateStore } from '../live-state.js';
 import { createLiveSnapshot } from './snapshot.js';
-import { energySettingsSchema } from '../settings.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import { energySettingsSchema } from '../settings/energy-settings.js';
+import type { Snapshot } from '../published.js';
 
 // Issue 41 item 5: the snapshot is assembled once per poll, immutably, from the features' blocks,
 // and every consumer in that poll gets the same object.

@@ -4,9 +4,9 @@ import type { BatteryEstimator } from '../live/estimate.js';
 import type { EnergyFeature } from '../feature.js';
 import type { History } from '../history/index.js';
 import type { LiveState } from '../live-state.js';
-import type { EnergySettings } from '../settings.js';
+import type { EnergySettings } from '../settings/energy-settings.js';
 import { buildSnapshot } from '../live/snapshot.js';
-import type { Snapshot } from '../snapshot-schema.js';
+import type { Snapshot } from '../published.js';
 
 export interface SnapshotParts {
   state: LiveState;
@@ -37,7 +37,7 @@ export function energySnapshot({ state, settings, clock, estimator, history, fea
   const capacity = settings.battery.capacityKwh ?? state.battery.ratedCapacityKwh;
   const reserve = settings.battery.reserveSoc ?? state.battery.reserveSoc;
   const base = deepFreeze(structuredClone(buildSnapshot({ state, settings, now: clock.now(), estimate: estimator.estimate(clock.now(), state.battery.soc, capacity, reserve), history: history?.stats() ?? null })));
-  let blocks: Partial<Snapshot> = {};
+  let blocks: Record<string, unknown> = {};
   for (const f of features) {
     if (!f.snapshot) continue;
     try {
@@ -47,7 +47,8 @@ export function energySnapshot({ state, settings, clock, estimator, history, fea
       logger?.error({ err, feature: f.name }, 'feature failed on snapshot');
     }
   }
-  return deepFreeze({ ...base, ...structuredClone(blocks) });
+  // The features' blocks fill what their modules declare (features.ts composes the schema from them).
+  return deepFreeze({ ...base, ...structuredClone(blocks) } as Snapshot);
 }
 
 export interface LiveSnapshot {

@@ -1,7 +1,7 @@
 import { ownerOnlyError } from '../../core/owner-only.js';
 import { labelAt } from '../../core/validate.js';
 import { CONTROL_OWNER_FIELDS } from '../control/settings.js';
-import { changedFields, energySettingsSchema, type EnergySettings } from '../settings.js';
+import { changedFields, energySettingsSchema, type EnergySettings } from './energy-settings.js';
 
 /**
  * The bridge's settings that name how the app listens on the PC (its port and host names, the

@@ -7,7 +7,7 @@ import type { Security } from '../security/gate.js';
 import { bindMqttPassword, MQTT_CLEARED_MESSAGE } from '../../integrations/mqtt/settings.js';
 import { AMBER_CLEARED_MESSAGE, bindAmberToken } from '../prices/settings.js';
 import { OWNER_ONLY_SETTINGS, refuseGuestChanges } from './owner-settings.js';
-import { energySettingsSchema, mergeSettings, restartRequired, settingsSections, type EnergySettings } from '../settings.js';
+import { energySettingsSchema, mergeSettings, restartRequired, settingsSections, type EnergySettings } from './energy-settings.js';
 
 type PublicSettings = Omit<EnergySettings, 'smartHome' | 'mqtt' | 'prices'> & {
   smartHome: { enabled: boolean; tokenSet: boolean };

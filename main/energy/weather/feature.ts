@@ -5,6 +5,7 @@ import { PLACE_SEARCH_RATE, PROBE_RATE, registerProbeRoutes } from '../security/
 import { fetchCurrent, fetchIrradiance, searchPlaces, WeatherError } from './open-meteo.js';
 import { resolvePlace, WeatherPoller } from './weather-poller.js';
 import { weatherSection } from './settings.js';
+import { weatherBlock, weatherEntities, weatherGauges, type WeatherBlock } from './published.js';
 
 const testBody = z
   .object({
@@ -71,6 +72,12 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
   return {
     name: 'weather',
     irradiance,
+    snapshot() {
+      const w = ctx.state.get().weather;
+      if (!w) return;
+      const { outdoorTemp, weatherCode, location, latitude, longitude } = w;
+      return { weather: { outdoorTemp, weatherCode, location, latitude, longitude } } satisfies WeatherBlock;
+    },
     start: apply,
     stop: () => poller.stop(),
     onSettings(prev, next) {
@@ -108,4 +115,4 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
 };
 
 /** Outdoor weather: its settings section and its feature. */
-export const weatherFeature: EnergyFeatureModule<typeof weatherSection> = { name: 'weather', settings: [weatherSection], create: createWeatherFeature };
+export const weatherFeature: EnergyFeatureModule<typeof weatherSection, typeof weatherBlock> = { name: 'weather', settings: [weatherSection], snapshot: weatherBlock, entities: weatherEntities, gauges: weatherGauges, create: createWeatherFeature };

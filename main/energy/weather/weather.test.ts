@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
-import { energySettingsSchema, type EnergySettings } from '../settings.js';
+import { energySettingsSchema, type EnergySettings } from '../settings/energy-settings.js';
 import { startFakeWeather, type FakeWeather } from './fake-server.js';
 import { WeatherPoller, type WeatherReading } from './weather-poller.js';
 

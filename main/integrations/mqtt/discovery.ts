@@ -10,7 +10,7 @@
 export interface EntityDef {
   /** Object id, also the key in the state JSON. */
   key: string;
-  component: 'sensor' | 'binary_sensor' | 'button';
+  component: 'sensor' | 'binary_sensor' | 'button' | 'select' | 'number';
   name: string;
   unit?: string;
   deviceClass?: string;
@@ -20,6 +20,12 @@ export interface EntityDef {
   diagnostic?: boolean;
   /** A reading the gateway gives: unavailable in Home Assistant while the gateway does not answer. */
   needsGateway?: boolean;
+  /** A select's choices (what its command sends and its state shows). */
+  options?: readonly string[];
+  /** A number's bounds and step (Home Assistant refuses others before sending). */
+  min?: number;
+  max?: number;
+  step?: number;
 }
 
 export interface DeviceInfo {
@@ -35,6 +41,8 @@ export interface DiscoveryContext {
   availabilityTopic: string;
   /** Topic the button entities send their press to. */
   commandTopic?: string;
+  /** Each command entity's own topic (select, number, button), when they have one each. */
+  commandTopicFor?: (e: EntityDef) => string;
   /** `online` / `offline` for the device behind the service (the gateway): required by `needsGateway` entities. */
   gatewayAvailabilityTopic?: string;
   device: DeviceInfo;
@@ -84,7 +92,7 @@ export function discoveryConfigs(ctx: DiscoveryContext, entities: readonly Entit
       config.payload_not_available = 'offline';
     }
     if (e.component === 'button') {
-      config.command_topic = ctx.commandTopic;
+      config.command_topic = ctx.commandTopicFor?.(e) ?? ctx.commandTopic;
       config.payload_press = 'PRESS';
     } else {
       config.state_topic = ctx.stateTopic;
@@ -93,6 +101,9 @@ export function discoveryConfigs(ctx: DiscoveryContext, entities: readonly Entit
         config.payload_on = 'ON';
         config.payload_off = 'OFF';
       }
+      if (e.component === 'select' || e.component === 'number') config.command_topic = ctx.commandTopicFor?.(e) ?? ctx.commandTopic;
+      if (e.component === 'select') config.options = e.options ?? [];
+      if (e.component === 'number') Object.assign(config, { min: e.min, max: e.max, step: e.step, mode: 'box' });
     }
     if (e.unit) config.unit_of_measurement = e.unit;
     if (e.deviceClass) config.device_class = e.deviceClass;

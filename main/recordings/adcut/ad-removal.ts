@@ -14,6 +14,7 @@ import { MarkFailed, markRecording, removeOurFiles, type MarkedFiles } from './m
 import { detectBreaks, scanTimeoutMs } from './detect.js';
 import { resolveDetectorConfig } from './detector-config.js';
 import { origPathOf, pruneOriginals, recoverOriginals } from './swap.js';
+import { bringOriginalBack, finishInterruptedMoves, keepOriginalAside, keptPathOf, ORIGINALS_DIR_NAME } from './in-place.js';
 import { probeTimeline, type AdTools } from './tools.js';
 import { removeStaleWorkDirs, withWorkDir, workRootOf } from './work-dir.js';
 import { assertInMediaRoot } from '../sync/media-root.js';
@@ -41,7 +42,10 @@ export interface AdRemovalDeps {
 export type AdMode = 'detect' | 'mark' | 'cut';
 
 export interface AdRemoval {
-  /** Start-up: originals of interrupted swaps back in place, stale work folders removed. */
+  /**
+   * Start-up: originals of interrupted swaps back in place, moves into the originals folder
+   * completed, stale work folders removed. A kept original (Mark in place) is never removed.
+   */
   recoverAtStart(): void;
   /** The sync's post-download step: double gate (setting and show mode), never throws. */
   afterDone(row: RecordingRow, show: Show, signal: AbortSignal): Promise<void>;
@@ -63,6 +67,11 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
     'UPDATE recordings SET ad_status = @ad_status, ad_breaks_json = @ad_breaks_json, ad_processed_at = @ad_processed_at, updated_at = @now WHERE box_id = @box_id',
   );
   const setMarks = deps.db.prepare('UPDATE recordings SET ad_marks_json = @marks WHERE box_id = @box_id');
+  const setOriginal = deps.db.prepare('UPDATE recordings SET original_path = @original WHERE box_id = @box_id');
+  const keepOriginal = (boxId: string, original: string | null) => {
+    setOriginal.run({ box_id: boxId, original });
+    deps.recordings.invalidate();
+  };
   const running = new Set<Promise<void>>();
   const stopController = new AbortController();
 
@@ -80,15 +89,28 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
     const show = row.show_id === null ? undefined : deps.shows.get(row.show_id);
     const previousMarks = marksOf(row);
     if (!file) return;
+    // Mark with the chaptered copy in place of the recording: the original is kept aside.
+    const inPlace = mode === 'mark' && show?.mark_chapters === 'in_place';
+    const kept = row.original_path ?? keptPathOf(file);
     setScanning.run({ box_id: boxId, now: deps.clock.now() });
     deps.recordings.invalidate();
     const mediaRoot = deps.settings.get().media_root;
     try {
       // The recording, its kept original and the work folder must really lie inside the media root.
-      for (const p of [file, origPathOf(file), workRootOf(file)]) assertInMediaRoot(mediaRoot, p);
+      for (const p of [file, origPathOf(file), workRootOf(file), kept]) assertInMediaRoot(mediaRoot, p);
       // A re-scan of a cut recording reads the kept original, so breaks and cuts refer to it.
       let source = fs.existsSync(origPathOf(file)) ? origPathOf(file) : file;
-      if (mode === 'mark' && source !== file) {
+      if (!fs.existsSync(file) && fs.existsSync(kept)) {
+        // A chaptered copy stands in place of the recording: a re-mark reads the untouched original;
+        // any other mode (or a copy beside it now) gets the original back at its path first.
+        if (inPlace) source = kept;
+        else {
+          bringOriginalBack(file, kept, mediaRoot);
+          keepOriginal(boxId, null);
+          source = file;
+        }
+      }
+      if (mode === 'mark' && source !== file && source !== kept) {
         // Mark leaves the whole recording: a show switched from cut to mark gets its original back.
         fs.renameSync(source, file);
         source = file;
@@ -119,6 +141,11 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
             assertInMediaRoot(mediaRoot, file);
             fs.renameSync(source, file);
           }
+          if (mode === 'mark' && source === kept) {
+            // The copy standing in for it is about to go: the original comes back first.
+            bringOriginalBack(file, kept, mediaRoot);
+            keepOriginal(boxId, null);
+          }
           if (mode === 'mark' && previousMarks) {
             // Nothing to mark: the marks an earlier scan wrote would skip programme now.
             removeOurFiles(previousMarks, mediaRoot);
@@ -136,16 +163,28 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
           const marks = await markRecording({
             tools: deps.tools,
             file,
+            source,
             mediaRoot,
             breaks,
             duration,
-            chapters: show?.mark_chapters === 'beside',
+            chapters: show?.mark_chapters === 'beside' || inPlace,
             previous: previousMarks,
             workDir,
             signal,
             onVerify: () => deps.progress.set(boxId, { phase: 'verifying', percent: null }),
           });
           setMarks.run({ box_id: boxId, marks: JSON.stringify(marks) });
+          if (inPlace && source !== kept) {
+            // The row names the kept original before it moves: killed at any point, the recording is
+            // at its path, or under both names (completed at the next start), never lost.
+            keepOriginal(boxId, kept);
+            try {
+              keepOriginalAside(file, mediaRoot);
+            } catch (err) {
+              keepOriginal(boxId, null);
+              throw new MarkFailed(`the chaptered copy is beside the recording, but moving the recording into ${ORIGINALS_DIR_NAME} failed: ${(err as Error).message}`);
+            }
+          }
           write(boxId, 'marked', breaks);
           log.info({ box_id: boxId, breaks: breaks.length, files: marks.files.length }, 'commercials marked');
           return;
@@ -201,6 +240,11 @@ export function createAdRemoval(deps: AdRemovalDeps): AdRemoval {
         const mediaRoot = deps.settings.get().media_root;
         const restored = recoverOriginals(files, mediaRoot, (file, err) => log.error({ file, err }, 'cannot restore the original of an interrupted cut'));
         if (restored.length) log.warn({ restored }, 'restored originals of interrupted cuts');
+        const rows = deps.recordings.list();
+        const moved = finishInterruptedMoves(rows, mediaRoot, (file, err) => log.error({ file, err }, 'cannot complete an interrupted move into the originals folder'));
+        if (moved.length) log.warn({ moved }, 'completed moves of originals into the originals folder');
+        // Killed before the move started: the recording is still at its path, the row names it again.
+        for (const r of rows) if (r.file_path && r.original_path && !fs.existsSync(r.original_path) && fs.existsSync(r.file_path)) keepOriginal(r.box_id, null);
         const stale = removeStaleWorkDirs(files.map((f) => path.dirname(f)), mediaRoot);
         if (stale) log.info({ folders: stale }, 'removed work folders left by an earlier process');
       } catch (err) {

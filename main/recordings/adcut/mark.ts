@@ -96,8 +96,10 @@ export function removeOurFiles(previous: MarkedFiles | null, mediaRoot: string, 
 
 export interface MarkInput {
   tools: AdTools;
-  /** The recording (never written). */
+  /** The recording's path: the marks are named after it and written beside it. */
   file: string;
+  /** The file read (never written): the recording, or its kept original when the copy stands in its place; default `file`. */
+  source?: string;
   /** Every file written must really lie inside it at that moment. */
   mediaRoot: string;
   /** The detected breaks, in seconds from the start of the recording. */
@@ -241,7 +243,7 @@ async function writeChapteredCopy(input: MarkInput, chapters: readonly Chapter[]
   const r = await runTool(
     tools,
     tools.ffmpeg,
-    ['-nostdin', '-v', 'error', '-y', '-i', input.file, '-f', 'ffmetadata', '-i', meta,
+    ['-nostdin', '-v', 'error', '-y', '-i', input.source ?? input.file, '-f', 'ffmetadata', '-i', meta,
       '-map', '0:v?', '-map', '0:a?', '-map', '0:s?', '-map_metadata', '0', '-map_chapters', '1', '-c', 'copy', '-f', 'matroska', output],
     { timeoutMs, signal: input.signal },
   );
@@ -255,7 +257,7 @@ async function writeChapteredCopy(input: MarkInput, chapters: readonly Chapter[]
   if (!near(copySeconds!, duration, tolerance)) {
     fail(`verification failed: the chaptered copy lasts ${copySeconds!.toFixed(1)} s, the recording ${duration.toFixed(1)} s (± ${tolerance} s)`);
   }
-  const [want, got] = [await streamKinds(tools, input.file, input.signal), await streamKinds(tools, output, input.signal)];
+  const [want, got] = [await streamKinds(tools, input.source ?? input.file, input.signal), await streamKinds(tools, output, input.signal)];
   if (!want || !got) fail('cannot read the streams of the chaptered copy');
   for (const kind of KEPT_KINDS) {
     if ((want![kind] ?? 0) !== (got![kind] ?? 0)) fail(`verification failed: the chaptered copy has ${got![kind] ?? 0} ${kind} streams, the recording ${want![kind] ?? 0}`);

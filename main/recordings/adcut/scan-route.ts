@@ -6,6 +6,8 @@ import { parseInput } from '../../core/validate.js';
 import { boxIdParams, requireNoBody } from '../features/route-input.js';
 import type { RecordingRow, RecordingsStore } from '../store/recordings-store.js';
 import type { FlightGuard } from '../sync/single-flight.js';
+import { keptPathOf } from './in-place.js';
+import { origPathOf } from './swap.js';
 
 export interface AdScanRouteDeps {
   recordings: RecordingsStore;
@@ -30,8 +32,10 @@ export function registerAdScanRoute(app: FastifyInstance, deps: AdScanRouteDeps)
     const busy = () => conflict('busy', `Recording ${box_id} is already being processed`, { owner: deps.guard.owner(box_id) });
     if (deps.guard.isBusy(box_id)) throw busy();
     if (row.status !== 'done' || !row.file_path) throw new AppError(409, 'not_downloaded', `Recording ${box_id} is not downloaded yet`);
-    // A purged (tombstoned) row is scanned from its local file; without one there is nothing to scan.
-    if (!fs.existsSync(row.file_path) && !fs.existsSync(`${row.file_path}.orig`)) {
+    // A purged (tombstoned) row is scanned from its local file (or the original a cut or an in-place
+    // chaptered copy keeps); without one there is nothing to scan.
+    const on = [row.file_path, origPathOf(row.file_path), row.original_path ?? keptPathOf(row.file_path)];
+    if (!on.some((p) => fs.existsSync(p))) {
       throw new AppError(409, 'file_missing', `The file of recording ${box_id} is not on disk: ${row.file_path}`);
     }
     const release = deps.guard.tryAcquire(box_id, 'ad-scan');

@@ -6,7 +6,8 @@ import { assertLoopback } from '../box/simulator/loopback.js';
 export interface FakeMediaServerOptions {
   token: string;
   name?: string;
-  sections?: Array<{ id: string; title: string; type: string }>;
+  /** The libraries; `locations` are the folders a section shows (Plex's `Location` paths), none by default. */
+  sections?: Array<{ id: string; title: string; type: string; locations?: string[] }>;
   host?: string;
   /** HTTP port (default: any free one); a test reproducing a stored address sets it. */
   port?: number;
@@ -20,8 +21,10 @@ export interface FakeMediaServer {
   /** UDP port answering GDM searches (unicast, loopback). */
   readonly gdmPort: number;
   readonly host: string;
-  /** Section ids refreshed, in order (accepted refreshes only). */
+  /** Section ids refreshed, in order (accepted refreshes only, whole or of one folder). */
   readonly refreshes: string[];
+  /** Each accepted refresh: its section and the folder it named (`?path=`), null for the whole section. */
+  readonly refreshRequests: Array<{ section: string; path: string | null }>;
   /** Requests refused for a bad or missing token. */
   unauthorized(): number;
   /** Status the next refreshes answer (default 200); a failing media server. */
@@ -30,7 +33,9 @@ export interface FakeMediaServer {
 
 /**
  * A media server on loopback speaking the parts of Plex the service uses: GDM answers, the section
- * list (JSON), section refresh, and the token check (header `X-Plex-Token` or query). Tests and the
+ * list (JSON, with each section's `Location` paths), section refresh (whole, or of one folder with
+ * `?path=`, which must lie inside one of the section's locations: 400 otherwise), and the token
+ * check (header `X-Plex-Token` or query). Tests and the
  * demo point `media_server_url` here; nothing joins a multicast group.
  */
 export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaServer {
@@ -50,17 +55,26 @@ export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaSe
       return;
     }
     if (req.method === 'GET' && url.pathname === '/library/sections') {
-      const body = { MediaContainer: { size: sections.length, Directory: sections.map((s) => ({ key: s.id, title: s.title, type: s.type, agent: 'tv.plex.agents.series' })) } };
+      const body = { MediaContainer: { size: sections.length, Directory: sections.map((s) => ({ key: s.id, title: s.title, type: s.type, agent: 'tv.plex.agents.series', Location: (s.locations ?? []).map((p, i) => ({ id: i + 1, path: p })) })) } };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       return;
     }
     const refresh = /^\/library\/sections\/(\d+)\/refresh$/.exec(url.pathname);
     if (req.method === 'GET' && refresh) {
-      if (!sections.some((s) => s.id === refresh[1])) {
+      const section = sections.find((s) => s.id === refresh[1]);
+      if (!section) {
         res.writeHead(404).end();
         return;
       }
-      if (fake.refreshStatus >= 200 && fake.refreshStatus < 300) fake.refreshes.push(refresh[1]!);
+      const folder = url.searchParams.get('path');
+      if (folder !== null && !(section.locations ?? []).some((l) => folder === l || folder.startsWith(l.endsWith('/') ? l : `${l}/`))) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end('path is not in this section');
+        return;
+      }
+      if (fake.refreshStatus >= 200 && fake.refreshStatus < 300) {
+        fake.refreshes.push(section.id);
+        fake.refreshRequests.push({ section: section.id, path: folder });
+      }
       res.writeHead(fake.refreshStatus).end();
       return;
     }
@@ -93,6 +107,7 @@ export function createFakeMediaServer(opts: FakeMediaServerOptions): FakeMediaSe
     },
     host,
     refreshes: [],
+    refreshRequests: [],
     unauthorized: () => unauthorized,
     refreshStatus: 200,
   };

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEmbyReply, searchEmbyServers } from './emby-discovery.js';
-import { foldersToUpdate, listLibraries, systemInfo } from './jellyfin-client.js';
+import { listLibraries, systemInfo } from './jellyfin-client.js';
+import { foldersToUpdate } from './new-folders.js';
 import { MAX_SECTIONS_BYTES } from './media-server-http.js';
 
 /** Answers from a Jellyfin or Emby server, and discovery replies, are hostile input. */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { displayText, type FetchLike } from '../box/description.js';
 import { endpoint, jsonOf, MAX_SECTIONS, MediaServerError, mediaServerRequest, type MediaServerSection } from './media-server-http.js';
@@ -35,9 +34,6 @@ export interface EmbyFamilyInfo {
   version: string;
   id: string;
 }
-
-/** Most folders one `Media/Updated` names (a sync downloads a few shows); more: the whole refresh. */
-export const MAX_UPDATED_PATHS = 100;
 
 export const KIND_NAMES: Record<EmbyFamilyKind, string> = { jellyfin: 'Jellyfin', emby: 'Emby' };
 
@@ -97,22 +93,4 @@ export async function refreshAll(fetchFn: FetchLike, server: EmbyFamilyServer, s
 export async function refreshFolders(fetchFn: FetchLike, server: EmbyFamilyServer, folders: readonly string[], signal?: AbortSignal): Promise<void> {
   const Updates = folders.map((Path) => ({ Path, UpdateType: 'Created' }));
   await call(fetchFn, server, 'POST', 'Library/Media/Updated', `telling it about ${folders.length} new folder${folders.length === 1 ? '' : 's'}`, signal, { Updates });
-}
-
-/** Whether `folder` is `location` or inside it (same path on both sides: the server runs on this PC or mounts the same path). */
-function inside(location: string, folder: string): boolean {
-  const rel = path.relative(path.resolve(location), path.resolve(folder));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/**
- * The folders of the new files that lie inside one of the library's folders as the server names
- * them; null when any does not (another machine or a container mounting another path: the paths
- * mean nothing there, and only the whole refresh is sure to find them), or when there are too many.
- */
-export function foldersToUpdate(library: EmbyFamilyLibrary | undefined, files: readonly string[]): string[] | null {
-  if (!library || !files.length) return null;
-  const folders = [...new Set(files.map((f) => path.dirname(path.resolve(f))))];
-  if (folders.length > MAX_UPDATED_PATHS) return null;
-  return folders.every((f) => library.locations.some((l) => inside(l, f))) ? folders.sort() : null;
 }

@@ -78,6 +78,8 @@ describe.each(['jellyfin', 'emby'] as const)('%s as the media server', (kind) =>
       ['TV Shows', true],
     ]);
     expect(libs.body.selected).toBe(tv.id);
+    // The overview names the saved library as the server calls it, not by its id.
+    expect((await h.api.get('/api/media-server')).body).toEqual({ configured: true, state: 'answering', library: { id: tv.id, name: 'TV Shows' } });
   });
 
   it('Plex token detection is refused for it, naming the field', async () => {

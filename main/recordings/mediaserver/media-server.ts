@@ -74,6 +74,8 @@ export interface MediaServerStatus {
   state: 'not_configured' | 'answering' | 'token_refused' | 'not_answering';
   /** One short line when it is not answering as it should. */
   message?: string;
+  /** The saved library (`media_server_section_id`) as the server names it now; absent when none is saved or the server no longer lists it. */
+  library?: { id: string; name: string };
 }
 
 /** How long `GET /api/media-server` reuses the server's answer (pages poll it; the server is asked at most this often). */
@@ -83,8 +85,9 @@ const STATUS_TIMEOUT_MS = 3000;
 
 export interface MediaServerIntegration {
   /**
-   * The sync hook: refresh the configured library (Jellyfin and Emby: only the folders of `files`,
-   * the run's new files, where the library shows them); `not_configured` without a server URL. Throws on failure.
+   * The sync hook: refresh the configured library (only the folders of `files`, the run's new files,
+   * where the library shows them: Plex one `?path=` refresh per folder, Jellyfin and Emby one
+   * `Media/Updated`); `not_configured` without a server URL. Throws on failure.
    */
   refreshLibrary(signal?: AbortSignal, files?: readonly string[]): Promise<'ok' | 'not_configured'>;
   /** `POST /api/media-server/test`: asks the saved server now, with its saved key (owner only). */
@@ -113,12 +116,14 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
     return { url: s.media_server_url, token: deps.settings.secretFor('media_server_token', s.media_server_url), sectionId: s.media_server_section_id };
   };
 
-  const askStatus = async (url: string): Promise<MediaServerStatus> => {
+  const askStatus = async (url: string, sectionId: string): Promise<MediaServerStatus> => {
     const timeout = AbortSignal.timeout(STATUS_TIMEOUT_MS);
     const signal = deps.stopSignal ? AbortSignal.any([deps.stopSignal, timeout]) : timeout;
     try {
-      await driver().libraries({ url, token: deps.settings.secretFor('media_server_token', url) }, signal);
-      return { configured: true, state: 'answering' };
+      const sections = await driver().libraries({ url, token: deps.settings.secretFor('media_server_token', url) }, signal);
+      // The library's name is looked up in the same answer: a renamed library shows its new name.
+      const library = sectionId ? sections.find((x) => x.id === sectionId) : undefined;
+      return { configured: true, state: 'answering', ...(library ? { library: { id: library.id, name: library.title || library.id } } : {}) };
     } catch (err) {
       if (!(err instanceof MediaServerError)) throw err;
       log.info({ target: hostPort(new URL(url)), detail: err.message }, 'saved media server check failed');
@@ -130,13 +135,13 @@ export function createMediaServerIntegration(deps: MediaServerDeps): MediaServer
 
   return {
     async status() {
-      const { url, token } = saved();
+      const { url, token, sectionId } = saved();
       if (!url) return { configured: false, state: 'not_configured' };
       const now = deps.clock.now();
-      // Another kind or key is another question (the key stays in memory only, as in the settings).
-      const key = `${deps.settings.get().media_server_kind} ${url} ${token}`;
+      // Another kind, key or library is another question (the key stays in memory only, as in the settings).
+      const key = `${deps.settings.get().media_server_kind} ${url} ${token} ${sectionId}`;
       if (statusCache && statusCache.key === key && now - statusCache.at < MEDIA_SERVER_STATUS_CACHE_MS) return statusCache.status;
-      const status = await askStatus(url);
+      const status = await askStatus(url, sectionId);
       statusCache = { key, at: now, status };
       return status;
     },

@@ -1,8 +1,9 @@
 import type { FetchLike } from '../box/description.js';
 import { searchEmbyServers, type EmbyDiscoveryTarget, type FoundEmbyServer } from './emby-discovery.js';
 import { searchMediaServers, type FoundMediaServer, type GdmTarget } from './gdm.js';
-import { foldersToUpdate, KIND_NAMES, listLibraries, refreshAll, refreshFolders, systemInfo } from './jellyfin-client.js';
+import { KIND_NAMES, listLibraries, refreshAll, refreshFolders, systemInfo } from './jellyfin-client.js';
 import type { MediaServerSection } from './media-server-http.js';
+import { foldersToUpdate } from './new-folders.js';
 import { listSections, refreshSection } from './plex-client.js';
 import type { MediaServerKind } from './settings.js';
 
@@ -52,9 +53,18 @@ function plexDriver(deps: DriverDeps): ServerKindDriver {
       const sections = await listSections(deps.fetch, server, signal);
       return `Plex at ${new URL(server.url).host} accepts the token (${librariesLine(sections.length)})`;
     },
-    libraries: (server, signal) => listSections(deps.fetch, server, signal),
+    async libraries(server, signal) {
+      return (await listSections(deps.fetch, server, signal)).map(({ id, title, type }) => ({ id, title, type }));
+    },
     isTv: (s) => s.type === 'show',
-    async refresh(server, _files, signal) {
+    async refresh(server, files, signal) {
+      // Only the new items' folders (one request each) when the section shows them; else the section.
+      const section = server.sectionId && files.length ? (await listSections(deps.fetch, server, signal)).find((x) => x.id === server.sectionId) : undefined;
+      const folders = foldersToUpdate(section, files);
+      if (folders) {
+        for (const folder of folders) await refreshSection(deps.fetch, server, signal, folder);
+        return `${folders.length} new folder${folders.length === 1 ? '' : 's'} in section ${server.sectionId}`;
+      }
       await refreshSection(deps.fetch, server, signal);
       return `section ${server.sectionId}`;
     },

@@ -148,4 +148,19 @@ export const recordingMigrations: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 5,
+    name: 'mark: the chaptered copy in place of the recording',
+    up(db) {
+      // Added columns, no rebuild: `mark_chapters` keeps its CHECK ('none','beside'); a show whose
+      // chaptered copy stands in place of the recording stores 'beside' there with
+      // `mark_copy_place` 'in_place' (the store shows the pair as one value, 'in_place').
+      // `original_path`: where the untouched original is kept while the copy stands in for it
+      // (a hidden folder beside the recording), null otherwise.
+      db.exec(`
+        ALTER TABLE shows ADD COLUMN mark_copy_place TEXT NOT NULL DEFAULT 'beside' CHECK (mark_copy_place IN ('beside','in_place'));
+        ALTER TABLE recordings ADD COLUMN original_path TEXT;
+      `);
+    },
+  },
 ];

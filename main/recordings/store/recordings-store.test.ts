@@ -105,7 +105,7 @@ describe('mark migration (4)', () => {
       VALUES (?, ?, ?, 'done', ?, ?, ?, ?, 'Mon 01 Jul', 3)`);
     addRec.run('11', cutShow, 'S1 E1', '/m/g.ts', 'cut', '[{"start":40,"end":63}]', null);
     addRec.run('12', detectShow, 'S1 E2', '/m/l.ts', 'detect_failed', null, 'the detector did not finish');
-    expect(migrate(db, recordingMigrations)).toBe(4);
+    expect(migrate(db, recordingMigrations)).toBe(recordingMigrations.length);
 
     expect(db.prepare('SELECT id, name, ad_mode, delete_after_download, mark_chapters, mark_counts_as_cut FROM shows ORDER BY id').all()).toEqual([
       { id: cutShow, name: 'Gardening Australia', ad_mode: 'cut', delete_after_download: 1, mark_chapters: 'none', mark_counts_as_cut: 0 },
@@ -127,5 +127,31 @@ describe('mark migration (4)', () => {
     expect(db.prepare("SELECT show_id FROM recordings WHERE box_id = '12'").get()).toEqual({ show_id: null });
     expect(() => db.prepare("UPDATE recordings SET show_id = 999 WHERE box_id = '11'").run()).toThrow(/FOREIGN KEY/);
     expect(db.pragma('foreign_key_check')).toEqual([]);
+  });
+});
+
+describe('mark in place migration (5)', () => {
+  it('keeps every show\u2019s chapters option, stores "in place of" beside it, and gives recordings an empty original_path', async () => {
+    const { migrate } = await import('../../core/sqlite.js');
+    const { createShowsStore } = await import('./shows-store.js');
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, recordingMigrations.slice(0, 4));
+    const addShow = db.prepare(`INSERT INTO shows (name, dest_folder, season_template, ad_mode, mark_chapters, created_at, updated_at) VALUES (?, ?, 'Season {season}', 'mark', ?, 1, 2)`);
+    const beside = Number(addShow.run('Gardening Australia', 'Gardening', 'beside').lastInsertRowid);
+    const none = Number(addShow.run('Landline', 'Landline', 'none').lastInsertRowid);
+    db.prepare(`INSERT INTO recordings (box_id, show_id, box_title, status, file_path, ad_status, updated_at) VALUES ('11', ?, 'S1 E1', 'done', '/m/g.ts', 'marked', 3)`).run(beside);
+    expect(migrate(db, recordingMigrations)).toBe(5);
+
+    const shows = createShowsStore(db);
+    expect([shows.get(beside)!.mark_chapters, shows.get(none)!.mark_chapters]).toEqual(['beside', 'none']);
+    expect(db.prepare("SELECT original_path FROM recordings WHERE box_id = '11'").get()).toEqual({ original_path: null });
+    expect(shows.update(beside, { mark_chapters: 'in_place' }, 5)!.mark_chapters).toBe('in_place');
+    expect(db.prepare('SELECT mark_chapters, mark_copy_place FROM shows WHERE id = ?').get(beside)).toEqual({ mark_chapters: 'beside', mark_copy_place: 'in_place' });
+    // Back to none: no copy, and no stale "in place" left to come back with it.
+    expect(shows.update(beside, { mark_chapters: 'none' }, 6)!.mark_chapters).toBe('none');
+    expect(db.prepare('SELECT mark_chapters, mark_copy_place FROM shows WHERE id = ?').get(beside)).toEqual({ mark_chapters: 'none', mark_copy_place: 'beside' });
+    expect(() => db.prepare("UPDATE shows SET mark_copy_place = 'inside' WHERE id = ?").run(beside)).toThrow(/CHECK/);
   });
 });

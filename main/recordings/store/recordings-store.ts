@@ -26,6 +26,8 @@ export interface RecordingRow {
   ad_error?: string | null;
   /** Mark mode: the files it wrote beside the recording (`MarkedFiles` JSON), so a re-mark knows its own. */
   ad_marks_json?: string | null;
+  /** Mark's chaptered copy in place of the recording: where the untouched original is kept (hidden folder), else null. */
+  original_path?: string | null;
   deleted_from_box_at: number | null;
   /** The box's `recordedStartDateTime` text (identity with the title, show folder and size). */
   recorded_start: string | null;
@@ -54,7 +56,7 @@ const ROW_JSON_SQL = `SELECT box_id, COALESCE(downloaded_at, updated_at) AS sort
     'show_title', COALESCE(show_title, (SELECT name FROM shows WHERE shows.id = recordings.show_id)), 'box_title', box_title,
     'season', season, 'episode', episode, 'status', status, 'error', error,
     'size', size, 'expected_size', expected_size, 'downloaded_at', ${isoSql('downloaded_at')},
-    'file_path', file_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,
+    'file_path', file_path, 'original_path', original_path, 'purged_at', ${isoSql('purged_at')}, 'ad_status', ad_status,
     'ad_breaks_json', ad_breaks_json, 'ad_processed_at', ${isoSql('ad_processed_at')}, 'ad_error', ad_error,
     'deleted_from_box_at', ${isoSql('deleted_from_box_at')}, 'recorded_start', recorded_start, 'updated_at', ${isoSql('updated_at')}
   ) AS json FROM recordings`;

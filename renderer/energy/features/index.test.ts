@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsFields, settingsOwners } from '../../../main/energy/settings.js';
+import { settingsFields, settingsOwners } from '../../../main/energy/settings/energy-settings.js';
 import { energyFeaturePages, energyPageSections } from './index.js';
 
 // The page's list mirrors the server's: a page section for a group the server does not have, or

@@ -12,7 +12,7 @@ import { weatherPage } from './weather/section.js';
 
 /**
  * The energy settings page's sections, by feature: the page-side mirror of the server's list
- * (`settingsOwners` in main/energy/settings.ts: the core groups, then main/energy/features.ts), same names, same order. The page draws every settings group the
+ * (`settingsOwners` in main/energy/settings/energy-settings.ts: the core groups, then main/energy/features.ts), same names, same order. The page draws every settings group the
  * server's schema lists, in the schema's order; an entry here gives its group an explainer,
  * purpose-built editors, save-bar tools or a whole component. A feature with none of these needs no
  * entry. Adding one is its folder's `section.tsx` plus one line here (docs/features.md).

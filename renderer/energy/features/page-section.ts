@@ -32,7 +32,7 @@ export interface EnergyPageSection {
 
 /**
  * What a feature folder under renderer/energy/features hands the settings page: the page sections of
- * the settings sections its server module owns (main/energy/settings.ts `settingsOwners` has the same names).
+ * the settings sections its server module owns (main/energy/settings/energy-settings.ts `settingsOwners` has the same names).
  */
 export interface EnergyFeaturePage {
   /** The server module's name (`gateway`, `tariff`). */

@@ -34,6 +34,8 @@ interface MediaServerStatus {
   configured: boolean;
   state: 'not_configured' | 'answering' | 'token_refused' | 'not_answering';
   message?: string;
+  /** The saved library as the server names it now. */
+  library?: { id: string; name: string };
 }
 
 const MEDIA_PILL: Record<MediaServerStatus['state'], { text: string; kind: string }> = {
@@ -84,6 +86,7 @@ export function OverviewPage() {
   }, [boxSetting]);
   const [media, setMedia] = useState<MediaServerStatus | null>(null);
   const mediaSetting = String(view?.settings.media_server_url ?? '');
+  const librarySetting = String(view?.settings.media_server_section_id ?? '');
   useEffect(() => {
     let alive = true;
     setMedia(null);
@@ -94,7 +97,7 @@ export function OverviewPage() {
     return () => {
       alive = false;
     };
-  }, [mediaSetting]);
+  }, [mediaSetting, librarySetting]);
 
   const tz = view?.tz;
   const d = live.data;
@@ -210,7 +213,12 @@ export function OverviewPage() {
                   {media ? MEDIA_PILL[media.state].text : 'asking…'}
                 </span>{' '}
                 <strong>{hostOf(mediaUrl)}</strong>
-                {settings?.media_server_section_id ? <span className="muted small"> · library {String(settings.media_server_section_id)}</span> : null}
+                {settings?.media_server_section_id ? (
+                  <span className="muted small" data-testid="media-library">
+                    {/* The name as the server gives it; the id only while it has not answered (or no longer lists it). */}
+                    {media?.library?.id === String(settings.media_server_section_id) ? ` · library "${media.library.name}"` : ` · library ${String(settings.media_server_section_id)}`}
+                  </span>
+                ) : null}
                 {media?.message && <span className="muted small"> — {media.message}</span>}
               </p>
               <p className="muted small">

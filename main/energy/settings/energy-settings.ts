@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { coreSections, energyCoreGroups } from './core-settings.js';
-import { energyFeatures } from './features.js';
-import { envSeeds, type SettingsSection } from './settings-section.js';
+import { coreSections, energyCoreGroups } from '../core-settings.js';
+import { energyFeatures } from '../features.js';
+import { envSeeds, type SettingsSection } from '../settings-section.js';
 
 /**
  * The energy bridge's settings, composed: the core sections every feature may read

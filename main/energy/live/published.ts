@@ -1,12 +1,16 @@
-import type { Snapshot } from '../snapshot-schema.js';
-import type { EntityDef } from '../../integrations/mqtt/discovery.js';
+import type { SnapshotEntity, SnapshotGauge } from '../feature.js';
+
+/** Joules in a kilowatt-hour: Prometheus wants base units (the gateway counts kWh). */
+const JOULES_PER_KWH = 3_600_000;
+const ratio = (percent: number | null | undefined) => (typeof percent === 'number' ? percent / 100 : null);
+export const joules = (kwh: number | null | undefined) => (typeof kwh === 'number' ? kwh * JOULES_PER_KWH : null);
 
 /**
- * The energy bridge's entities in Home Assistant, and how each is read from the snapshot. The
- * gateway's readings (`needsGateway`) are unavailable while it does not answer; what the bridge
- * works out itself (today's totals, cost, weather, alerts, whether the gateway answers) stays.
+ * The core's Home Assistant entities: the gateway's readings (`needsGateway`: unavailable while it
+ * does not answer) and what the bridge works out itself (today's consumption, whether the gateway
+ * answers). The features declare their own on their modules.
  */
-export const energyEntities: ReadonlyArray<EntityDef & { value: (s: Snapshot) => unknown }> = [
+export const coreEntities: readonly SnapshotEntity[] = [
   { key: 'battery_soc', component: 'sensor', needsGateway: true, name: 'Battery charge', unit: '%', deviceClass: 'battery', stateClass: 'measurement', value: (s) => s.battery.soc },
   { key: 'battery_soh', component: 'sensor', needsGateway: true, name: 'Battery health', unit: '%', deviceClass: 'battery', stateClass: 'measurement', diagnostic: true, value: (s) => s.battery.soh },
   { key: 'solar_power', component: 'sensor', needsGateway: true, name: 'Solar power', unit: 'W', deviceClass: 'power', stateClass: 'measurement', value: (s) => s.power.solar },
@@ -16,28 +20,24 @@ export const energyEntities: ReadonlyArray<EntityDef & { value: (s: Snapshot) =>
   { key: 'grid_direction', component: 'sensor', needsGateway: true, name: 'Grid direction', icon: 'mdi:transmission-tower', value: (s) => s.power.gridDirection },
   { key: 'battery_direction', component: 'sensor', needsGateway: true, name: 'Battery direction', icon: 'mdi:battery-sync', value: (s) => s.power.batteryDirection },
   { key: 'consumed_today', component: 'sensor', name: 'Home energy today', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.consumedToday },
-  { key: 'cost_today', component: 'sensor', name: 'Net cost today', icon: 'mdi:cash', value: (s) => (s.tariff ? -s.tariff.today.net : null) },
   { key: 'lifetime_pv', component: 'sensor', needsGateway: true, name: 'Solar energy (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.pv },
   { key: 'lifetime_consumed', component: 'sensor', needsGateway: true, name: 'Home energy (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.consumed },
   { key: 'lifetime_grid_import', component: 'sensor', needsGateway: true, name: 'Grid import (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.gridImport },
   { key: 'lifetime_grid_export', component: 'sensor', needsGateway: true, name: 'Grid export (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.gridExport },
   { key: 'lifetime_battery_charge', component: 'sensor', needsGateway: true, name: 'Battery charge energy (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.batteryCharge },
   { key: 'lifetime_battery_discharge', component: 'sensor', needsGateway: true, name: 'Battery discharge energy (lifetime)', unit: 'kWh', deviceClass: 'energy', stateClass: 'total_increasing', value: (s) => s.energy.lifetime.batteryDischarge },
-  { key: 'outdoor_temperature', component: 'sensor', name: 'Outdoor temperature', unit: '°C', deviceClass: 'temperature', stateClass: 'measurement', value: (s) => s.weather?.outdoorTemp ?? null },
   { key: 'gateway_connected', component: 'binary_sensor', name: 'Gateway connected', deviceClass: 'connectivity', diagnostic: true, value: (s) => s.connected },
-  // Live prices (Amber, Octopus), per kWh in the currency (the unit follows the settings: feature.ts);
-  // null with the fixed rates. Not the gateway's: they stay while it does not answer.
-  { key: 'import_price', component: 'sensor', name: 'Import price', icon: 'mdi:cash-plus', value: (s) => s.prices?.current?.importPerKwh ?? null },
-  { key: 'feed_in_price', component: 'sensor', name: 'Feed-in price', icon: 'mdi:cash-minus', value: (s) => s.prices?.current?.feedInPerKwh ?? null },
-  { key: 'price_spike', component: 'binary_sensor', name: 'Price spike', icon: 'mdi:flash-alert', value: (s) => (s.prices ? s.prices.current?.spike === true : null) },
-  { key: 'active_alerts', component: 'sensor', name: 'Active alerts', icon: 'mdi:alert', stateClass: 'measurement', value: (s) => s.alerts.length },
 ];
 
-/** The state JSON: one key per entity, plus the active alerts' names (bounded). */
-export function energyState(s: Snapshot): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const e of energyEntities) out[e.key] = e.value(s);
-  out.alert_names = s.alerts.slice(0, 24).map((a) => a.name.slice(0, 60));
-  out.updated = s.lastUpdated;
-  return out;
-}
+/** The core's gauges (the gateway's readings, the history's size); the lifetime counters are the metrics feature's own. */
+export const coreGauges: readonly SnapshotGauge[] = [
+  { name: 'gateway_connected', help: 'Whether the gateway answered the last poll (1) or not (0).', value: (s) => (s.connected ? 1 : 0) },
+  { name: 'battery_soc_ratio', help: 'Battery state of charge, 0 to 1.', value: (s) => ratio(s.battery.soc) },
+  { name: 'battery_soh_ratio', help: 'Battery state of health, 0 to 1.', value: (s) => ratio(s.battery.soh) },
+  { name: 'solar_power_watts', help: 'Solar power, W.', value: (s) => s.power.solar },
+  { name: 'home_power_watts', help: 'Home consumption, W.', value: (s) => s.power.home },
+  { name: 'grid_power_watts', help: 'Grid power, W (positive: importing).', value: (s) => s.power.grid },
+  { name: 'battery_power_watts', help: 'Battery power, W (positive: charging).', value: (s) => s.power.battery },
+  { name: 'home_energy_today_joules', help: 'Home consumption since local midnight, J (a gauge: it starts again at 0 each day).', value: (s) => joules(s.energy.consumedToday) },
+  { name: 'history_samples', help: 'Samples kept in the history database.', value: (s) => s.history?.count },
+];

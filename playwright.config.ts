@@ -11,7 +11,8 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 2,
+  // Three on two cores: with no trace recording a spec's worker needs about half a core (docs/runtime.md).
+  workers: 3,
   timeout: 90_000,
   expect: { timeout: 20_000 },
   reporter: [['list']],

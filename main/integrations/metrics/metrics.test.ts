@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
 import { startHarness } from '../../recordings/testing/harness.js';
@@ -170,6 +172,15 @@ describe('GET /metrics on the recording sync', () => {
     expect(value(text, 'hlb_recordings_sync_items{outcome="downloaded"}')).toBe(1);
     expect(value(text, 'hlb_recordings_sync_running')).toBe(0);
     expect(value(text, 'hlb_recordings_downloads_in_progress')).toBe(0);
+    // Marks count as cuts do (issue 45): every outcome is a series, 0 where none.
+    expect(value(text, 'hlb_recordings_by_ad_outcome{outcome="marked"}')).toBe(0);
+    const db = new Database(path.join(h.dataDir, 'state.db'));
+    db.prepare("UPDATE recordings SET ad_status = 'marked'").run();
+    db.close();
+    const marked = await (await fetch(`${h.service.url}/metrics`)).text();
+    expect(value(marked, 'hlb_recordings_by_ad_outcome{outcome="marked"}')).toBe(1);
+    expect(value(marked, 'hlb_recordings_by_ad_outcome{outcome="cut"}')).toBe(0);
+    expect(value(marked, 'hlb_recordings_by_ad_outcome{outcome="mark_failed"}')).toBe(0);
     expect(value(text, 'hlb_recordings_last_sync_finished_timestamp_seconds')).toBeCloseTo(new Date(run.finished_at).getTime() / 1000, 0);
     expect(value(text, 'hlb_recordings_http_requests_total{method="POST",route="/api/sync",status="202"}')).toBe(1);
     expect(value(text, 'hlb_recordings_http_request_duration_seconds_count{method="POST",route="/api/sync"}')).toBe(1);

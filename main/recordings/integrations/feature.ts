@@ -1,5 +1,6 @@
 import type { OwnerGate } from '../../core/owner-gate.js';
 import type { RecordingFeatureModule } from '../features/feature.js';
+import { adOutcomeCounter } from './ad-outcomes.js';
 import { registerRecordingsMetrics } from './metrics.js';
 import { createRecordingsMqtt, type MqttSettingsView } from './mqtt.js';
 import { recordingsIntegrationDefs, recordingsIntegrationSecrets } from './settings.js';
@@ -28,7 +29,7 @@ export const recordingsIntegrationsFeature: RecordingFeatureModule<typeof record
       routes: (app) => registerRecordingsMetrics(app, { db: ctx.db, engine: sync.engine, progress: ctx.progress, settings }),
       start() {
         mqtt = createRecordingsMqtt({
-          settings, engine: sync.engine, runs: sync.runs, scheduler: sync.scheduler, progress: ctx.progress, owner: ctx.deps.owner,
+          settings, engine: sync.engine, runs: sync.runs, scheduler: sync.scheduler, progress: ctx.progress, adOutcomes: adOutcomeCounter(ctx.db), owner: ctx.deps.owner,
           outbound: ctx.outbound, clock: ctx.clock, logger: ctx.logger, dataDir: ctx.config.configDir,
         });
         mqtt.start();

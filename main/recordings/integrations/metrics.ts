@@ -6,6 +6,7 @@ import type { SyncParts } from '../features/feature.js';
 import { httpMetrics, instrumentHttp, registerMetricsRoute, type HttpMetrics } from '../../integrations/metrics/http-metrics.js';
 import { lazyMetrics, type PromClient } from '../../integrations/metrics/lazy-metrics.js';
 import { addProcessMetrics } from '../../integrations/metrics/process-metrics.js';
+import { AD_OUTCOMES, adOutcomeCounter } from './ad-outcomes.js';
 
 export interface RecordingsMetricsDeps {
   db: Db;
@@ -52,6 +53,11 @@ function buildRecordingsMetrics(prom: PromClient, deps: RecordingsMetricsDeps): 
   } });
   new prom.Gauge({ name: `${P}_sync_running`, help: 'Whether a sync runs now (1) or not (0).', registers: [registry], collect() {
     this.set(deps.engine.current() ? 1 : 0);
+  } });
+  const adOutcomes = adOutcomeCounter(deps.db);
+  new prom.Gauge({ name: `${P}_by_ad_outcome`, help: 'Recordings in the library by ad-removal outcome: marked, cut, no breaks found, or failed at detecting, marking or cutting.', labelNames: ['outcome'], registers: [registry], collect() {
+    const counts = adOutcomes();
+    for (const o of AD_OUTCOMES) this.set({ outcome: o }, counts[o]);
   } });
   new prom.Gauge({ name: `${P}_downloads_in_progress`, help: 'Recordings downloading, scanning, marking or cutting now.', registers: [registry], collect() {
     this.set(deps.progress.size());

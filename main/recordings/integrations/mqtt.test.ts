@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock.js';
@@ -63,7 +64,17 @@ describe.skipIf(skip !== null)('recording sync on MQTT (real mosquitto, box simu
     expect(runs[0].summary.downloaded).toBe(1);
     // The next state says so.
     const after = await sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/state' && JSON.parse(m.payload).last_sync_status === 'ok', 15_000);
-    expect(JSON.parse(after.payload)).toMatchObject({ last_sync_downloaded: 1, last_sync_failed: 0, box_reachable: true, sync_running: false });
+    expect(JSON.parse(after.payload)).toMatchObject({ last_sync_downloaded: 1, last_sync_failed: 0, box_reachable: true, sync_running: false, recordings_marked: 0, recordings_cut: 0, ad_removal_failed: 0 });
+
+    // Marks count as cuts do (issue 45): the recording marked (as Mark mode leaves it), the next state says so.
+    await sub.waitFor((m) => m.topic.endsWith('/recordings_marked/config'));
+    const db = new Database(path.join(h.dataDir, 'state.db'));
+    db.prepare("UPDATE recordings SET ad_status = 'marked'").run();
+    db.close();
+    const since = sub.seen.length;
+    await sub.client.publishAsync('home-lan-bridge/recordings/sync_now/press', 'PRESS');
+    const marked = await sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/state' && JSON.parse(m.payload).recordings_marked === 1, 15_000, since);
+    expect(JSON.parse(marked.payload)).toMatchObject({ recordings_marked: 1, recordings_cut: 0, ad_removal_failed: 0 });
   });
 
   it('while the owner has a passcode, a press starts nothing and the button is unavailable', async () => {

@@ -3,6 +3,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Outbound } from '../../core/outbound.js';
 import type { OwnerGate } from '../../core/owner-gate.js';
 import type { ProgressRegistry } from '../progress.js';
+import type { AdOutcome } from './ad-outcomes.js';
 import type { FeatureSettingsOf, SyncParts } from '../features/feature.js';
 import type { recordingsIntegrationDefs } from './settings.js';
 import { appRelease } from '../../core/app-version.js';
@@ -24,6 +25,8 @@ export interface RecordingsMqttDeps {
   runs: SyncParts['runs'];
   scheduler: SyncParts['scheduler'];
   progress: ProgressRegistry;
+  /** Recordings in the library by ad-removal outcome (ad-outcomes.ts). */
+  adOutcomes: () => Record<AdOutcome, number>;
   /** The owner's passcode gate: the Sync now button follows the route's rule. */
   owner?: OwnerGate;
   outbound: Outbound;
@@ -41,6 +44,9 @@ export const recordingsEntities: readonly EntityDef[] = [
   { key: 'last_sync_failed', component: 'sensor', name: 'Failed in last sync', icon: 'mdi:alert-circle', stateClass: 'measurement' },
   { key: 'last_sync_skipped', component: 'sensor', name: 'Skipped in last sync', icon: 'mdi:debug-step-over', stateClass: 'measurement' },
   { key: 'sync_running', component: 'binary_sensor', name: 'Sync running', deviceClass: 'running' },
+  { key: 'recordings_marked', component: 'sensor', name: 'Recordings marked (ad breaks)', icon: 'mdi:bookmark-multiple', stateClass: 'measurement' },
+  { key: 'recordings_cut', component: 'sensor', name: 'Recordings cut (ads removed)', icon: 'mdi:content-cut', stateClass: 'measurement' },
+  { key: 'ad_removal_failed', component: 'sensor', name: 'Ad removal failures', icon: 'mdi:alert-circle', stateClass: 'measurement' },
   { key: 'downloads_in_progress', component: 'sensor', name: 'Downloads in progress', icon: 'mdi:progress-download', stateClass: 'measurement' },
   { key: 'next_run', component: 'sensor', name: 'Next scheduled sync', deviceClass: 'timestamp' },
   { key: 'box_reachable', component: 'binary_sensor', name: 'Recording box found in last sync', deviceClass: 'connectivity', diagnostic: true },
@@ -137,6 +143,7 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
       last_sync_skipped: last?.summary?.skipped ?? null,
       sync_running: running !== null,
       downloads_in_progress: deps.progress.size(),
+      ...adState(deps.adOutcomes()),
       next_run: deps.scheduler.status().next_run,
       box_reachable: last ? (last.summary?.boxes ?? 0) > 0 : null,
     };
@@ -236,4 +243,9 @@ export function createRecordingsMqtt(deps: RecordingsMqttDeps): { start(): void;
       await link.stop();
     },
   };
+}
+
+/** The ad-removal sensors' values: marks count as cuts do, and a failure at any step is a failure. */
+function adState(c: Record<AdOutcome, number>) {
+  return { recordings_marked: c.marked, recordings_cut: c.cut, ad_removal_failed: c.detect_failed + c.mark_failed + c.cut_failed };
 }

@@ -11,8 +11,7 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results',
   fullyParallel: false,
-  // Three on two cores: with no trace recording a spec's worker needs about half a core (docs/runtime.md).
-  workers: 3,
+  workers: 2,
   timeout: 90_000,
   expect: { timeout: 20_000 },
   reporter: [['list']],

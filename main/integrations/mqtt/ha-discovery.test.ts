@@ -126,7 +126,7 @@ describe.skipIf(skip !== null)('the energy bridge as Home Assistant discovers it
     await sub.client.publishAsync(stale, JSON.stringify({ name: 'Last sync duration', unique_id: `${id}_last_sync_duration`, object_id: `${id}_last_sync_duration` }), { retain: true, qos: 1 });
     await sub.waitFor((m) => m.topic === stale && m.payload === '', 8000);
     await sub.close();
-    expect([...(await retainedByTopic(b.url, ['homeassistant/#'])).keys()].filter((t) => t.includes(`/${id}/`))).toHaveLength(10);
+    expect([...(await retainedByTopic(b.url, ['homeassistant/#'])).keys()].filter((t) => t.includes(`/${id}/`))).toHaveLength(13); // 12 sensors and binary sensors (3 of them the ad-removal counts) and the Sync now button
     expect((await retainedByTopic(b.url, [stale])).size).toBe(0);
   });
 });

@@ -63,7 +63,7 @@ describe.skipIf(skip !== null)('no ghost entities in Home Assistant after a pref
     cleanups.push(() => first.close());
     await first.waitFor((m) => m.topic.endsWith('/sync_now/config'), 8000);
     await first.close();
-    expect(configsOf(await retained(b.url, ['homeassistant/#'])).length).toBe(10);
+    expect(configsOf(await retained(b.url, ['homeassistant/#'])).length).toBe(13); // the recording sync's 13 entities
 
     expect((await h.api.patch('/api/settings', { mqtt_discovery_prefix: 'ha-two', mqtt_topic_prefix: 'lan-two' })).status).toBe(200);
     const moved = await watch(b.url, ['ha-two/#', 'lan-two/#']);

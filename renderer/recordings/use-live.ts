@@ -5,6 +5,20 @@ import { messageOf } from './api.js';
 export const RECORDINGS_ACTIVE_POLL_MS = 2_000;
 export const RECORDINGS_POLL_MS = 60_000;
 
+/**
+ * The answer of a load already on its way, shared: a page that mounts twice in a row (or polls
+ * while its last poll is still out) asks the server once, not twice.
+ */
+const inFlight = new WeakMap<() => Promise<unknown>, Promise<unknown>>();
+function once<T>(load: () => Promise<T>): Promise<T> {
+  let p = inFlight.get(load) as Promise<T> | undefined;
+  if (!p) {
+    p = load().finally(() => inFlight.delete(load));
+    inFlight.set(load, p);
+  }
+  return p;
+}
+
 export interface LivePoll<T> {
   data: T | null;
   error: string | null;
@@ -39,7 +53,7 @@ export function useLivePoll<T>(load: () => Promise<T>, isActive: (data: T) => bo
     clearTimeout(timer.current);
     const mine = ++generation.current;
     try {
-      const next = await loadRef.current();
+      const next = await once(loadRef.current);
       if (!alive.current || mine !== generation.current) return;
       active.current = activeRef.current(next);
       setData(next);

@@ -122,7 +122,7 @@ describe('recordings demo', () => {
       while (Date.now() < until) {
         row = (await rows()).find((r) => r.box_id === past.box_id);
         if (row && row.ad_status !== 'scanning' && row.ad_status !== 'unscanned' && !row.progress) break;
-        await new Promise((r) => setTimeout(r, 500));
+        await new Promise((r) => setTimeout(r, 100));
       }
       expect(row).toMatchObject({ ad_status: 'marked', ad_error: null });
       const breaks = JSON.parse(row!.ad_breaks_json!) as Array<{ start: number; end: number }>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DurableStore } from './durable-store.js';
-import { makeSample, T0 } from './testing/fixtures.js';
+import { makeSample, T0 } from '../testing/history/fixtures.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
 const dirs: string[] = [];

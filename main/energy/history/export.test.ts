@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestHistory, referenceBuckets, expectSameBuckets, T0, type TestHistory } from './testing/fixtures.js';
+import { openTestHistory, referenceBuckets, expectSameBuckets, T0, type TestHistory } from '../testing/history/fixtures.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 /** A minimal CSV reader for the export (no quoted cells: the export writes numbers and ISO times only). */

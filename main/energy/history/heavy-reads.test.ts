@@ -15,7 +15,7 @@ import { createEnergyService, type EnergyService } from '../index.js';
 import { startGatewaySimulator, type GatewaySimulator } from '../simulator/gateway-simulator.js';
 import { readInChild } from '../testing/child-client.js';
 import { waitForState } from '../testing/harness.js';
-import { writeSecondSamples } from './testing/second-samples.js';
+import { writeSecondSamples } from '../testing/history/second-samples.js';
 
 const DAY = 86_400_000;
 const ROWS = 7 * 86_400;

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
-import { makeSample, T0 } from './testing/fixtures.js';
+import { makeSample, T0 } from '../testing/history/fixtures.js';
 import { createHistory, type History } from './index.js';
 
 /** The import worker beside the service thread's own writes (the poller's inserts). */

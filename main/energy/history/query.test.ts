@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { flooredWidthSeconds, roundedFloor } from './downsample.js';
-import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from './testing/fixtures.js';
+import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from '../testing/history/fixtures.js';
 import type { HistorySample } from './sample.js';
 
 /** docs/energy-history-api.md: a history answer holds at most 20,000 rows. */

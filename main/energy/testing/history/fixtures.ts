@@ -6,9 +6,9 @@ import { expect } from 'vitest';
 import { createManualClock } from '../../../core/clock.js';
 import { createHttpServer } from '../../../core/http.js';
 import { silentLogger } from '../../../core/logger.js';
-import { createHistory, type History, type HistoryOptions } from '../index.js';
-import { registerHistoryRoutes } from '../routes.js';
-import { SAMPLE_FIELDS, type HistorySample } from '../sample.js';
+import { createHistory, type History, type HistoryOptions } from '../../history/index.js';
+import { registerHistoryRoutes } from '../../history/routes.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../../history/sample.js';
 
 export interface TestResponse {
   status: number;

@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { createManualClock } from '../../../core/clock.js';
 import { createHttpServer } from '../../../core/http.js';
 import { silentLogger } from '../../../core/logger.js';
+import { DurableStore } from '../../history/durable-store.js';
 import { createHistory, type History, type HistoryOptions } from '../../history/index.js';
 import { registerHistoryRoutes } from '../../history/routes.js';
 import { SAMPLE_FIELDS, type HistorySample } from '../../history/sample.js';
@@ -158,4 +159,17 @@ export async function holdWriteLock(file: string, ms: number): Promise<{ release
   );
   await new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
   return { released: new Promise((resolve) => w.once('exit', () => resolve())) };
+}
+
+/**
+ * Writes `samples` straight into the history's file in one transaction, as an import does, with
+ * their minutes and hours: a large history in a fraction of the time of one poll each (appendAt).
+ */
+export function storeSamples(history: History, samples: HistorySample[]): void {
+  const store = new DurableStore(history.file);
+  try {
+    store.insertMany(samples);
+  } finally {
+    store.close();
+  }
 }

@@ -96,7 +96,7 @@ async function expectAllThere(t: TestHistory, samples: HistorySample[], widths =
 describe('the upgrade from version 5 (block and packed sample pages)', () => {
   it('keeps every row, answers meanwhile, builds the tiers and drops the old tables', { timeout: 120_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-upgrade-'));
-    const samples = writeVersion5(dataDir, 30);
+    const samples = writeVersion5(dataDir, 12);
     th = await openTestHistory({ dataDir, start: END + 1000 });
     // Started, the upgrade not run yet: the old tables are still there and reads take the samples.
     expect(tables(th.history.file)).toContain('sample_pages');

@@ -19,12 +19,9 @@ export interface PartialBucket {
 const F = SAMPLE_FIELDS.length;
 
 /**
- * The bucket width in whole seconds for a request: at least `every`, and wide enough that the
- * buckets aligned to multiples of the width over [lo, hi] never number more than MAX_ROWS.
- * (Aligned buckets over a span s number at most floor(s / w) + 2; w >= (s + 1) / (MAX_ROWS - 1) keeps that <= MAX_ROWS.)
- * When that floor is above `every`, it is rounded up to a width the stored rollups answer whole:
- * 1, 2 or 5 s, a multiple of 10 s up to a minute, whole minutes up to an hour, then whole hours
- * (a 7-day window gives 40 s buckets, 15,120 rows, instead of 31 s ones; years read the hour tier).
+ * The bucket width in whole seconds: at least `every`, and wide enough that the aligned buckets over
+ * [lo, hi] never number more than MAX_ROWS (at most floor(s / w) + 2 over a span s, so w >= (s + 1) /
+ * (MAX_ROWS - 1)). A floor above `every` is rounded up as roundedFloor says (7 days: 40 s, 15,120 rows).
  */
 export function flooredWidthSeconds(everySeconds: number, lo: number, hi: number): number {
   if (hi < lo) return everySeconds;

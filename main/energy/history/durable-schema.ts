@@ -8,13 +8,10 @@ import { SAMPLE_FIELDS } from './sample.js';
  * - `minute` and `hour`: one row per minute or hour (`k` = t / unit), with the sample count `n`
  *   and per field its sum `_s`, non-null count `_c` (mean = sum / count), min `_lo` and max `_hi`.
  *   Minutes are kept for the minute retention (default 400 days), hours for good.
- * A poll writes its sample and adds itself to its minute and hour in one transaction; an import
- * rebuilds the minutes and hours it touched in its own (durable-store.ts). A new field is one line
- * in SAMPLE_FIELDS plus a migration calling `addFieldColumns`.
- *
- * Migrations 2-5 built the block pages and packed sample pages that version 6 drops; they are no-ops
- * now (a file written before keeps its version numbers); a file at 5 upgrades in the background
- * (upgrade.ts): the `upgrade` row says from where down the tiers are still to be built.
+ * A poll writes its sample, minute and hour in one transaction; an import rebuilds the tiers it
+ * touched in its own. A new field: one line in SAMPLE_FIELDS plus a migration calling `addFieldColumns`.
+ * Migrations 2-5 (block and packed sample pages) are no-ops now; a file at 5 upgrades in the
+ * background: the `upgrade` row says from where down the tiers are still to be built.
  */
 export const TIERS = { minute: 60_000, hour: 3_600_000 } as const;
 export type Tier = keyof typeof TIERS;

@@ -38,7 +38,7 @@ export interface TierCutoffs {
 export class DurableStore {
   readonly db: Db;
   private readonly stmts;
-  /** Made once: better-sqlite3 builds four wrapper functions a transaction (a tenth of a poll's insert when made each time). */
+  /** Made once (better-sqlite3 builds four wrapper functions a transaction: a tenth of an insert). */
   private readonly insertOne;
 
   constructor(
@@ -173,9 +173,8 @@ export class DurableStore {
   }
 
   /**
-   * Samples at or after `cutoff`, without a scan of the table: the whole hours between the first
-   * and the last stored sample from the hour tier (it counts every sample stored in them, and the
-   * samples from the first on are all kept), the parts of an hour at either end from the samples.
+   * Samples at or after `cutoff` without a scan: the whole hours between the first and last sample
+   * from the hour tier's counts, the part-hours at either end from the samples.
    */
   countFrom(cutoff: number): number {
     const first = this.firstFrom(cutoff);
@@ -228,11 +227,9 @@ export class DurableStore {
   }
 
   /**
-   * Partial buckets of `widthMs` over lo <= t <= hi, in time order, read from the coarsest tier
-   * whose unit divides the width (hours, minutes, else samples), the part of a unit at either edge
-   * from the next finer one. Before the raw cutoff only the tiers hold data: there minutes (hours
-   * before the minute cutoff, or for a width of an hour or more) go whole into the bucket their
-   * start falls in.
+   * Partial buckets of `widthMs` over lo <= t <= hi, in time order, from the coarsest tier whose unit
+   * divides the width, the edges from finer ones. Before the raw cutoff only tiers hold data: there
+   * minutes (hours before the minute cutoff or for widths of an hour up) go whole into their bucket.
    */
   buckets(lo: number, hi: number, widthMs: number, cut: TierCutoffs): PartialBucket[] {
     const out: PartialBucket[] = [];
@@ -268,9 +265,8 @@ export class DurableStore {
   }
 
   /**
-   * The rows of units a..b of `tier` in buckets of `widthMs` (each unit whole in the bucket of its
-   * start), one query a bucket from the first unit with data to the last: for wide buckets this is
-   * half the CPU of the GROUP BY, which sorts every unit first (a year of minutes: 0.8 s, not 1.6 s).
+   * Units a..b of `tier` in buckets of `widthMs`, one query a bucket: for wide buckets half the CPU
+   * of a GROUP BY, which sorts every unit first (a year of minutes: 0.8 s, not 1.6 s).
    */
   private tierBuckets(tier: Tier, a: number, b: number, widthMs: number): unknown[][] {
     const u = TIERS[tier];

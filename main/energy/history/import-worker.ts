@@ -1,20 +1,13 @@
 /**
- * Imports history files on a thread of its own (started after the HTTP port opens, or by an import
- * from another program), with its own SQLite connection. Every format takes one path: its rows are
- * read a page at a time, checked, and written BATCH at a time, each batch one transaction that
- * also rebuilds the minutes and hours it touched (DurableStore.insertMany), so a kill -9 leaves
- * whole batches with their tiers; progress is posted after each. Rows already stored (same `t`)
- * are skipped, so importing twice equals once.
- *
- * - `legacy-json` (`<data>/energy/history.json`): read and checked to its end first (a malformed
- *   file is never half-imported), read again to insert, then renamed `.imported`. A crash mid-file
- *   leaves the file in place; the next start imports it again.
- * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, read where they are and never changed; a
- *   damaged file gives what can be read and the report says `partial` (a JSON file whose structure
- *   is damaged is read whole, to salvage the rows on both sides of the damage).
- *
- * JSON files are never held whole (json-array-stream.ts). Nothing goes in before a row with a power
- * value has been read: a file without one is refused untouched.
+ * Imports history files on a thread of its own, with its own connection: rows read a page at a
+ * time, checked, written BATCH per transaction with the minutes and hours they touched (a kill -9
+ * leaves whole batches), progress posted after each; rows already stored (same `t`) are skipped.
+ * - `legacy-json` (`<data>/energy/history.json`): checked to its end first (never half-imported),
+ *   read again to insert, then renamed `.imported`; a crash leaves it for the next start.
+ * - `sigen-db`, `sigen-json`: sigen-home-bridge's files, never changed; a damaged one gives what can
+ *   be read, reported `partial` (a JSON file with damaged structure is read whole to salvage rows).
+ * JSON is never held whole otherwise (json-array-stream.ts). Nothing goes in before a row with a
+ * power value: a file without one is refused untouched.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,16 +32,9 @@ export type ImportMessage =
 
 const { dbFile, jobs, cutoff } = workerData as { dbFile: string; jobs: ImportJob[]; cutoff: number };
 const port = parentPort!;
-/**
- * Rows per transaction: a few tens of ms of write lock. The service's poll never waits for it
- * (index.ts): it is stored while this worker reads its next rows, with the lock free.
- */
+/** Rows per transaction: a few tens of ms of write lock, which the service's poll never waits for (index.ts). */
 const BATCH = 4096;
-/**
- * This worker folds the WAL back every CHECKPOINT_PAGES (32 MB) and once at the end, not every
- * 1,000 pages (a week of rows is 20 checkpoints' fsyncs less); the service's connection does not
- * checkpoint meanwhile (index.ts).
- */
+/** The WAL is folded back by this worker every CHECKPOINT_PAGES (32 MB) and at the end, not by the service meanwhile. */
 const CHECKPOINT_PAGES = 8192;
 const send = (m: ImportMessage) => port.postMessage(m);
 

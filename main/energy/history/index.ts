@@ -53,9 +53,6 @@ export interface HistoryWriteError {
 
 /** A failing write is logged at most once in this window, not once per poll. */
 export const WRITE_ERROR_LOG_EVERY_MS = 60_000;
-/** A poll that found the write lock taken (an import's batch) is tried again this soon. */
-const BUSY_RETRY_MS = 5;
-const isBusy = (err: unknown) => String((err as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
 
 export interface History {
   start(): void;
@@ -67,22 +64,15 @@ export interface History {
   /** The failing durable write, while writes fail; null once one succeeds again. */
   writeError(): HistoryWriteError | null;
   query(q: HistoryQuery): HistoryResult;
-  /**
-   * The same query answered off this thread (history reader worker, own read-only connection) as
-   * ready-to-send JSON text: heavy reads never hold up the poller or the event stream.
-   */
+  /** The same query as JSON text, answered by the reader worker: heavy reads never hold up the poller. */
   queryJson(q: HistoryQuery, pretty: boolean): Promise<{ body: string; widthSeconds?: number }>;
   /** The export, streamed from the history reader worker (off this thread, with backpressure). */
   exportOffThread(format: ExportFormat, every?: number): Readable;
-  /**
-   * Imports the legacy files once, in a worker, in the background (call it after the port opens);
-   * progress shows in `legacyImports()`. Resolves with the final reports.
-   */
+  /** Imports the legacy files once in a worker (call after the port opens); progress in `legacyImports()`. */
   importLegacy(): Promise<LegacyImportReport[]>;
   /**
-   * Imports other programs' history files in a worker, in the background, keeping samples at or
-   * after `from` (default: the retention cutoff now); `onProgress` sees every file's report as it
-   * changes. Samples already stored (same `t`) are skipped, so importing twice equals once.
+   * Imports other programs' history files in a worker, keeping samples from `from` (default: the
+   * retention cutoff); `onProgress` sees the reports as they change. Importing twice equals once.
    */
   importFiles(jobs: ImportJob[], onProgress?: (reports: LegacyImportReport[]) => void, from?: number): Promise<LegacyImportReport[]>;
   /** `energy-history-<local date>[-every-<n>s].<format>`: the interval is in the name when thinned. */
@@ -94,11 +84,9 @@ export interface History {
   /** Legacy files found at start and what became of them. */
   legacyImports(): LegacyImportReport[];
   /**
-   * Builds the minute and hour tiers of a database written by version 5 (with block and packed
-   * sample pages) from its samples, an hour per turn of the event loop, newest first, then drops
-   * the old tables; a kill resumes where the last committed hour left off. Call it after the port
-   * opens; reads meanwhile take the samples where the tiers are not built yet. Resolves when done
-   * (at once when there is nothing to upgrade) or the history stops.
+   * Builds the tiers of a version-5 database from its samples, an hour per turn of the event loop,
+   * newest first, then drops the old tables (a kill resumes it); call after the port opens. Reads
+   * meanwhile take the samples. Resolves when done (at once if nothing to do) or stopped.
    */
   upgrade(): Promise<void>;
   readonly file: string;
@@ -120,13 +108,11 @@ export function createHistory(opts: HistoryOptions): History {
   let writeError: HistoryWriteError | null = null;
   let lastErrorLog = -Infinity;
   /**
-   * Polls not in the table yet: this thread never waits for the write lock (its connection has no
-   * busy timeout: SQLite's busy handler sleeps on the event loop, up to 1 s under load while an
-   * import's batch held the lock), so a poll that finds it taken waits here, in order, and is
-   * tried again BUSY_RETRY_MS later (an import worker releases the lock between its batches).
+   * Polls not stored yet. This thread never waits for the write lock (no busy timeout: SQLite's busy
+   * handler slept on the event loop, up to 1 s under load, while an import's batch held it): a poll
+   * that finds it taken waits here, in order, for the next poll or the import's end.
    */
   const pending: HistorySample[] = [];
-  let retry: Timer | null = null;
 
   const writeFailed = (err: unknown) => {
     const now = clock.now();
@@ -149,20 +135,14 @@ export function createHistory(opts: HistoryOptions): History {
   };
 
   const writePending = () => {
-    if (retry) clock.clear(retry);
-    retry = null;
-    while (durable && pending.length) {
+    for (; durable && pending.length; pending.shift()) {
       try {
         durable.insert(pending[0]!);
         writeSucceeded();
       } catch (err) {
-        if (isBusy(err)) {
-          retry = clock.setTimeout(writePending, BUSY_RETRY_MS);
-          return;
-        }
+        if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) return;
         writeFailed(err);
       }
-      pending.shift();
     }
   };
 
@@ -175,23 +155,14 @@ export function createHistory(opts: HistoryOptions): History {
   };
 
   const prune = (): number => {
-    let deleted = 0;
-    try {
-      deleted = store().prune({ raw: cutoff(), minute: minuteCutoff() });
-    } catch (err) {
-      // An import's batch holds the write lock: the next prune deletes these rows.
-      if (isBusy(err)) return 0;
-      throw err;
-    }
+    // While an import writes, the next prune deletes these rows (this thread never waits for its lock).
+    if (importers.size) return 0;
+    const deleted = store().prune({ raw: cutoff(), minute: minuteCutoff() });
     if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };
 
-  /**
-   * Runs one import worker over `jobs` (inserting samples at or after `from`), publishing every
-   * file's report as it changes; resolves with the final reports. Several may run at once (each
-   * with its own connection, in small transactions).
-   */
+  /** One import worker over `jobs` (samples from `from` on), publishing the reports as they change; several may run at once. */
   const runImport = (jobs: ImportJob[], from: number, publish: (reports: LegacyImportReport[]) => void): Promise<LegacyImportReport[]> => {
     // A 16 MB young generation: V8's default for a worker let its heap grow to twice that and
     // added 40 MB to the peak RSS of a 604,800-row import, for no less CPU.
@@ -264,8 +235,6 @@ export function createHistory(opts: HistoryOptions): History {
       timer = null;
       // Written if the lock is free; a poll still waiting for an import's batch is lost with it.
       writePending();
-      if (retry) clock.clear(retry);
-      retry = null;
       pending.length = 0;
       for (const w of importers) void w.terminate();
       importers.clear();

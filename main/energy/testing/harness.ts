@@ -5,6 +5,7 @@ import type { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../index.js';
 import type { LiveState } from '../live-state.js';
+import type { EnergyLiveState } from '../published.js';
 import { startGatewaySimulator, type GatewaySimulator, type GatewaySimulatorOptions } from '../simulator/gateway-simulator.js';
 
 /** A temp data dir (or `dataDir`, prepared by the test), a gateway simulator on loopback and an energy service polling it. */
@@ -36,7 +37,7 @@ export async function startEnergyHarness(
 }
 
 /** Resolves with the first live state that satisfies `pred` (checked now and on every change). */
-export function waitForState(service: EnergyService, pred: (s: LiveState) => boolean, timeoutMs = 10_000): Promise<LiveState> {
+export function waitForState(service: EnergyService, pred: (s: EnergyLiveState) => boolean, timeoutMs = 10_000): Promise<EnergyLiveState> {
   return new Promise((resolve, reject) => {
     if (pred(service.state.get())) return resolve(service.state.get());
     const timer = setTimeout(() => {

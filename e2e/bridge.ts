@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Clock } from '../main/core/clock.js';
 import { createLogger, type Logger } from '../main/core/logger.js';
 import { tryMountTmpfs, unmount } from '../main/core/testing/tmpfs.js';
 import { seedDemoHistory } from '../main/energy/demo/past.js';
+import { createHistory } from '../main/energy/history/index.js';
+import type { HistorySample } from '../main/energy/history/sample.js';
 import { loopbackInterfaces } from '../main/energy/discovery/lan-scan.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator, type GatewaySimulator, type GatewaySimulatorOptions } from '../main/energy/simulator/gateway-simulator.js';
@@ -18,10 +21,11 @@ export interface BridgeOptions {
   /** Where the simulator listens (discovery tests put it on another loopback address). */
   simHost?: string;
   /**
-   * History written as a legacy file before start; the service imports it once. A function is called
-   * at start, so history that ends "now" ends when the test runs, not when its file was loaded.
+   * History samples written to the history database before start, through the history module's own
+   * API (as the demo's week is). A function is called at start, so history that ends "now" ends when
+   * the test runs, not when its file was loaded.
    */
-  seedHistory?: Array<Record<string, number | null>> | (() => Array<Record<string, number | null>>);
+  seedHistory?: HistorySample[] | (() => HistorySample[]);
   /** A week of plant-model history written before start, as `npm run demo` does (to the service clock's now). */
   demoPast?: boolean;
   /** Extra service dependencies (discovery's interface list and port). */
@@ -94,6 +98,22 @@ function copyDemoWeek(dataDir: string, until: number, logger: Logger): void {
   fs.cpSync(week.dir, dataDir, { recursive: true });
 }
 
+/**
+ * Writes `samples` (oldest first) to the history in `dataDir` as polls would, before the service
+ * starts: the history a page then charts. (Written as a legacy history.json, they took an import
+ * worker after the start, 1-4 s per test, to arrive.)
+ */
+function writeHistory(dataDir: string, samples: readonly HistorySample[], logger: Logger): void {
+  const clock: Clock = { now: () => Date.now(), setTimeout: () => ({}), setInterval: () => ({}), clear: () => undefined };
+  const history = createHistory({ dataDir, clock, logger, retentionMs: () => 8 * 86_400_000 });
+  history.start();
+  try {
+    for (const sample of samples) history.append(sample);
+  } finally {
+    history.stop();
+  }
+}
+
 /** A gateway simulator and an energy service on loopback ephemeral ports with a fresh data folder. */
 export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-e2e-'));
@@ -111,23 +131,15 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   };
   fs.mkdirSync(path.join(dataDir, 'energy'), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'energy', 'settings.json'), JSON.stringify(settings, null, 2));
-  const seed = typeof opts.seedHistory === 'function' ? opts.seedHistory() : opts.seedHistory;
-  if (seed) fs.writeFileSync(path.join(dataDir, 'energy', 'history.json'), JSON.stringify(seed));
   const logger = createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
+  const seed = typeof opts.seedHistory === 'function' ? opts.seedHistory() : opts.seedHistory;
+  if (seed) writeHistory(dataDir, seed, logger);
   // Discovery always sees a loopback-only interface list here: no e2e run may sweep a real LAN.
   const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };
   const extra = opts.deps?.(sim) ?? {};
   if (opts.demoPast) copyDemoWeek(dataDir, extra.clock?.now() ?? Date.now(), logger);
   const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...extra });
   await service.start();
-  // The legacy import runs in the background after the port opens: pages should see the seed.
-  if (opts.seedHistory) {
-    for (let i = 0; i < 600; i++) {
-      const stats = (await (await fetch(`${service.url}/api/history/stats`)).json()) as { legacyImport?: Array<{ status: string }> };
-      if (!stats.legacyImport?.some((r) => r.status === 'running')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
   let simUp = true;
   return {
     get url() {
@@ -164,8 +176,8 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
  * A week of one-a-minute samples ending now: a solar day curve, a house load with an evening bump,
  * the battery balancing them, and one short 9 kW spike on the house load `spikeAgoMs` ago.
  */
-export function weekOfHistory(now = Date.now(), spikeAgoMs = 30 * 60_000): Array<Record<string, number | null>> {
-  const rows: Array<Record<string, number | null>> = [];
+export function weekOfHistory(now = Date.now(), spikeAgoMs = 30 * 60_000): HistorySample[] {
+  const rows: HistorySample[] = [];
   const step = 60_000;
   const start = Math.floor((now - 7 * 86_400_000) / step) * step;
   let soc = 50;

@@ -1,6 +1,6 @@
 import { formatPower } from '../renderer/kit/format.js';
 import { todayAt } from './bridge.js';
-import { expect, test } from './fixtures.js';
+import { EVERY_100_MS, expect, test } from './fixtures.js';
 
 test.describe('dashboard', () => {
   test('numbers follow the simulator over several polls without reloading', async ({ page, bridge }) => {
@@ -14,10 +14,10 @@ test.describe('dashboard', () => {
     // Noon: the simulator's PV (with its per-poll cloud noise) appears on the page, poll after poll.
     const seen = new Set<string>();
     for (let i = 0; i < 3; i++) {
-      await expect.poll(async () => (await shown()) === simSolar(), { timeout: 5000 }).toBe(true);
+      await expect.poll(async () => (await shown()) === simSolar(), { ...EVERY_100_MS, timeout: 5000 }).toBe(true);
       seen.add((await shown())!);
       const before = await page.getByTestId('last-poll').getAttribute('datetime');
-      await expect.poll(() => page.getByTestId('last-poll').getAttribute('datetime')).not.toBe(before);
+      await expect.poll(() => page.getByTestId('last-poll').getAttribute('datetime'), EVERY_100_MS).not.toBe(before);
     }
     expect(seen.size).toBeGreaterThan(1);
     await expect(page.getByTestId('direction-solar')).toHaveText('Producing');
@@ -28,7 +28,7 @@ test.describe('dashboard', () => {
     await expect(solar).toHaveText('0 W');
     await expect(page.getByTestId('direction-solar')).toHaveText('Idle');
     await expect(page.getByTestId('direction-battery')).toHaveText('Discharging');
-    await expect.poll(async () => (await page.getByTestId('power-home').textContent())?.trim() === formatPower(bridge.sim.plant.flows.load)).toBe(true);
+    await expect.poll(async () => (await page.getByTestId('power-home').textContent())?.trim() === formatPower(bridge.sim.plant.flows.load), EVERY_100_MS).toBe(true);
     await expect(page.getByTestId('battery-soc')).toHaveText(`${Math.round(bridge.sim.plant.soc * 10) / 10}%`);
     await expect(page.getByTestId('battery-reserve')).toHaveText('10%');
 
@@ -81,7 +81,7 @@ test.describe('dashboard over the live-dashboard cap', () => {
     // The browser does not retry a refused stream by itself; the page does, and gets the freed slot.
     await expect(second.getByTestId('stream-banner')).toBeHidden({ timeout: 20_000 });
     const before = await second.getByTestId('last-poll').getAttribute('datetime');
-    await expect.poll(() => second.getByTestId('last-poll').getAttribute('datetime'), { timeout: 10_000 }).not.toBe(before);
+    await expect.poll(() => second.getByTestId('last-poll').getAttribute('datetime'), { ...EVERY_100_MS, timeout: 10_000 }).not.toBe(before);
   });
 });
 

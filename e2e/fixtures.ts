@@ -17,4 +17,11 @@ export const test = base.extend<{ bridge: Bridge; bridgeOptions: BridgeOptions }
   },
 });
 
+/**
+ * `expect.poll` options for a wait on something that changes once a poll (a second apart): checked
+ * every 100 ms. Playwright's default backs off to once a second, which found each new poll up to a
+ * second late (the locator assertions back off to 500 ms by themselves).
+ */
+export const EVERY_100_MS = { intervals: [100] };
+
 export { expect };

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.js';
+import { EVERY_100_MS, expect, test } from './fixtures.js';
 
 // Issue 41 item 5: the event stream carries each poll's snapshot (`event: snapshot`), so the
 // dashboard fetches nothing per event, and the header follows the same stream instead of polling.
@@ -16,7 +16,7 @@ test.describe('dashboard on the event stream', () => {
     // Three polls reach the page (each moves the "last poll" time) ...
     for (let i = 0; i < 3; i++) {
       const before = await page.getByTestId('last-poll').getAttribute('datetime');
-      await expect.poll(() => page.getByTestId('last-poll').getAttribute('datetime')).not.toBe(before);
+      await expect.poll(() => page.getByTestId('last-poll').getAttribute('datetime'), EVERY_100_MS).not.toBe(before);
     }
     // ... and none of them made the page ask for the snapshot or the state.
     expect(asked.slice(loaded)).toEqual([]);

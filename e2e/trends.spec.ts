@@ -1,5 +1,6 @@
 import type { Request } from '@playwright/test';
 import { createDemoClock } from '../main/core/clock.js';
+import type { HistorySample } from '../main/energy/history/sample.js';
 import { todayAt, weekOfHistory } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
@@ -92,8 +93,8 @@ test.describe('trends', () => {
 });
 
 /** Two hours of one-a-minute samples ending a minute ago: no sun, the house draws 1.5 kW from the grid. */
-function steadyImport(now = Date.now()): Array<Record<string, number | null>> {
-  const rows: Array<Record<string, number | null>> = [];
+function steadyImport(now = Date.now()): HistorySample[] {
+  const rows: HistorySample[] = [];
   const start = Math.floor((now - 2 * 3_600_000) / 60_000) * 60_000;
   for (let t = start; t <= now - 60_000; t += 60_000) rows.push({ t, solar: 0, solarNative: 0, solarThirdParty: 0, home: 1500, homeGeneral: 1500, smartPort: null, grid: 1500, battery: 0, soc: 40, outdoorTemp: null });
   return rows;

@@ -1,4 +1,5 @@
 import { createDemoClock } from '../main/core/clock.js';
+import type { HistorySample } from '../main/energy/history/sample.js';
 import { startFakeWeather } from '../main/energy/weather/fake-server.js';
 import { todayAt } from './bridge.js';
 import { expect, test } from './fixtures.js';
@@ -62,8 +63,8 @@ test.describe('self-sufficiency beside the bill', () => {
 });
 
 /** Two hours of one sample a minute, ending a minute ago: the history a chart over the last hour reads. */
-function minuteHistory(now = Date.now()): Array<Record<string, number | null>> {
-  const rows: Array<Record<string, number | null>> = [];
+function minuteHistory(now = Date.now()): HistorySample[] {
+  const rows: HistorySample[] = [];
   const start = Math.floor((now - 2 * 3_600_000) / 60_000) * 60_000;
   for (let t = start; t <= now - 60_000; t += 60_000) rows.push({ t, solar: 0, solarNative: 0, solarThirdParty: 0, home: 800, homeGeneral: 800, smartPort: null, grid: 800, battery: 0, soc: 40, outdoorTemp: null });
   return rows;

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { formatPercent, formatPower } from '../renderer/kit/format.js';
-import { expect, test } from './fixtures.js';
+import { EVERY_100_MS, expect, test } from './fixtures.js';
 import { expect as recExpect, test as recTest } from './recordings-fixture.js';
 
 const fontPx = (page: Page, testId: string) => page.getByTestId(testId).locator('.wall-value').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
@@ -20,7 +20,7 @@ test.describe('wall view', () => {
     await expect(page.getByTestId('wall-status')).toContainText('Live · updated');
     expect(await luminance(page, '.wall')).toBeLessThan(0.05);
     // The same numbers as the simulated plant, live: battery state of charge, solar in kW at noon.
-    await expect.poll(async () => (await page.getByTestId('wall-battery').locator('.wall-value').innerText()) === formatPercent(Math.round(bridge.sim.plant.soc * 10) / 10)).toBe(true);
+    await expect.poll(async () => (await page.getByTestId('wall-battery').locator('.wall-value').innerText()) === formatPercent(Math.round(bridge.sim.plant.soc * 10) / 10), EVERY_100_MS).toBe(true);
     await expect(page.getByTestId('wall-solar').locator('.wall-value')).toContainText('kW');
     await expect(page.getByTestId('wall-solar')).toContainText('Producing');
     await expect(page.getByTestId('wall-battery')).toContainText('Charging');

@@ -19,7 +19,8 @@ import { mosquittoUnavailable, startMosquitto, watch } from './integrations/mqtt
  * after the bridge. These run the built bundle itself, as `npm start` does, with real sockets.
  */
 const server = path.join(repoRoot, 'dist', 'server');
-const npm = process.env.npm_execpath ? { cmd: process.execPath, args: [process.env.npm_execpath] } : { cmd: 'npm', args: [] as string[] };
+// What `npm start`'s prestart runs (the build when missing or older than its sources), without npm's own start-up.
+const prestart = () => spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'ensure-built.mjs')], { cwd: repoRoot, stdio: 'inherit' });
 const noBroker = mosquittoUnavailable();
 if (noBroker) console.warn(`bundled-start MQTT test skipped: ${noBroker}`);
 
@@ -51,8 +52,7 @@ describe('the bundled start (dist/server)', () => {
   const loadedWith = (marker: string) => loadedFiles().filter((f) => fs.readFileSync(f, 'utf8').includes(marker)).map((f) => path.basename(f));
 
   beforeAll(async () => {
-    const built = spawnSync(npm.cmd, [...npm.args, 'run', '--silent', 'prestart'], { cwd: repoRoot, stdio: 'inherit' });
-    expect(built.status).toBe(0);
+    expect(prestart().status).toBe(0);
     sim = await startGatewaySimulator({ firmware: 'V2.9' });
     fs.mkdirSync(path.dirname(legacy), { recursive: true });
     fs.mkdirSync(path.join(tmp, 'media'));
@@ -245,7 +245,7 @@ if (!olderNode) console.warn('older-Node start test skipped: no Node older than 
 
 describe.skipIf(!olderNode)('the bundled start on an older Node', () => {
   it('stops at once with what to do, instead of crashing in the SQLite addon (Node 20 segfaults loading it)', () => {
-    expect(spawnSync(npm.cmd, [...npm.args, 'run', '--silent', 'prestart'], { cwd: repoRoot, stdio: 'inherit' }).status).toBe(0);
+    expect(prestart().status).toBe(0);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'server-bundle-old-node-'));
     try {
       const dataDir = path.join(tmp, 'data');

@@ -3,8 +3,6 @@
  * brings a data folder of one of the programs this app replaces into this app's data folder. Each
  * importer parses its own options (`--help` after `--from X` prints them); this only picks one.
  */
-import { runSigenImportCli } from '../main/energy/import/cli.js';
-import { runFetcharrImportCli } from '../main/recordings/import/cli.js';
 
 const USAGE = `usage: npm run import -- --from sigen-home-bridge DIR [options]
        npm run import -- --from fetcharr DIR [--media-root-from /media] [--media-root-to DIR] [options]
@@ -27,8 +25,9 @@ const io = {
 };
 const args = process.argv.slice(2);
 const from = importSource(args);
-if (from === 'sigen-home-bridge') process.exitCode = await runSigenImportCli(args, io);
-else if (from === 'fetcharr') process.exitCode = await runFetcharrImportCli(args, io);
+// Each importer loads only when asked for: a mistyped command answers without loading either.
+if (from === 'sigen-home-bridge') process.exitCode = await (await import('../main/energy/import/cli.js')).runSigenImportCli(args, io);
+else if (from === 'fetcharr') process.exitCode = await (await import('../main/recordings/import/cli.js')).runFetcharrImportCli(args, io);
 else {
   io.err(from === null ? 'Which program do you come from? --from is missing.' : `--from ${from}: not a program this app imports from (sigen-home-bridge, fetcharr).`);
   io.err(USAGE);

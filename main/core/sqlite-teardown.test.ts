@@ -19,7 +19,8 @@ describe('SQLite under worker-thread teardown and GC pressure', () => {
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('never aborts: every worker exits, the writer finishes, the process exits 0, the file is intact', async () => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(import.meta.dirname, 'testing', 'sqlite-teardown-child.ts'), tmp], {
+    // Plain node (its own type stripping), not tsx: tsx's hooks would load again in each of the 24 workers.
+    const child = spawn(process.execPath, ['--expose-gc', path.join(import.meta.dirname, 'testing', 'sqlite-teardown-child.ts'), tmp], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -94,9 +94,13 @@ describe('a port already in use', () => {
     expect((err as Error).message).toContain('SERVER_PORT');
   });
 
-  const run = (script: string, env: Record<string, string>) =>
+  // What `npm start` runs: the compiled services (dist/server, built by the tests' global setup),
+  // which also start without tsx compiling the sources first. The demo runs through tsx, as `npm run demo` does.
+  const headless = [path.join(repoRoot, 'dist', 'server', 'headless.js')];
+  const demo = ['--import', 'tsx', path.join(repoRoot, 'main', 'demo.ts')];
+  const run = (args: string[], env: Record<string, string>) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'main', script)], {
+      const child = spawn(process.execPath, args, {
         env: { ...process.env, VITEST: '', LOG_LEVEL: 'silent', ...env },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -112,7 +116,7 @@ describe('a port already in use', () => {
   it('`npm start` with the energy port taken keeps the recording sync up and says in one line what to change', async () => {
     const port = await occupy();
     const recordingsPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'main', 'headless.ts')], {
+    const child = spawn(process.execPath, headless, {
       env: { ...process.env, VITEST: '', LOG_LEVEL: 'silent', SERVER_PORT: String(port), PORT: String(recordingsPort), BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'one-taken') },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -139,7 +143,7 @@ describe('a port already in use', () => {
 
   it('`npm start` with both ports taken stops with one line each and a non-zero exit', async () => {
     const [energyPort, recordingsPort] = [await occupy(), await occupy()];
-    const { code, stderr } = await run('headless.ts', { SERVER_PORT: String(energyPort), PORT: String(recordingsPort), BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'data') });
+    const { code, stderr } = await run(headless, { SERVER_PORT: String(energyPort), PORT: String(recordingsPort), BIND_HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'data') });
     expect(code).not.toBe(0);
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
@@ -156,7 +160,7 @@ describe('a port already in use', () => {
     // shared with the demo, not made again in its TMPDIR: that was ~12 of the test's ~15 CPU-seconds.
     const caches = fs.readdirSync(os.tmpdir()).filter((name) => name === `tsx-${os.userInfo().uid}` || /^adcut-clip-[0-9a-f]+\.ts$/.test(name));
     for (const name of caches) fs.symlinkSync(path.join(os.tmpdir(), name), path.join(demoTmp, name));
-    const { code, stderr } = await run('demo.ts', { PORT: String(port), SERVER_PORT: '0', TMPDIR: demoTmp });
+    const { code, stderr } = await run(demo, { PORT: String(port), SERVER_PORT: '0', TMPDIR: demoTmp });
     expect(code).not.toBe(0);
     expect(stderr).toContain(`port ${port}`);
     expect(stderr).toMatch(/\bPORT\b/);

@@ -31,11 +31,12 @@ async function start(deps: Partial<EnergyDeps> = {}) {
   return service;
 }
 
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+/** `every`: ms between checks (1 where a test waits for hundreds of events, one after the other). */
+async function until(cond: () => boolean, what: string, ms = 10_000, every = 10): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, every));
   }
 }
 
@@ -115,7 +116,7 @@ describe('event stream limits', () => {
     let sent = 0;
     while (service.events.clientCount === 2 && sent < 2000) {
       service.events.broadcast({ seq: sent++, pad });
-      await until(() => reader.events.length === sent + 1, `the reader to get event ${sent}`);
+      await until(() => reader.events.length === sent + 1, `the reader to get event ${sent}`, 10_000, 1);
     }
     expect(service.events.clientCount).toBe(1);
     expect(service.events.slowDropped).toBe(1);

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManualClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
 import { createEnergyService, type EnergyService } from './index.js';
 import { startModbusServer, type ModbusServer } from './simulator/modbus-server.js';
-import { waitForState } from './testing/harness.js';
+import { nextPoll, waitForState } from './testing/harness.js';
 
 /**
  * Signs and direction labels checked against raw register words written exactly as the vendor map
@@ -38,6 +39,8 @@ const setWords = (address: number, words: number[]) => words.forEach((w, i) => i
 let server: ModbusServer;
 let service: EnergyService;
 let dataDir: string;
+// Polls on a manual clock: each case moves it one poll interval on instead of waiting a second.
+const clock = createManualClock();
 
 beforeAll(async () => {
   setWords(30014, [555]); // SOC 55.5 %
@@ -56,9 +59,10 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-grid-sign-'));
   service = createEnergyService(
     { dataDir, host: '127.0.0.1', port: 0, env: { GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(server.port), POLL_INTERVAL_MS: '1000' } },
-    { logger: silentLogger },
+    { logger: silentLogger, clock },
   );
   await service.start();
+  await nextPoll(service, clock, 0);
 });
 
 afterAll(async () => {
@@ -89,6 +93,7 @@ describe('grid sign and direction labels from known gateway register values', ()
     setWords(30194, s32(0));
     setWords(30284, s32(load));
     setWords(30282, s32(load));
+    await nextPoll(service, clock, 1000);
     await waitForState(service, (s) => s.connected && s.power.grid === grid && s.power.battery === battery, 15_000);
     const snap = (await (await fetch(`${service.url}/api/snapshot`)).json()) as {
       power: { grid: number; battery: number; gridDirection: string; batteryDirection: string };

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startEnergyHarness, waitForState } from './testing/harness.js';
+import { createManualClock, type Clock } from '../core/clock.js';
+import type { LiveState } from './live-state.js';
+import { nextPoll, startEnergyHarness, waitForState } from './testing/harness.js';
 import type { GatewaySimulatorOptions } from './simulator/gateway-simulator.js';
 import { startFakeWeather } from './weather/fake-server.js';
 
@@ -26,13 +28,22 @@ async function receiver(statuses: number[] = []) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
 }
 
-async function setup(sim?: GatewaySimulatorOptions) {
+async function setup(sim?: GatewaySimulatorOptions, clock?: Clock) {
   const fake = await startFakeWeather({ temperature: 23.5, weatherCode: 3 });
   cleanups.push(() => fake.close());
-  const h = await startEnergyHarness({ sim, env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl } });
+  const h = await startEnergyHarness({ sim, env: { WEATHER_FORECAST_URL: fake.forecastUrl, WEATHER_GEOCODING_URL: fake.geocodingUrl }, ...(clock ? { deps: { clock } } : {}) });
   cleanups.push(() => h.stop());
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => h.service.app.inject({ method, url, ...(body !== undefined ? { payload: body as object } : {}) });
   return { ...h, fake, call };
+}
+
+/** On a manual clock: polls one interval (1 s) at a time until a published state satisfies `pred` (at most 5 polls). */
+async function pollsUntil(service: Parameters<typeof nextPoll>[0], clock: ReturnType<typeof createManualClock>, pred: (s: LiveState) => boolean): Promise<LiveState> {
+  for (let i = 0; i < 5; i++) {
+    const s = await nextPoll(service, clock, 1000);
+    if (pred(s)) return s;
+  }
+  throw new Error(`no poll met the condition; last: ${JSON.stringify(service.state.get()).slice(0, 300)}`);
 }
 
 describe('energy insight over HTTP', () => {
@@ -79,17 +90,20 @@ describe('energy insight over HTTP', () => {
 
   it('a saved tariff shows in the snapshot after the next polls, priced at the configured rates', async () => {
     // No sun and an empty battery: the home draws from the grid whatever the hour the test runs at.
-    const { call, service, sim } = await setup({ pvPeakW: 0, thirdPartyPeakW: 0 });
+    const clock = createManualClock();
+    const { call, service, sim } = await setup({ pvPeakW: 0, thirdPartyPeakW: 0 }, clock);
     sim.plant.soc = 0;
+    await nextPoll(service, clock, 0);
     expect((await call('GET', '/api/snapshot')).json()).not.toHaveProperty('tariff');
     expect((await call('PUT', '/api/settings', { general: { currency: 'EUR' }, tariff: { importRate: 0.3, feedInRate: 0.08, dailySupplyCharge: 0.9 } })).statusCode).toBe(200);
-    await waitForState(service, (s) => (s.power.grid ?? 0) > 0);
+    await pollsUntil(service, clock, (s) => (s.power.grid ?? 0) > 0);
     // Each poll's reading holds until the next one: the cost grows from the poll after.
     let snap = (await call('GET', '/api/snapshot')).json();
-    await vi.waitFor(async () => {
+    for (let i = 0; i < 5 && !(snap.tariff.today.importCost > 0); i++) {
+      await nextPoll(service, clock, 1000);
       snap = (await call('GET', '/api/snapshot')).json();
-      expect(snap.tariff.today.importCost).toBeGreaterThan(0);
-    }, { timeout: 15_000 });
+    }
+    expect(snap.tariff.today.importCost).toBeGreaterThan(0);
     const grid = snap.power.grid as number;
     expect(snap.tariff).toMatchObject({ currency: 'EUR', today: { supply: 0.9 } });
     const expected = grid >= 0 ? -(grid / 1000) * 0.3 : (-grid / 1000) * 0.08;
@@ -99,19 +113,25 @@ describe('energy insight over HTTP', () => {
   });
 
   it('an alert fires while the SOC is under its threshold, clears after, and POSTs both to its webhook', async () => {
-    const { call, service, sim } = await setup();
+    // Polls and the webhook's retry wait run on a manual clock, moved on instead of waited out.
+    const clock = createManualClock();
+    const { call, service, sim } = await setup(undefined, clock);
+    const pollUntil = (pred: (s: LiveState) => boolean) => pollsUntil(service, clock, pred);
+    await nextPoll(service, clock, 0);
     const hook = await receiver([500]);
     sim.plant.soc = 9;
     const put = await call('PUT', '/api/settings', { alerts: [{ id: 'low', name: 'Battery low', trigger: 'batterySoc', condition: 'atOrBelow', threshold: 12, settleSeconds: 0, webhookUrl: hook.url }] });
     expect(put.statusCode).toBe(200);
-    const fired = await waitForState(service, (s) => s.alerts.length === 1);
+    const fired = await pollUntil((s) => s.alerts.length === 1);
     expect(fired.alerts[0]).toMatchObject({ id: 'low', name: 'Battery low', trigger: 'batterySoc', condition: { comparison: 'atOrBelow', threshold: 12, unit: '%' } });
     expect((await call('GET', '/api/snapshot')).json().alerts).toEqual((await call('GET', '/api/state')).json().alerts);
     // The receiver answered 500 first: the delivery is retried after 2 s and then succeeds.
+    await vi.waitFor(async () => expect((await call('GET', '/api/alerts')).json().rules[0].lastDelivery).toMatchObject({ ok: false, status: 500, attempts: 1 }), { timeout: 5000 });
+    clock.advance(2000);
     await vi.waitFor(() => expect(hook.got.map((g) => g.event)).toEqual(['fired', 'fired']), { timeout: 15_000 });
     await vi.waitFor(async () => expect((await call('GET', '/api/alerts')).json().rules[0]).toMatchObject({ id: 'low', active: true, lastDelivery: { ok: true, status: 200, attempts: 2, event: 'fired' } }), { timeout: 5000 });
     sim.plant.soc = 60;
-    await waitForState(service, (s) => s.alerts.length === 0);
+    await pollUntil((s) => s.alerts.length === 0);
     await vi.waitFor(() => expect(hook.got.at(-1)).toMatchObject({ event: 'cleared', alert: { id: 'low', name: 'Battery low' } }), { timeout: 15_000 });
 
     const test = await call('POST', '/api/test/alert', { id: 'low' });

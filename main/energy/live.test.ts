@@ -1,5 +1,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createManualClock } from '../core/clock.js';
+import type { LiveState } from './live-state.js';
 import { snapshotSchema } from './published.js';
 import { startEnergyHarness, waitForState } from './testing/harness.js';
 import { startGatewaySimulator } from './simulator/gateway-simulator.js';
@@ -11,13 +13,43 @@ afterEach(async () => {
   h = undefined;
 });
 
-const polled = (n: number) => (s: { lastUpdated: number | null }) => s.lastUpdated !== null && n-- <= 0;
+// Polls run on a manual clock: a test moves it on by the poll interval or retry delay (1 s, the
+// spec's minimum) instead of waiting that long; the gateway's reply timeout stays real time.
+type Clock = ReturnType<typeof createManualClock>;
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Moves the clock `ms` on once the next poll (or retry) is armed; resolves with the state once that poll is over and the next one armed. */
+async function tick(clock: Clock, ms: number): Promise<LiveState> {
+  const poller = h!.service.poller;
+  await until(() => poller.waiting, 'the poller to arm its next poll');
+  clock.advance(ms);
+  await until(() => poller.waiting, 'the poll to finish');
+  return h!.service.state.get();
+}
+
+/** Ticks `ms` at a time (the first tick `first`) until the state satisfies `pred`, at most `max` polls. */
+async function tickUntil(clock: Clock, ms: number, pred: (s: LiveState) => boolean, first = ms, max = 6): Promise<LiveState> {
+  for (let i = 0; i < max; i++) {
+    const s = await tick(clock, i === 0 ? first : ms);
+    if (pred(s)) return s;
+  }
+  throw new Error(`state condition not met after ${max} polls; last: ${JSON.stringify(h!.service.state.get()).slice(0, 300)}`);
+}
 
 describe('live state and snapshot against the simulated gateway', () => {
   for (const firmware of ['V1.8', 'V2.5', 'V2.9'] as const) {
     it(`serves a snapshot that matches the published schema on ${firmware}`, async () => {
-      h = await startEnergyHarness({ sim: { firmware } });
-      await waitForState(h.service, (s) => s.connected && s.inverters.length > 0);
+      const clock = createManualClock();
+      h = await startEnergyHarness({ sim: { firmware }, deps: { clock } });
+      // The first poll publishes the plant; the inverters are found between polls.
+      await tickUntil(clock, 1000, (s) => s.connected && s.inverters.length > 0, 0);
       const res = await fetch(`${h.service.url}/api/snapshot`);
       expect(res.status).toBe(200);
       const body = await res.json();
@@ -50,13 +82,14 @@ describe('live state and snapshot against the simulated gateway', () => {
   }
 
   it('keeps the last values with connected:false when the gateway dies, and recovers by itself', async () => {
-    h = await startEnergyHarness();
+    const clock = createManualClock();
+    h = await startEnergyHarness({ deps: { clock } });
     const s = h.service.settings.get();
     h.service.settings.replace({ ...s, polling: { ...s.polling, retryDelayMs: 1000 } });
-    const live = await waitForState(h.service, (st) => st.connected && st.battery.soc !== null);
+    const live = await tickUntil(clock, 1000, (st) => st.connected && st.battery.soc !== null, 0);
     const port = h.sim.port;
     await h.sim.close();
-    const down = await waitForState(h.service, (st) => !st.connected);
+    const down = await tickUntil(clock, 1000, (st) => !st.connected);
     expect(down.battery.soc).toBe(live.battery.soc);
     expect(down.power.grid).not.toBeNull();
     expect(down.lastError).toBeTruthy();
@@ -66,33 +99,36 @@ describe('live state and snapshot against the simulated gateway', () => {
 
     const revived = await startGatewaySimulator({ firmware: 'V2.9', port, initialSoc: 77 });
     h.sim = revived;
-    const back = await waitForState(h.service, (st) => st.connected && st.battery.soc !== null && Math.round(st.battery.soc) === 77);
+    const back = await tickUntil(clock, 1000, (st) => st.connected && st.battery.soc !== null && Math.round(st.battery.soc) === 77);
     expect(back.lastError).toBeNull();
   });
 
   it('survives dropped connections and keeps serving while the gateway hangs', async () => {
-    h = await startEnergyHarness();
+    const clock = createManualClock();
+    h = await startEnergyHarness({ deps: { clock } });
     const s = h.service.settings.get();
     h.service.settings.replace({ ...s, polling: { ...s.polling, retryDelayMs: 1000 } });
-    await waitForState(h.service, (st) => st.connected);
+    const before = (await tickUntil(clock, 1000, (st) => st.connected, 0)).lastUpdated!;
     h.sim.server.dropConnections();
-    await waitForState(h.service, polled(2));
-    const before = h.service.state.get().lastUpdated!;
-    await waitForState(h.service, (st) => st.connected && st.lastUpdated! > before);
+    await tickUntil(clock, 1000, (st) => st.connected && st.lastUpdated! > before);
 
     h.sim.server.faults.hang = true;
-    // While a poll is stuck waiting on the gateway, the HTTP API answers.
+    await until(() => h!.service.poller.waiting, 'the poller to arm its next poll');
+    clock.advance(1000);
+    // While a poll is stuck waiting on the gateway (its reply timeout is real time), the HTTP API answers.
     const [state, snapshot] = await Promise.all([fetch(`${h.service.url}/api/state`), fetch(`${h.service.url}/api/snapshot`)]);
     expect(state.status).toBe(200);
     expect(snapshot.status).toBe(200);
     await waitForState(h.service, (st) => !st.connected);
     h.sim.server.faults.hang = false;
-    await waitForState(h.service, (st) => st.connected);
+    await tickUntil(clock, 1000, (st) => st.connected);
   });
 
   it('applies a shorter poll interval at once, on the same connection', async () => {
-    h = await startEnergyHarness({ env: { POLL_INTERVAL_MS: '600000' } });
-    const first = await waitForState(h.service, (st) => st.connected);
+    const clock = createManualClock();
+    h = await startEnergyHarness({ env: { POLL_INTERVAL_MS: '600000' }, deps: { clock } });
+    const first = await tick(clock, 0);
+    expect(first.connected).toBe(true);
     const requestsBefore = h.service.poller.requests;
     const res = await fetch(`${h.service.url}/api/settings`, {
       method: 'PUT',
@@ -100,8 +136,9 @@ describe('live state and snapshot against the simulated gateway', () => {
       body: JSON.stringify({ polling: { intervalMs: 1000 } }),
     });
     expect(res.status).toBe(200);
-    // Without re-arming, the next poll would wait out the old 10-minute interval.
-    const later = await waitForState(h.service, (st) => st.lastUpdated! > first.lastUpdated! + 900, 8000);
+    // Without re-arming, the next poll would wait out the old 10-minute interval: a second on the clock polls.
+    const later = await tick(clock, 1000);
+    expect(later.lastUpdated).toBe(first.lastUpdated! + 1000);
     expect(later.pollIntervalMs).toBe(1000);
     expect(h.service.poller.requests).toBeGreaterThan(requestsBefore);
   });
@@ -128,8 +165,9 @@ describe('live state and snapshot against the simulated gateway', () => {
 
 describe('event stream', () => {
   it('sends the state on connect and after every poll, and drops clients that leave', async () => {
-    h = await startEnergyHarness();
-    await waitForState(h.service, (s) => s.connected);
+    const clock = createManualClock();
+    h = await startEnergyHarness({ deps: { clock } });
+    await tickUntil(clock, 1000, (s) => s.connected, 0);
     const url = new URL(`${h.service.url}/events`);
     // The spec's state events are unnamed (what EventSource's onmessage gets); each is followed by
     // that poll's snapshot as a named `event: snapshot` (issue 41 item 5), which the dashboard uses
@@ -140,7 +178,7 @@ describe('event stream', () => {
     const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
     expect(res.headers['content-type']).toContain('text/event-stream');
     let buf = '';
-    await new Promise<void>((resolve) => {
+    const three = new Promise<void>((resolve) => {
       res.on('data', (chunk: Buffer) => {
         buf += chunk.toString();
         let i;
@@ -155,6 +193,9 @@ describe('event stream', () => {
         }
       });
     });
+    // Each tick is one poll; the stream may lag a tick behind on a busy machine.
+    for (let i = 0; i < 10 && !(events.length >= 3 && snapshots.length >= 3); i++) await tick(clock, 1000);
+    await three;
     expect(events[1]!.lastUpdated).toBeGreaterThan(events[0]!.lastUpdated);
     expect(events[2]!.lastUpdated).toBeGreaterThan(events[1]!.lastUpdated);
     // One snapshot per state event, of the same poll, in the published schema.
@@ -164,8 +205,8 @@ describe('event stream', () => {
     }
     expect(h.service.events.clientCount).toBe(1);
     req.destroy();
-    await waitForState(h.service, polled(1));
-    await waitForState(h.service, polled(1));
+    await tick(clock, 1000);
+    await tick(clock, 1000);
     expect(h.service.events.clientCount).toBe(0);
   });
 });

@@ -5,7 +5,8 @@
  * worker, or terminated mid-query) while the heap is under GC pressure, beside a writer on the main
  * thread that keeps inserting; then the process itself exits with connections and statements open.
  *
- * Usage: node --expose-gc --import tsx sqlite-teardown-child.ts <dir> [rounds] [workersPerRound]
+ * Usage: node --expose-gc sqlite-teardown-child.ts <dir> [rounds] [workersPerRound] (Node's own type
+ * stripping: erasable TypeScript only)
  * SQLITE_TEARDOWN_MODULE=<path to a better-sqlite3 package> runs the same against another build
  * (how the 12.x abort was reproduced). Prints one JSON summary line on success.
  */

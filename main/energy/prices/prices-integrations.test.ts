@@ -24,6 +24,9 @@ describe.skipIf(skip !== null)('live prices on MQTT and in the metrics', () => {
     cleanups.push(() => broker.close());
     const h = await startEnergyHarness({ env: { MQTT_URL: broker.url, METRICS_ENABLED: '1', PRICE_SOURCE: 'amber', AMBER_API_TOKEN: amber.token, AMBER_SITE_ID: amber.siteId, AMBER_API_URL: amber.url } });
     cleanups.push(() => h.stop());
+    // A state send each second, not every 10 s (the default): the state with the prices comes within a second.
+    const put = await fetch(`${h.service.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mqtt: { publishIntervalSeconds: 1 } }) });
+    expect(put.status).toBe(200);
     const snap = await waitFor('prices in the snapshot', async () => {
       const s = (await (await fetch(`${h.service.url}/api/snapshot`)).json()) as Snapshot;
       return s.prices?.current ? s : undefined;
@@ -39,7 +42,7 @@ describe.skipIf(skip !== null)('live prices on MQTT and in the metrics', () => {
     // Home Assistant refuses a monetary sensor with state_class measurement.
     expect(feedIn.state_class).toBeUndefined();
     expect(await cfg('binary_sensor', 'price_spike')).toMatchObject({ name: 'Price spike' });
-    const state = await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/state' && JSON.parse(m.payload).import_price !== null, 10_000);
+    const state = await sub.waitFor((m) => m.topic === 'home-lan-bridge/energy/state' && JSON.parse(m.payload).import_price !== null, 5000);
     const v = JSON.parse(state.payload);
     expect(v.import_price).toBe(current.importPerKwh);
     expect(v.feed_in_price).toBe(current.feedInPerKwh);

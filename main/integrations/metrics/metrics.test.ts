@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
+import { createManualClock } from '../../core/clock.js';
+import { waitFor } from '../../core/testing/wait-for.js';
+import { nextPoll, startEnergyHarness, waitForState } from '../../energy/testing/harness.js';
 import { startHarness } from '../../recordings/testing/harness.js';
 import { startFakeWeather } from '../../energy/weather/fake-server.js';
 
@@ -40,8 +42,11 @@ describe('GET /metrics on the energy bridge', () => {
   });
 
   it('serves the live readings, polls, requests, history size and stream clients; promtool accepts it', async () => {
-    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1' } });
+    // Polls on a manual clock, moved on a poll interval at a time (a poll's duration is still real time).
+    const clock = createManualClock();
+    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1' }, deps: { clock } });
     cleanups.push(() => h.stop());
+    for (let i = 0; i < 5 && !(h.service.state.get().connected && h.service.state.get().energy.lifetime.gridImport !== null); i++) await nextPoll(h.service, clock, i === 0 ? 0 : 1000);
     await waitForState(h.service, (s) => s.connected && s.energy.lifetime.gridImport !== null);
     await fetch(`${h.service.url}/api/state`);
     await fetch(`${h.service.url}/api/nothing-here`);
@@ -90,18 +95,19 @@ describe('GET /metrics on the energy bridge', () => {
   });
 
   it('times every poll: the duration histogram counts each poll, ok and failed, in seconds', async () => {
-    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1' } });
+    const clock = createManualClock();
+    const h = await startEnergyHarness({ env: { METRICS_ENABLED: '1' }, deps: { clock } });
     cleanups.push(() => h.stop());
     const s = h.service.settings.get();
     h.service.settings.replace({ ...s, polling: { ...s.polling, retryDelayMs: 1000 } });
-    await waitForState(h.service, (st) => st.connected);
+    expect((await nextPoll(h.service, clock, 0)).connected).toBe(true);
     const scrape = async () => (await fetch(`${h.service.url}/metrics`)).text();
     const first = await scrape();
     const okCount = (t: string) => value(t, 'hlb_energy_poll_duration_seconds_count{outcome="ok"}');
     expect(okCount(first)).toBeGreaterThanOrEqual(1);
     // Two more polls (1 s apart): the count follows the polls counter, one observation per poll.
-    const from = h.service.state.get().lastUpdated!;
-    await waitForState(h.service, (st) => st.lastUpdated! >= from + 2000, 8000);
+    await nextPoll(h.service, clock, 1000);
+    await nextPoll(h.service, clock, 1000);
     const later = await scrape();
     expect(okCount(later)).toBeGreaterThanOrEqual(okCount(first)! + 2);
     expect(okCount(later)).toBe(value(later, 'hlb_energy_polls_total{outcome="ok"}'));
@@ -113,6 +119,8 @@ describe('GET /metrics on the energy bridge', () => {
 
     // The gateway goes away: the failed polls (refused connects) are timed too.
     await h.sim.close();
+    await waitFor('the next poll armed', async () => (h.service.poller.waiting ? true : undefined), 10_000);
+    clock.advance(1000);
     await waitForState(h.service, (st) => !st.connected);
     const down = await scrape();
     expect(value(down, 'hlb_energy_poll_duration_seconds_count{outcome="failed"}')).toBeGreaterThanOrEqual(1);

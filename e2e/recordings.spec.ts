@@ -122,8 +122,9 @@ test.describe('recordings page', () => {
     };
 
     await page.goto('/recordings');
+    // Loaded (the stream refused, the page reads at once), idle: one request, a minute's cadence.
+    await expect(page.getByTestId('poll-status')).toContainText('updated');
     await expect(page.getByTestId('poll-status')).toHaveAttribute('data-poll-ms', '60000');
-    // The load's own request, one.
     expect(await pageCalls()).toHaveLength(1);
     // Idle: one poll a minute.
     await nextPollAfterAMinute();
@@ -210,8 +211,9 @@ test.describe('recordings page', () => {
     // The sync ends with both rows done (read on the change that stored them), no bar left.
     await expect(page.locator('.rec-row[data-status="done"]')).toHaveCount(2, { timeout: 45_000 });
     await expect(page.getByRole('progressbar')).toHaveCount(0);
+    // Every read was asked for by an event, or by the Sync now press (the page reads after it).
     const end = await streamLog();
-    expect(end.reads.length).toBeLessThanOrEqual(end.changes.length);
+    expect(end.reads.length).toBeLessThanOrEqual(end.changes.length + 1);
   });
 });
 

@@ -13,7 +13,7 @@ test.describe('setup wizard', () => {
     // The address is blank, so the scan starts by itself and fills the single match.
     await expect(page.getByTestId('scan-status')).toContainText('Found a gateway at 127.0.0.23', { timeout: 20_000 });
     await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.23');
-    await expect(page.getByLabel('Modbus port')).toHaveValue(String(bridge.sim.port));
+    await expect(page.getByLabel('Port', { exact: true })).toHaveValue(String(bridge.sim.port));
 
     const next = page.getByRole('button', { name: 'Next' });
     await expect(next).toBeDisabled();
@@ -21,14 +21,14 @@ test.describe('setup wizard', () => {
     await expect(page.getByTestId('test-result')).toContainText(/Gateway answered in \d+ ms/);
     await next.click();
 
-    await page.getByLabel('Battery capacity (kWh)').fill('16.1');
-    await page.getByLabel('Reserve (%)').fill('15');
-    await page.getByLabel('Import price per kWh').fill('0.31');
-    await page.getByLabel('Feed-in credit per kWh').fill('0.05');
+    await page.getByLabel('Battery capacity').fill('16.1');
+    await page.getByLabel('Reserve level').fill('15');
+    await page.getByLabel('Import rate').fill('0.31');
+    await page.getByLabel('Feed-in rate').fill('0.05');
     await page.getByLabel('Daily supply charge').fill('1.10');
     // The place is asked for only when the outdoor temperature is wanted (it is only used for that);
     // the box stays off here, so nothing is looked up on the internet.
-    await expect(page.getByLabel('Town or place')).toHaveCount(0);
+    await expect(page.getByLabel('Place', { exact: true })).toHaveCount(0);
     await page.getByRole('button', { name: 'Save and continue' }).click();
     // The optional last step: no passcode this time.
     await expect(page.getByTestId('setup-passcode')).toContainText('anyone on your network');
@@ -59,7 +59,7 @@ test.describe('setup wizard', () => {
       await expect(page.getByLabel('Gateway address')).toHaveValue('');
       await page.getByRole('radio', { name: /127\.0\.0\.42/ }).check();
       await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.42');
-      await expect(page.getByLabel('Modbus port')).toHaveValue(String(bridge.sim.port));
+      await expect(page.getByLabel('Port', { exact: true })).toHaveValue(String(bridge.sim.port));
       await page.getByRole('button', { name: 'Test connection' }).click();
       await expect(page.getByTestId('test-result')).toContainText(/Gateway answered in \d+ ms/);
       await page.getByRole('button', { name: 'Next' }).click();
@@ -76,9 +76,9 @@ test.describe('setup wizard', () => {
     await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.23', { timeout: 20_000 });
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Reserve (%)').fill('150');
+    await page.getByLabel('Reserve level').fill('150');
     await page.getByRole('button', { name: 'Save and continue' }).click();
-    await expect(page.getByLabel('Reserve (%)')).toHaveAccessibleDescription(/Reserve level must be at most 100%\./);
+    await expect(page.getByLabel('Reserve level')).toHaveAccessibleDescription(/Reserve level must be at most 100%\./);
     await expect(page).toHaveURL(/\/setup$/);
     expect(bridge.service.settings.get().gateway.host).toBe('');
   });
@@ -88,7 +88,7 @@ test.describe('setup wizard', () => {
     await expect(page.getByLabel('Gateway address')).toHaveValue('127.0.0.23', { timeout: 20_000 });
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Battery capacity (kWh)').fill('10');
+    await page.getByLabel('Battery capacity').fill('10');
     await page.getByRole('button', { name: 'Save and continue' }).click();
     const step = page.getByTestId('setup-passcode');
     await step.getByLabel('Passcode (4 digits)').fill('2580');

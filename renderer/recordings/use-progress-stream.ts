@@ -5,12 +5,15 @@ import { useLivePoll, type LivePoll } from './use-live.js';
 
 type Progress = ProgressView['progress'];
 
+/** A stream that neither answers nor fails in this long (a proxy holding it back): the page reads its lists anyway. */
+const FIRST_EVENT_WAIT_MS = 5_000;
+
 /**
  * The recording sync's progress events (`GET /api/progress/events`): the live entries by box id
  * while the stream is open (null while it is not: the page then polls as before), and a call of
  * `onRowsChanged` whenever the page should read its lists: on the first event after (re)connecting,
  * when a stored row changed or a sync started or ended, and once when the stream goes down (or the
- * browser has none), so the page polls meanwhile.
+ * browser has none, or it has sent nothing after `FIRST_EVENT_WAIT_MS`), so the page polls meanwhile.
  */
 export function useProgressStream(onRowsChanged: () => void): Progress | null {
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -24,7 +27,11 @@ export function useProgressStream(onRowsChanged: () => void): Progress | null {
     const es = new EventSource('/api/progress/events');
     let seen: { version: number; sync: number | null } | null = null;
     let down = false;
+    const waiting = setTimeout(() => {
+      if (!seen && !down) changed.current();
+    }, FIRST_EVENT_WAIT_MS);
     es.onmessage = (e: MessageEvent<string>) => {
+      clearTimeout(waiting);
       const v = JSON.parse(e.data) as ProgressView;
       down = false;
       setProgress(v.progress);
@@ -40,7 +47,10 @@ export function useProgressStream(onRowsChanged: () => void): Progress | null {
       if (!down) changed.current();
       down = true;
     };
-    return () => es.close();
+    return () => {
+      clearTimeout(waiting);
+      es.close();
+    };
   }, []);
   return progress;
 }

@@ -3,17 +3,17 @@ import type { JsonSchema } from './schema.js';
 import { amount, labelOf, plainMessage, unitOf } from './plain.js';
 
 // The nodes as GET /api/settings/schema publishes them (spec limits, not this module's constants).
-const interval: JsonSchema = { type: 'integer', minimum: 1000, maximum: 600_000 };
-const port: JsonSchema = { type: 'integer', minimum: 1, maximum: 65535 };
-const capacity: JsonSchema = { anyOf: [{ type: 'number', exclusiveMinimum: 0, maximum: 1000 }, { type: 'null' }] };
-const reserve: JsonSchema = { anyOf: [{ type: 'number', minimum: 0, maximum: 100 }, { type: 'null' }] };
+const interval: JsonSchema = { type: 'integer', minimum: 1000, maximum: 600_000, label: 'Poll interval' };
+const port: JsonSchema = { type: 'integer', minimum: 1, maximum: 65535, label: 'Port' };
+const capacity: JsonSchema = { anyOf: [{ type: 'number', exclusiveMinimum: 0, maximum: 1000 }, { type: 'null' }], label: 'Battery capacity' };
+const reserve: JsonSchema = { anyOf: [{ type: 'number', minimum: 0, maximum: 100 }, { type: 'null' }], label: 'Reserve level' };
 const time: JsonSchema = { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' };
 const currency: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$' };
 const name: JsonSchema = { type: 'string', minLength: 1, maxLength: 40 };
 const url: JsonSchema = { type: 'string', maxLength: 2048 };
 const unitEnum: JsonSchema = { type: 'string', enum: ['celsius', 'fahrenheit'] };
 const flag: JsonSchema = { type: 'boolean' };
-const hosts: JsonSchema = { type: 'array', items: { type: 'string' }, maxItems: 32 };
+const hosts: JsonSchema = { type: 'array', items: { type: 'string' }, maxItems: 32, label: 'Extra host names' };
 
 describe('settings messages in plain words', () => {
   it('numbers: below, above, not a number, not whole, blank, in the unit the control shows', () => {

@@ -42,35 +42,6 @@ const UNITS: Record<string, Unit> = {
   ratedKwp: { symbol: 'kWp' },
 };
 
-/** Labels people use, by full path; anything else is the humanized key. */
-const LABELS: Record<string, string> = {
-  'polling.intervalMs': 'Poll interval',
-  'polling.retryDelayMs': 'Retry delay',
-  'gateway.timeoutMs': 'Reply timeout',
-  'gateway.port': 'Port',
-  'gateway.inverterUnitFrom': 'First inverter unit ID',
-  'gateway.inverterUnitTo': 'Last inverter unit ID',
-  'general.serverPort': 'Server port',
-  'general.allowedHosts': 'Extra host names',
-  'general.eventStreamMaxClients': 'Live dashboards at once',
-  'general.temperatureUnit': 'Temperature unit',
-  'history.retentionDays': 'Keep history for',
-  'history.minuteRetentionDays': 'Keep minute averages for',
-  'battery.capacityKwh': 'Battery capacity',
-  'battery.reserveSoc': 'Reserve level',
-  'names.smartLoads': 'Smart-load names',
-  'names.strings': 'PV string names',
-  'tariff.importRate': 'Import rate',
-  'tariff.feedInRate': 'Feed-in rate',
-  'tariff.dailySupplyCharge': 'Daily supply charge',
-  'weather.refreshMinutes': 'Refresh every',
-  'weather.forecastUrl': 'Forecast URL',
-  'weather.geocodingUrl': 'Geocoding URL',
-  'homekit.pin': 'HomeKit setup code',
-  'homekit.port': 'HomeKit port',
-  'smartHome.authToken': 'Access token',
-};
-
 /** One entry of a list, by the list's path ("tariff.windows.1" → "Time-of-use window 2"). */
 const ITEM_LABELS: Record<string, string> = {
   'tariff.windows': 'Time-of-use window',
@@ -94,13 +65,13 @@ export function unitOf(path: string): Unit | undefined {
 }
 
 /**
- * The label of a field: the server schema's label when it has one (the one source: `schema` is the
- * field's node of GET /api/settings/schema), else the plain name; without the unit shown beside it.
+ * The label of a field: the server schema's label (the one source: `schema` is the field's node of
+ * GET /api/settings/schema; no label lives here too), else the plain name of a list item or of the
+ * key; without the unit shown beside it.
  */
 export function labelOf(path: string, schema?: JsonSchema): string {
   const fromSchema = schema?.label ?? schema?.anyOf?.find((x) => x.label)?.label;
   if (fromSchema) return fromSchema;
-  if (LABELS[path]) return LABELS[path];
   const item = /^(.*)\.(\d+)$/.exec(path);
   if (item && ITEM_LABELS[item[1]!]) return `${ITEM_LABELS[item[1]!]} ${Number(item[2]) + 1}`;
   const slot = /^names\.smartLoads\.(\d+)$/.exec(path);

@@ -1,4 +1,6 @@
 import { Field } from '../../kit/Field.js';
+import type { JsonSchema } from '../settings/schema.js';
+import { schemaWords } from './schema-words.js';
 
 export interface Essentials {
   capacityKwh: string;
@@ -13,36 +15,58 @@ export interface Essentials {
 
 type Errors = Partial<Record<keyof Essentials, string>>;
 
+/** Each wizard field's setting: its label, hint and unit are the server schema's (the settings page shows the same). */
+export const ESSENTIALS_PATHS: Record<keyof Essentials, string> = {
+  capacityKwh: 'battery.capacityKwh',
+  reserveSoc: 'battery.reserveSoc',
+  currency: 'general.currency',
+  importRate: 'tariff.importRate',
+  feedInRate: 'tariff.feedInRate',
+  dailySupplyCharge: 'tariff.dailySupplyCharge',
+  location: 'weather.location',
+  weather: 'weather.enabled',
+};
+
 /** Step 2: battery, tariff basics and location; every field can stay blank/default. */
-export function EssentialsStep({ value, set, errors, onBack, onSave, saving }: { value: Essentials; set: (patch: Partial<Essentials>) => void; errors: Errors; onBack: () => void; onSave: () => void; saving: boolean }) {
-  const text = (key: keyof Essentials, label: string, hint?: string, mode: 'decimal' | 'text' = 'decimal') => (
-    <Field label={label} hint={hint} error={errors[key]}>
-      {(p) => <input type="text" inputMode={mode} value={String(value[key])} onChange={(e) => set({ [key]: e.target.value })} {...p} />}
-    </Field>
-  );
+export function EssentialsStep({ value, set, errors, onBack, onSave, saving, schema }: { value: Essentials; set: (patch: Partial<Essentials>) => void; errors: Errors; onBack: () => void; onSave: () => void; saving: boolean; schema: JsonSchema | null }) {
+  const words = (key: keyof Essentials) => schemaWords(schema, ESSENTIALS_PATHS[key]);
+  const text = (key: keyof Essentials, mode: 'decimal' | 'text' = 'decimal') => {
+    const w = words(key);
+    return (
+      <Field label={w.label} hint={w.hint} error={errors[key]}>
+        {(p) => (
+          <span className="with-unit">
+            <input type="text" inputMode={mode} value={String(value[key])} onChange={(e) => set({ [key]: e.target.value })} {...p} />
+            {w.unit && <span className="unit">{w.unit}</span>}
+          </span>
+        )}
+      </Field>
+    );
+  };
+  const weather = words('weather');
   return (
     <section className="card" aria-labelledby="step-essentials">
       <h2 id="step-essentials">2. The essentials</h2>
       <fieldset>
         <legend>Battery</legend>
-        {text('capacityKwh', 'Battery capacity (kWh)', 'Blank uses the capacity the gateway reports.')}
-        {text('reserveSoc', 'Reserve (%)', 'Blank uses the gateway’s backup reserve.')}
+        {text('capacityKwh')}
+        {text('reserveSoc')}
       </fieldset>
       <fieldset>
         <legend>Tariff</legend>
-        {text('currency', 'Currency', '3-letter code such as AUD, EUR, USD.', 'text')}
-        {text('importRate', 'Import price per kWh')}
-        {text('feedInRate', 'Feed-in credit per kWh')}
-        {text('dailySupplyCharge', 'Daily supply charge')}
+        {text('currency', 'text')}
+        {text('importRate')}
+        {text('feedInRate')}
+        {text('dailySupplyCharge')}
         <p className="small muted">Time-of-use windows and credits can be added later in Settings.</p>
       </fieldset>
       <fieldset>
         <legend>Location</legend>
-        <Field label="Show the outdoor temperature" checkbox error={errors.weather}>
+        <Field label={weather.label} hint={weather.hint} checkbox error={errors.weather}>
           {(p) => <input type="checkbox" checked={value.weather} onChange={(e) => set({ weather: e.target.checked })} {...p} />}
         </Field>
         {/* The place is only used for the temperature, so it is asked only when that is on. */}
-        {value.weather && text('location', 'Town or place', 'Looked up once to find the local forecast.', 'text')}
+        {value.weather && text('location', 'text')}
       </fieldset>
       <div className="row">
         <button type="button" onClick={onBack}>

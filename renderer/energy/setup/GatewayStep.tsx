@@ -3,6 +3,8 @@ import { api, messageOf } from '../../api.js';
 import { Banner } from '../../kit/Banner.js';
 import { Field } from '../../kit/Field.js';
 import { testGateway } from '../features/gateway/gateway-tests.js';
+import type { JsonSchema } from '../settings/schema.js';
+import { schemaWords } from './schema-words.js';
 
 export interface Found {
   host: string;
@@ -17,10 +19,14 @@ interface Props {
   setPort: (v: string) => void;
   error: string | null;
   onNext: () => void;
+  /** The server's settings schema: the address and port fields' labels and hints. */
+  schema: JsonSchema | null;
 }
 
 /** Step 1: find the gateway (a LAN scan when the address is blank), pick it, test it. */
-export function GatewayStep({ host, port, setHost, setPort, error, onNext }: Props) {
+export function GatewayStep({ host, port, setHost, setPort, error, onNext, schema }: Props) {
+  const hostWords = schemaWords(schema, 'gateway.host');
+  const portWords = schemaWords(schema, 'gateway.port');
   const [scan, setScan] = useState<{ state: 'idle' | 'running' | 'done' | 'failed'; found: Found[]; text?: string }>({ state: 'idle', found: [] });
   const [test, setTest] = useState<{ ok: boolean; text: string } | null>(null);
   const [testing, setTesting] = useState(false);
@@ -105,10 +111,10 @@ export function GatewayStep({ host, port, setHost, setPort, error, onNext }: Pro
       )}
       {scan.state === 'failed' && <Banner kind="error">Scan failed: {scan.text}</Banner>}
       <div className="row">
-        <Field label="Gateway address" hint="IP address or host name on your network." error={error}>
+        <Field label={hostWords.label} hint={hostWords.hint} error={error}>
           {(p) => <input type="text" value={host} onChange={(e) => (setHost(e.target.value), setTest(null))} {...p} />}
         </Field>
-        <Field label="Modbus port">
+        <Field label={portWords.label} hint={portWords.hint}>
           {(p) => <input type="text" inputMode="numeric" value={port} onChange={(e) => (setPort(e.target.value), setTest(null))} style={{ width: '7em' }} {...p} />}
         </Field>
       </div>

@@ -114,10 +114,10 @@ export function SetupPage() {
       ) : step === 1 ? (
         <>
           <SigenImportOffer onOpen={() => setImporting(true)} />
-          <GatewayStep host={host} port={port} setHost={setHost} setPort={setPort} error={errors.host ?? null} onNext={() => setStep(2)} />
+          <GatewayStep host={host} port={port} setHost={setHost} setPort={setPort} error={errors.host ?? null} onNext={() => setStep(2)} schema={schema ?? null} />
         </>
       ) : (
-        <EssentialsStep value={ess} set={(p) => setEss({ ...ess, ...p })} errors={errors} onBack={() => setStep(1)} onSave={() => void save()} saving={saving} />
+        <EssentialsStep value={ess} set={(p) => setEss({ ...ess, ...p })} errors={errors} onBack={() => setStep(1)} onSave={() => void save()} saving={saving} schema={schema ?? null} />
       )}
       {status && <Banner kind="error">{status}</Banner>}
     </>

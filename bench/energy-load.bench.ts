@@ -20,7 +20,7 @@ import { createEnergyService } from '../main/energy/index.js';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { readInChild, type ChildRead } from '../main/energy/testing/child-client.js';
 import { figure, round } from './report.js';
-import { writeSecondSamples } from '../main/energy/history/testing/second-samples.js';
+import { writeSecondSamples } from '../main/energy/testing/history/second-samples.js';
 
 const DAY = 86_400_000;
 const ROWS = 7 * 86_400;

@@ -70,26 +70,28 @@ export function todayAt(hour: number): number {
   return d.getTime();
 }
 
-/** How old the worker's seeded demo week may be when a test copies it (the week then ends that long before the test starts). */
+/** How much older than the wanted end a seeded demo week may be when a test copies it (the week then ends that long before the service's now). */
 const DEMO_WEEK_MAX_AGE_MS = 5 * 60_000;
-let demoWeek: { dir: string; until: number } | null = null;
+/** The demo weeks this Playwright worker has seeded, by the moment each ends. */
+const demoWeeks: Array<{ dir: string; until: number }> = [];
 
 /**
- * The demo's week of plant-model history (as `npm run demo` seeds it), seeded once per Playwright
- * worker and copied into each test's data folder: seeding steps the plant through 10,080 minutes,
- * which took 3-13 s per test. A copy older than a few minutes is seeded again, so the week still
- * ends about when the test starts, on this computer's clock as the service's.
+ * The demo's week of plant-model history (as `npm run demo` seeds it) ending at `until` on the
+ * service's clock, seeded once per Playwright worker and copied into each test's data folder:
+ * seeding steps the plant through 10,080 minutes, which took 3-13 s per test. A week that ends at
+ * most a few minutes before `until` is copied (on this computer's clock: one seeded a few minutes
+ * ago; on an injected demo clock: the same demo morning as another test's), any other is seeded.
  */
-function copyDemoWeek(dataDir: string, logger: Logger): void {
-  if (!demoWeek || Date.now() - demoWeek.until > DEMO_WEEK_MAX_AGE_MS) {
-    if (demoWeek) fs.rmSync(demoWeek.dir, { recursive: true, force: true });
+function copyDemoWeek(dataDir: string, until: number, logger: Logger): void {
+  let week = demoWeeks.find((w) => until >= w.until && until - w.until <= DEMO_WEEK_MAX_AGE_MS);
+  if (!week) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'energy-e2e-demo-week-'));
-    const until = Date.now();
     seedDemoHistory({ dataDir: dir, until, days: 7, stepMs: 60_000, logger, live: () => until });
-    if (!demoWeek) process.once('exit', () => demoWeek && fs.rmSync(demoWeek.dir, { recursive: true, force: true }));
-    demoWeek = { dir, until };
+    if (!demoWeeks.length) process.once('exit', () => demoWeeks.forEach((w) => fs.rmSync(w.dir, { recursive: true, force: true })));
+    week = { dir, until };
+    demoWeeks.push(week);
   }
-  fs.cpSync(demoWeek.dir, dataDir, { recursive: true });
+  fs.cpSync(week.dir, dataDir, { recursive: true });
 }
 
 /** A gateway simulator and an energy service on loopback ephemeral ports with a fresh data folder. */
@@ -115,12 +117,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   // Discovery always sees a loopback-only interface list here: no e2e run may sweep a real LAN.
   const discovery: Partial<EnergyDeps> = { interfaces: () => loopbackInterfaces(sim.host), discoveryPort: sim.port, discoveryIncludeInternal: true };
   const extra = opts.deps?.(sim) ?? {};
-  if (opts.demoPast) {
-    if (extra.clock) {
-      const until = extra.clock.now();
-      seedDemoHistory({ dataDir, until, days: 7, stepMs: 60_000, logger, live: () => until });
-    } else copyDemoWeek(dataDir, logger);
-  }
+  if (opts.demoPast) copyDemoWeek(dataDir, extra.clock?.now() ?? Date.now(), logger);
   const service = createEnergyService({ dataDir, host: '127.0.0.1', port: 0, env: {} }, { logger, ...discovery, ...extra });
   await service.start();
   // The legacy import runs in the background after the port opens: pages should see the seed.

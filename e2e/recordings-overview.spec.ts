@@ -63,6 +63,11 @@ test.describe('overview', () => {
     await expect(page.locator('[data-show-id="2"]')).toContainText('Gardening Australia/Season 04');
     await expect(page.locator('[data-show-id="2"]')).not.toContainText('Season 01');
   });
+});
+
+// Only the rows it needs: the slow show above would add its download pace to this test for nothing.
+test.describe('ad scan in the list', () => {
+  test.use({ recOptions: { shows: [sampleShow('Gardening Australia', 585587764, 2, () => 20_000, 4)], follow: [{ name: 'gardening', dest_folder: 'Gardening Australia' }] } });
 
   test('a failed ad scan says why in the list', async ({ page, rec }) => {
     await rec.api.post('/api/sync');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeWeather } from '../main/energy/weather/fake-server.js';
+import { goInApp } from './axe.js';
 import { firstRunOnLoopbackLan } from './bridge.js';
 import { expect, test } from './fixtures.js';
 
@@ -44,25 +45,26 @@ test.describe('screenshots', () => {
       await expect(page.getByTestId('connection-status')).toContainText('Gateway connected');
       await expect(page.getByTestId('battery-estimate')).not.toBeEmpty();
       await shoot(page, `dashboard-${size.name}.png`);
+      // The other pages are reached in the app, as a user moves between them (one page load per size).
 
-      await page.goto('/trends');
+      await goInApp(page, '/trends');
       await page.getByRole('button', { name: '24 hours' }).click();
       await expect(page.getByTestId('trends-summary')).toContainText('one per 120 s');
       await expect(page.getByTestId('power-chart').locator('path.recharts-line-curve')).toHaveCount(4);
       await shoot(page, `trends-${size.name}.png`);
 
-      await page.goto('/settings');
+      await goInApp(page, '/settings');
       await expect(page.getByTestId('settings-gateway')).toBeVisible();
       await shoot(page, `settings-${size.name}.png`);
-      await page.goto('/settings#tariff');
+      await goInApp(page, '/settings#tariff');
       await expect(page.getByTestId('explainer-tariff')).toBeVisible();
       await shoot(page, `settings-tariff-${size.name}.png`);
 
       // The wall view: dark by default, whatever the device's theme.
-      await page.goto('/wall');
+      await goInApp(page, '/wall');
       await expect(page.getByTestId('wall-status')).toContainText('Live');
       await shoot(page, `wall-${size.name}.png`);
-      await page.goto('/wall/solar');
+      await goInApp(page, '/wall/solar');
       await expect(page.getByTestId('wall-solar')).toContainText('kW');
       await shoot(page, `wall-solar-${size.name}.png`);
       await weather.close();

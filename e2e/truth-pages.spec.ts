@@ -139,11 +139,14 @@ base.describe('recordings', () => {
 });
 
 base.describe('recordings, locked', () => {
+  // One bridge and one recording service for these tests: none changes what the next one sees. An
+  // unlock is a session of that test's own browser context; the next test's context has none, so its
+  // pages are locked again.
   let bridge: Bridge;
   let rec: RecEnv;
-  base.beforeEach(async () => {
+  base.beforeAll(async () => {
     bridge = await startBridge({ configured: true, simHour: 12 });
-    rec = await startRecordings({ shows: [slowShow('Locked Show', 891000001, 1, 1, 100_000)], follow: [{ name: 'locked show', dest_folder: 'Locked' }], owner: bridge.service.owner });
+    rec = await startRecordings({ shows: [slowShow('Locked Show', 891000001, 1, 0.1, 100_000)], follow: [{ name: 'locked show', dest_folder: 'Locked' }], owner: bridge.service.owner });
     // One episode downloaded before the lock: the Recordings list offers Re-scan and Delete from box on it.
     const sync = await rec.api.post('/api/sync');
     expect(sync.status).toBe(202);
@@ -151,7 +154,7 @@ base.describe('recordings, locked', () => {
     const res = await fetch(`${bridge.url}/api/security/passcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passcode: '4711' }) });
     expect(res.status).toBe(200);
   });
-  base.afterEach(async () => {
+  base.afterAll(async () => {
     await rec?.stop();
     await bridge?.stop();
   });

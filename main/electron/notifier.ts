@@ -21,7 +21,7 @@ interface AlertView {
  * Alerts as the energy service publishes them in the live state (`alerts`: id, name, message, since).
  * Read defensively: a missing field or an older service without alerts yields none.
  */
-export function activeAlerts(state: Pick<LiveState, 'alerts'> | { alerts?: unknown }): Map<string, AlertView> {
+export function activeAlerts(state: object): Map<string, AlertView> {
   const out = new Map<string, AlertView>();
   const list = (state as { alerts?: unknown }).alerts;
   if (!Array.isArray(list)) return out;

@@ -24,6 +24,19 @@ export type SnapshotShape = Record<string, z.ZodType>;
 export type BlockOf<Shape extends SnapshotShape> = z.output<z.ZodObject<Shape>>;
 
 /**
+ * A feature's fields of the live state (`GET /api/state`, the SSE state event): name -> schema, whose
+ * default is the field's value before the feature publishes one (none: absent until then). The live
+ * state is the core's fields (live-state.ts) plus these, composed in published.ts.
+ */
+export type LiveShape = Record<string, z.ZodType>;
+
+/** The values a live-field shape gives the live state. */
+export type LiveOf<Shape extends LiveShape> = z.output<z.ZodObject<Shape>>;
+
+/** A live state read for a feature's own fields (absent in a state the service did not compose). */
+export const liveOf = <L>(state: object): Partial<L> => state as Partial<L>;
+
+/**
  * The snapshot as a feature that reads all of it sees it (MQTT, metrics): the core's readings and
  * whatever blocks the features add, each read by the entity or gauge its feature declared.
  */
@@ -55,9 +68,11 @@ export const snapshotGauges = <B>(gauges: ReadonlyArray<SnapshotGauge<Readonly<C
  * What a feature publishes, declared statically on its module so the composed snapshot schema,
  * docs/snapshot.schema.json, the MQTT discovery and the metrics are known without starting anything.
  */
-export interface Published<Shape extends SnapshotShape = SnapshotShape> {
+export interface Published<Shape extends SnapshotShape = SnapshotShape, Live extends LiveShape = LiveShape> {
   /** Its blocks of the snapshot (the values come from the running feature's `snapshot` hook). */
   snapshot?: Shape;
+  /** Its fields of the live state (the values come from its `onPoll` patch or `state.update`). */
+  live?: Live;
   /** Its Home Assistant entities, in the order they are announced. */
   entities?: readonly SnapshotEntity[];
   /** Its metrics. */
@@ -109,7 +124,11 @@ export interface FeatureContext<S extends EnergyCore = EnergyCore> {
   logger: Logger;
   /** Current settings, the core and the feature's own (read on every use, so live edits apply). */
   settings: () => S;
-  /** The shared live state; timer-driven features call `state.update(...)`. */
+  /**
+   * The shared live state. A feature changes only its own declared fields (its module's `live`),
+   * never in place: from `onPoll` (the patch goes out with the poll) or, timer-driven, with
+   * `state.update({ field })`, which publishes a new state.
+   */
   state: LiveStateStore;
   /**
    * The outbound gate: every request a feature makes goes through a fetcher of it, with its
@@ -198,13 +217,13 @@ export type FeatureFactory<Own extends SettingsSection = never> = (ctx: FeatureC
 
 /**
  * What a feature folder hands the service: its settings sections (schema, defaults, environment
- * seeds, secrets, `applies`, descriptions), what it publishes (snapshot blocks, MQTT entities,
+ * seeds, secrets, `applies`, descriptions), what it publishes (snapshot blocks, live-state fields, MQTT entities,
  * metrics: `Published`) and, when it runs anything, its factory. The service's
  * list of these (features.ts) is the one place a feature is added.
  */
-export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection, Shape extends SnapshotShape = SnapshotShape>
+export interface EnergyFeatureModule<Sec extends SettingsSection = SettingsSection, Shape extends SnapshotShape = SnapshotShape, Live extends LiveShape = LiveShape>
   extends FeatureModule<readonly Sec[], FeatureContext<FeatureSettings<Sec>>, EnergyFeature<FeatureSettings<Sec>>>,
-    Published<Shape> {
+    Published<Shape, Live> {
   /** Sections of the settings this feature owns, in the order the settings file lists them. */
   readonly settings?: readonly Sec[];
 }

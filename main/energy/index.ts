@@ -24,7 +24,7 @@ import { energySeedsFromEnv, energySettingsSchema, type EnergySettings } from '.
 import { registerWebUi } from './service/web-ui.js';
 import type { EnergyFeature, FetchLike } from './feature.js';
 import { createPricesCore } from './prices/prices-core.js';
-import type { Snapshot } from './published.js';
+import type { EnergyLiveState, Snapshot } from './published.js';
 import { createEnergyFeatures } from './service/features.js';
 import { createEnergyHistory } from './service/history.js';
 import { createEnergyLive } from './service/live.js';
@@ -75,7 +75,7 @@ export interface EnergyDeps {
 export interface EnergyService extends Service {
   readonly url: string;
   readonly app: FastifyInstance;
-  readonly state: LiveStateStore;
+  readonly state: LiveStateStore<EnergyLiveState>;
   readonly settings: SettingsStore<EnergySettings>;
   readonly poller: Poller;
   readonly events: EventStream;
@@ -244,7 +244,7 @@ export function createEnergyService(config: EnergyConfig, deps: EnergyDeps): Ene
 /** What one start of the energy bridge made (its releases are in the service's disposer). */
 interface Started {
   settings: SettingsStore<EnergySettings>;
-  state: LiveStateStore;
+  state: LiveStateStore<EnergyLiveState>;
   events: EventStream;
   history: History;
   app: FastifyInstance;

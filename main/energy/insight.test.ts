@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock, type Clock } from '../core/clock.js';
-import type { LiveState } from './live-state.js';
+import type { EnergyLiveState as LiveState } from './published.js';
 import { nextPoll, startEnergyHarness, waitForState } from './testing/harness.js';
 import type { GatewaySimulatorOptions } from './simulator/gateway-simulator.js';
 import { startFakeWeather } from './weather/fake-server.js';

@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import type { Values } from './gateway/block-reader.js';
 import type { GatewayReading } from './gateway/plant-reader.js';
 import { inverterStatus, MAX_STRINGS, type Firmware } from './gateway/registers.js';
-import type { ActiveAlert } from './alerts/alert-entry.js';
 
 type W = number | null;
 
@@ -36,6 +35,9 @@ export interface SmartLoadState {
 /**
  * The raw live state (`GET /api/state`, each SSE event): readings with the plant's power balance
  * derived, no names or presentation. Fields are null where the firmware lacks the register.
+ * These are the core's fields; each feature declares its own in its folder (`<feature>/live-fields.ts`,
+ * e.g. `weather`, `alerts`, `outlook`), composed after these in main/energy/published.ts
+ * (`EnergyLiveState`). Features read each other's through live/shared-fields.ts only.
  */
 export interface LiveState {
   connected: boolean;
@@ -54,16 +56,13 @@ export interface LiveState {
   };
   inverters: InverterState[];
   smartLoads: SmartLoadState[];
-  weather: { outdoorTemp: number | null; weatherCode: number | null; location: string; latitude: number; longitude: number; updatedAt: number } | null;
-  /** Active alerts (see alerts/engine.ts). */
-  alerts: ActiveAlert[];
-  /** Battery outlook (outlook/): whether it covers today's peak windows (null: unknown or none left). */
-  outlook?: { coversPeak: boolean | null; message: string | null };
   /**
    * A write of the bridge's own data that fails (history on a full disk): what, the message, since
    * when (epoch ms); null while everything is saved.
    */
   storageError: { what: string; message: string; since: number } | null;
+  /** The features' fields (their own declarations say what each holds). */
+  [field: string]: unknown;
 }
 
 const num = (v: Values[string] | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -171,7 +170,8 @@ export function applyReading(prev: LiveState, reading: GatewayReading, at: numbe
   };
 }
 
-export function emptyLiveState(gateway: { host: string; port: number }, pollIntervalMs: number): LiveState {
+/** The live state before the first poll: the core's fields, then `fields` (the features' initial values, published.ts). */
+export function emptyLiveState(gateway: { host: string; port: number }, pollIntervalMs: number, fields: Readonly<Record<string, unknown>> = {}): LiveState {
   return {
     connected: false,
     lastUpdated: null,
@@ -184,8 +184,7 @@ export function emptyLiveState(gateway: { host: string; port: number }, pollInte
     energy: { consumedToday: null, pvToday: null, lifetime: { pv: null, consumed: null, gridImport: null, gridExport: null, batteryCharge: null, batteryDischarge: null } },
     inverters: [],
     smartLoads: [],
-    weather: null,
-    alerts: [],
+    ...fields,
   };
 }
 
@@ -193,29 +192,29 @@ export function emptyLiveState(gateway: { host: string; port: number }, pollInte
  * The shared in-memory live state. Every change is announced once on `change`; consumers
  * (SSE, history, HomeKit, smart-home, alerts) subscribe and get an unsubscribe function back.
  */
-export class LiveStateStore {
-  private state: LiveState;
+export class LiveStateStore<S extends LiveState = LiveState> {
+  private state: S;
   private readonly bus = new EventEmitter();
 
-  constructor(initial: LiveState) {
+  constructor(initial: S) {
     this.state = initial;
     this.bus.setMaxListeners(0);
   }
 
-  get(): LiveState {
+  get(): S {
     return this.state;
   }
 
-  set(next: LiveState): void {
+  set(next: S): void {
     this.state = next;
     this.bus.emit('change', next);
   }
 
-  update(patch: Partial<LiveState>): void {
+  update(patch: Partial<S>): void {
     this.set({ ...this.state, ...patch });
   }
 
-  subscribe(listener: (state: LiveState) => void): () => void {
+  subscribe(listener: (state: S) => void): () => void {
     this.bus.on('change', listener);
     return () => this.bus.off('change', listener);
   }

@@ -11,8 +11,10 @@ describe('recordings demo', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('serves the service against a simulated box with followed shows, then stops cleanly', async () => {
-    // Without the ffmpeg clips here (the next test has them): the box records a new episode every 4 s.
-    const demo = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger, clips: false, newEpisodeEveryMs: 4000 });
+    // Without the ffmpeg clips here (the last test has them): the box records a new episode every
+    // 0.5 s and serves downloads 50 times faster than the demo's watchable pace (what is checked here
+    // is that each Sync now downloads something, not how long it takes).
+    const demo = await startRecordingsDemo({ dataDir: dir, port: 0, logger: silentLogger, clips: false, newEpisodeEveryMs: 500, downloadSpeed: 50 });
     try {
       const api = new ApiClient(demo.url);
       expect(new URL(demo.url).hostname).toBe('127.0.0.1');
@@ -71,7 +73,7 @@ describe('recordings demo', () => {
     // energy service answers clockView of it.
     const demoClock = createDemoClock({ start: Date.UTC(2025, 5, 1, 9, 30), speed: 30 });
     const dir3 = tempDir('recordings-demo-clock-');
-    const demo = await startRecordingsDemo({ dataDir: dir3, port: 0, logger: silentLogger, clips: false, newEpisodeEveryMs: 0, clock: demoClock });
+    const demo = await startRecordingsDemo({ dataDir: dir3, port: 0, logger: silentLogger, clips: false, newEpisodeEveryMs: 0, downloadSpeed: 50, clock: demoClock });
     try {
       const api = new ApiClient(demo.url);
       const energyNow = clockView(demoClock, 'UTC').now;
@@ -120,7 +122,7 @@ describe('recordings demo', () => {
       while (Date.now() < until) {
         row = (await rows()).find((r) => r.box_id === past.box_id);
         if (row && row.ad_status !== 'scanning' && row.ad_status !== 'unscanned' && !row.progress) break;
-        await new Promise((r) => setTimeout(r, 500));
+        await new Promise((r) => setTimeout(r, 100));
       }
       expect(row).toMatchObject({ ad_status: 'marked', ad_error: null });
       const breaks = JSON.parse(row!.ad_breaks_json!) as Array<{ start: number; end: number }>;

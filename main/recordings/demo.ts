@@ -34,6 +34,8 @@ export async function startRecordingsDemo(opts: {
   owner?: OwnerGate;
   /** How often the simulated box finishes recording a new episode (real ms; 0: never). */
   newEpisodeEveryMs?: number;
+  /** How many times faster than the demo's watchable pace the simulated box serves downloads; default 1. */
+  downloadSpeed?: number;
   /** Make Gardening Australia's episodes real video with an ad break (ffmpeg); default true. */
   clips?: boolean;
   /** The environment: its setting seeds (MQTT_URL, METRICS_ENABLED, ALLOWED_HOSTS, …) apply as under `npm start`; the media folder stays the demo's. */
@@ -42,11 +44,14 @@ export async function startRecordingsDemo(opts: {
   clock?: Clock;
 }): Promise<{ url: string; stop(): Promise<void>; recorded(): number }> {
   const library = demoLibrary();
+  const speed = opts.downloadSpeed ?? 1;
+  const paced = (bytesPerSecond: number) => Math.ceil(bytesPerSecond * speed);
+  for (const show of library) for (const it of show.items) if (it.bytesPerSecond) it.bytesPerSecond = paced(it.bytesPerSecond);
   // Gardening Australia's episodes are real MPEG-TS with one ad break (black, silent frames around
   // two ads), so its ad removal (cut) finds and cuts a real break, and Re-scan does it again.
   const clip = opts.clips === false ? null : demoClip(opts.logger);
   const gardeningIndex = library.findIndex((s) => s.title === 'Gardening Australia');
-  if (clip) for (const it of library[gardeningIndex]!.items) if (!it.recording) withClip(it, clip);
+  if (clip) for (const it of library[gardeningIndex]!.items) if (!it.recording) withClip(it, clip, paced);
   // A past (first start only): the older episodes are on the box first and arrive in two earlier
   // sync runs, dated three days and one day back; the rest appear afterwards for "Sync now".
   const held = library.map((show) => show.items.splice(show.title === '2 Broke Girls' ? 2 : 1));
@@ -180,8 +185,8 @@ export async function startRecordingsDemo(opts: {
       ? setInterval(() => {
           const gardening = recorded % 2 === 1;
           const showIndex = gardening ? gardeningIndex : library.findIndex((s) => s.title === '2 Broke Girls');
-          const item = newEpisode(library[showIndex]!.items, 990000001 + recorded, gardening ? 33 : 4, wall.now());
-          if (gardening && clip) withClip(item, clip);
+          const item = newEpisode(library[showIndex]!.items, 990000001 + recorded, gardening ? 33 : 4, wall.now(), paced);
+          if (gardening && clip) withClip(item, clip, paced);
           box.add(showIndex, item);
           recorded++;
           opts.logger.info({ show: library[showIndex]!.title, title: item.title }, 'recordings demo: the box recorded a new episode');
@@ -222,20 +227,20 @@ function demoClip(logger: Logger): Buffer | null {
   }
 }
 
-/** Serves the clip as the item's bytes, slowly enough to watch the bar (about 6 s). */
-function withClip(item: SimItem, clip: Buffer): void {
+/** Serves the clip as the item's bytes, slowly enough to watch the bar (about 6 s at the demo's pace). */
+function withClip(item: SimItem, clip: Buffer, paced: (bytesPerSecond: number) => number): void {
   item.content = clip;
   item.length = clip.length;
-  item.bytesPerSecond = Math.ceil(clip.length / 6);
+  item.bytesPerSecond = paced(clip.length / 6);
 }
 
 /** The next episode of a show folder, numbered after its last one, as the box lists a new recording. */
-function newEpisode(items: readonly SimItem[], id: number, season: number, now: number): SimItem {
+function newEpisode(items: readonly SimItem[], id: number, season: number, now: number, paced: (bytesPerSecond: number) => number): SimItem {
   const last = Math.max(0, ...items.map((it) => Number(/E(\d+)/.exec(it.title)?.[1] ?? 0)));
   const n = last + 1;
   const day = new Date(now).toLocaleDateString('en-AU', { weekday: 'short', day: '2-digit', month: 'short' }).replace(/,/g, '');
   const mb = 1024 * 1024;
-  return { id: String(id), title: `S${season} E${n} - New Episode ${n} - ${day}`, length: 10 * mb, bytesPerSecond: 2 * mb, duration: '0:29:30', description: `Recorded while the demo ran (episode ${n}).` };
+  return { id: String(id), title: `S${season} E${n} - New Episode ${n} - ${day}`, length: 10 * mb, bytesPerSecond: paced(2 * mb), duration: '0:29:30', description: `Recorded while the demo ran (episode ${n}).` };
 }
 
 /** Starts a sync through the API and waits (bounded) until it has finished. */

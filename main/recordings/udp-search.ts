@@ -55,8 +55,22 @@ export async function udpSearch(
     for (const msg of opts.messages) {
       await new Promise<void>((resolve, reject) => socket.send(msg, target.port, target.address, (err) => (err ? reject(err) : resolve())));
     }
-    await waitOrAbort(target.windowMs, signal);
+    await listen(target.windowMs, signal);
   } finally {
     socket.close();
   }
+}
+
+/** One turn of the listening window. */
+const TURN_MS = 25;
+
+/**
+ * Listens for `windowMs`, counted in short turns of the event loop rather than as one deadline: each
+ * turn starts when the previous one ended, and between turns the loop reads the socket. Time the
+ * process could not run (a loaded machine, a long synchronous task, a device simulated in the same
+ * process) does not use the window up while the replies wait unread in the socket: one long deadline
+ * fires before the loop's next read and closed the socket on them (issue 39, an e2e flake).
+ */
+async function listen(windowMs: number, signal?: AbortSignal): Promise<void> {
+  for (let left = windowMs; left > 0 && !signal?.aborted; left -= TURN_MS) await waitOrAbort(Math.min(TURN_MS, left), signal);
 }

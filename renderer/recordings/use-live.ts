@@ -33,9 +33,10 @@ export interface LivePoll<T> {
 /**
  * Polls `load` with the spec's cadence: `RECORDINGS_ACTIVE_POLL_MS` while `isActive(data)` (a row
  * has progress, or a sync is running), `RECORDINGS_POLL_MS` otherwise. One timer at a time; an
- * answer overtaken by a newer poll is dropped.
+ * answer overtaken by a newer poll is dropped. `firstOnRefresh`: the first poll waits for the first
+ * `refresh()` instead of the mount (a page on the progress stream reads once the stream is up).
  */
-export function useLivePoll<T>(load: () => Promise<T>, isActive: (data: T) => boolean): LivePoll<T> {
+export function useLivePoll<T>(load: () => Promise<T>, isActive: (data: T) => boolean, { firstOnRefresh = false } = {}): LivePoll<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fetchedAt, setFetchedAt] = useState<number | null>(null);
@@ -70,12 +71,12 @@ export function useLivePoll<T>(load: () => Promise<T>, isActive: (data: T) => bo
 
   useEffect(() => {
     alive.current = true;
-    void poll();
+    if (!firstOnRefresh) void poll();
     return () => {
       alive.current = false;
       clearTimeout(timer.current);
     };
-  }, [poll]);
+  }, [poll, firstOnRefresh]);
 
   return { data, error, fetchedAt, pollMs, refresh: poll };
 }

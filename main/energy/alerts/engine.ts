@@ -1,7 +1,6 @@
-import type { LiveState } from '../live-state.js';
 import type { PriceInterval } from '../prices/price-book.js';
 import type { ActiveAlert } from './alert-entry.js';
-import { conditionHolds, isYesNoTrigger, messageOf, readingOf, unitOf, type AlertRule } from './triggers.js';
+import { conditionHolds, isYesNoTrigger, messageOf, readingOf, unitOf, type AlertRule, type AlertState } from './triggers.js';
 
 export type { ActiveAlert };
 
@@ -37,7 +36,7 @@ export class AlertEngine {
    * Evaluates every enabled rule at `now`; returns the transitions (fire, clear) that happened.
    * `prices`: the live price interval now and the currency (price triggers), absent without live prices.
    */
-  evaluate(rules: readonly AlertRule[], state: LiveState, now: number, prices?: { current: PriceInterval | null; currency: string }): AlertTransition[] {
+  evaluate(rules: readonly AlertRule[], state: AlertState, now: number, prices?: { current: PriceInterval | null; currency: string }): AlertTransition[] {
     const out: AlertTransition[] = [];
     const seen = new Set<string>();
     for (const rule of rules) {

@@ -8,6 +8,7 @@ import { AlertEngine, type ActiveAlert, type AlertTransition } from './engine.js
 import { postOnce, WebhookDispatcher, type WebhookBody } from './webhook.js';
 import { alertsSection } from './settings.js';
 import { alertsBlock, alertsEntities, alertsGauges, type AlertsBlock } from './published.js';
+import { alertsLive, alertsOf } from './live-fields.js';
 
 /** Rules are also re-evaluated on this timer, so a settle time ends on time between polls. */
 export const ALERT_TICK_MS = 1000;
@@ -68,15 +69,15 @@ export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) =
   return {
     name: 'alerts',
     snapshot() {
-      return { alerts: ctx.state.get().alerts } satisfies AlertsBlock;
+      return { alerts: [...alertsOf(ctx.state.get())] } satisfies AlertsBlock;
     },
     start() {
       timer = ctx.clock.setInterval(() => {
         try {
           const state = ctx.state.get();
-          if (!ctx.settings().alerts.length && !state.alerts.length) return;
+          if (!ctx.settings().alerts.length && !alertsOf(state).length) return;
           const alerts = evaluate(state, ctx.clock.now());
-          if (!sameAlerts(alerts, state.alerts)) ctx.state.update({ alerts });
+          if (!sameAlerts(alerts, alertsOf(state))) ctx.state.update({ alerts });
         } catch (err) {
           ctx.logger.error({ err }, 'alert evaluation failed');
         }
@@ -94,7 +95,7 @@ export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) =
     onSettings() {
       const state = ctx.state.get();
       const alerts = evaluate(state, ctx.clock.now());
-      if (!sameAlerts(alerts, state.alerts)) ctx.state.update({ alerts });
+      if (!sameAlerts(alerts, alertsOf(state))) ctx.state.update({ alerts });
     },
     routes(app) {
       // Per rule: whether it is active or settling, and the last webhook delivery (settings page).
@@ -134,4 +135,4 @@ export const createAlertsFeature: FeatureFactory<typeof alertsSection> = (ctx) =
 };
 
 /** Alert rules: their settings section and their feature. */
-export const alertsFeature: EnergyFeatureModule<typeof alertsSection, typeof alertsBlock> = { name: 'alerts', settings: [alertsSection], snapshot: alertsBlock, entities: alertsEntities, gauges: alertsGauges, create: createAlertsFeature };
+export const alertsFeature: EnergyFeatureModule<typeof alertsSection, typeof alertsBlock, typeof alertsLive> = { name: 'alerts', settings: [alertsSection], snapshot: alertsBlock, live: alertsLive, entities: alertsEntities, gauges: alertsGauges, create: createAlertsFeature };

@@ -1,4 +1,5 @@
 import type { LiveState } from '../live-state.js';
+import type { SharedLiveFields } from '../live/shared-fields.js';
 import type { PriceInterval } from '../prices/price-book.js';
 import type { z } from 'zod';
 import { ALERT_UNITS, type alertSettings } from './settings.js';
@@ -6,13 +7,16 @@ import { ALERT_UNITS, type alertSettings } from './settings.js';
 export type AlertRule = z.output<typeof alertSettings>;
 export type Trigger = AlertRule['trigger'];
 
+/** The live state as the rules read it: the core's readings and the battery outlook's verdict (shared-fields.ts). */
+export type AlertState = LiveState & Readonly<Pick<SharedLiveFields, 'outlook'>>;
+
 interface TriggerDef {
   label: string;
   /**
    * The reading in the trigger's base unit (% or W; currency per kWh; 1/0 for a yes/no), null when
    * unknown. `price` is the live price interval now (null without a live price source).
    */
-  read(state: LiveState, price: PriceInterval | null): number | null;
+  read(state: AlertState, price: PriceInterval | null): number | null;
 }
 
 const pos = (v: number | null) => (v === null ? null : Math.max(0, v));

@@ -17,7 +17,7 @@ afterEach(() => {
 /** Runs the appending child (or with `import:<file>`, the importing one) until it has acknowledged `acks` lines, then SIGKILLs it mid-loop. */
 function runAndKill(dataDir: string, startT: number | string, acks: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'testing', 'crash-child.ts'), dataDir, String(startT)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'testing', 'history', 'crash-child.ts'), dataDir, String(startT)], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

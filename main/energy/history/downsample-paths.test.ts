@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectSameBuckets, openTestHistory, referenceBuckets, T0, type TestHistory } from './testing/fixtures.js';
+import { expectSameBuckets, openTestHistory, referenceBuckets, T0, type TestHistory } from '../testing/history/fixtures.js';
 import type { HistorySample } from './sample.js';
 
 // spec/energy-bridge.md (history): with `every`, samples are averaged into buckets of that many

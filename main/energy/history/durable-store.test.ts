@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DurableStore } from './durable-store.js';
-import { makeSample, T0 } from './testing/fixtures.js';
+import { holdWriteLock, makeSample, T0 } from '../testing/history/fixtures.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
 const dirs: string[] = [];
@@ -71,27 +69,6 @@ describe('the minute and hour tiers', () => {
     }
   });
 });
-
-/**
- * Another connection (the poller's, on another thread) holding the write lock of `file` for `ms`:
- * resolves once it holds it, with a promise of its release.
- */
-async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
-  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-  const w = new Worker(
-    `const { parentPort, workerData } = require('node:worker_threads');
-    const db = new (require(workerData.sqlite))(workerData.file);
-    db.exec('BEGIN IMMEDIATE');
-    db.prepare('INSERT INTO samples (t) VALUES (1)').run();
-    parentPort.postMessage('locked');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
-    db.exec('COMMIT');
-    db.close();`,
-    { eval: true, workerData: { file, ms, sqlite } },
-  );
-  await new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
-  return { released: new Promise((resolve) => w.once('exit', () => resolve())) };
-}
 
 describe('bulk inserts beside another writer', () => {
   it('wait for the write lock a poll holds instead of failing (the import once failed half way with "database is locked")', async () => {

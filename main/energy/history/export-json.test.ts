@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DurableStore } from './durable-store.js';
 import { exportCursor } from './export.js';
-import { makeSample, T0 } from './testing/fixtures.js';
+import { makeSample, T0 } from '../testing/history/fixtures.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 /** The cursor's whole output as text (byte pages and JS strings alike). */

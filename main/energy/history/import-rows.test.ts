@@ -7,7 +7,7 @@ import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { fromSigenRow } from '../import/sigen-history.js';
 import { DurableStore } from './durable-store.js';
-import { makeSample, T0 } from './testing/fixtures.js';
+import { makeSample, T0 } from '../testing/history/fixtures.js';
 import { createHistory, type History, type ImportJob } from './index.js';
 import { legacySample } from './legacy-import.js';
 import type { HistorySample } from './sample.js';

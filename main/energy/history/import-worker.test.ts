@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../core/clock.js';
+import { createManualClock, systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
-import { makeSample, T0 } from './testing/fixtures.js';
+import { holdWriteLock, makeSample, T0 } from '../testing/history/fixtures.js';
 import { createHistory, type History } from './index.js';
 
 /** The import worker beside the service thread's own writes (the poller's inserts). */
@@ -112,6 +112,33 @@ describe('an import while the service thread writes', () => {
     }
     expect(polls).toBeGreaterThan(0);
     expect(history.stats().count).toBe(rows + polls);
+  });
+
+  it('a poll never waits on the service thread for the write lock an import holds: it returns at once and is stored once the lock is free', async () => {
+    const clock = createManualClock(T0);
+    const history = createHistory({ dataDir: tmp(), clock, logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
+    histories.push(history);
+    history.start();
+    const stored = (t: number) => {
+      const db = new Database(history.file, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM samples WHERE t = ?').pluck().get(t);
+      } finally {
+        db.close();
+      }
+    };
+    // Another thread holds the write lock for a second. A poll that waited for it (SQLite's busy
+    // handler, sleeping on this thread) would be stored by the time append() returns.
+    const lock = await holdWriteLock(history.file, 1000);
+    expect(history.append(makeSample(T0 + 1000))).toBe(true);
+    expect(history.writeError()).toBeNull();
+    expect(stored(T0 + 1000)).toBe(0);
+    await lock.released;
+    clock.advance(1000);
+    expect(stored(T0 + 1000)).toBe(1);
+    expect(history.append(makeSample(T0 + 2000))).toBe(true);
+    expect(stored(T0 + 2000)).toBe(1);
+    expect(history.writeError()).toBeNull();
   });
 
   it("leaves the WAL folded back, and the polls' own commits fold it back again afterwards", async () => {

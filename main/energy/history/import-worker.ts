@@ -39,7 +39,10 @@ export type ImportMessage =
 
 const { dbFile, jobs, cutoff } = workerData as { dbFile: string; jobs: ImportJob[]; cutoff: number };
 const port = parentPort!;
-/** Rows per transaction: a few tens of ms of write lock, which a poll's own insert may wait for. */
+/**
+ * Rows per transaction: a few tens of ms of write lock. The service's poll never waits for it
+ * (index.ts): it is stored while this worker reads its next rows, with the lock free.
+ */
 const BATCH = 4096;
 /**
  * This worker folds the WAL back every CHECKPOINT_PAGES (32 MB) and once at the end, not every
@@ -62,18 +65,16 @@ interface Counts {
  * against `total()` and counting into `counts`; holds them back until one carries a power value
  * (none: refused, nothing in).
  */
-async function write(store: DurableStore, file: string, pages: Iterable<HistorySample[]>, counts: Counts, total: () => number): Promise<void> {
+function write(store: DurableStore, file: string, pages: Iterable<HistorySample[]>, counts: Counts, total: () => number): void {
   const batch: HistorySample[] = [];
   let power = false;
   let done = 0;
-  const flush = async (all: boolean) => {
+  const flush = (all: boolean) => {
     while (batch.length >= (all ? 1 : BATCH)) {
       const part = batch.splice(0, BATCH);
       counts.imported += store.insertMany(part);
       done += part.length;
       send({ type: 'progress', file, done, total: Math.max(total(), done) });
-      // A turn of the event loop: the service's poll gets the write lock between two batches.
-      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   };
   for (const page of pages) {
@@ -82,13 +83,13 @@ async function write(store: DurableStore, file: string, pages: Iterable<HistoryS
       if (s.t >= cutoff) batch.push(s);
     }
     power ||= page.some(hasPower);
-    if (power) await flush(false);
+    if (power) flush(false);
   }
   if (!power) {
     const refused = noPowerMessage(counts.rows);
     throw new Error(counts.damage ? `${refused} (${counts.damage})` : refused);
   }
-  await flush(true);
+  flush(true);
 }
 
 const newCounts = (): Counts => ({ rows: 0, imported: 0, unreadable: 0, damage: null });
@@ -116,12 +117,12 @@ function* legacyPages(file: string): Generator<HistorySample[]> {
   }
 }
 
-async function importLegacyJson(store: DurableStore, file: string): Promise<LegacyImportReport> {
+function importLegacyJson(store: DurableStore, file: string): LegacyImportReport {
   // The first read checks every entry and counts; only a file read to its end is inserted.
   let inRetention = 0;
   for (const page of legacyPages(file)) for (const s of page) if (s.t >= cutoff) inRetention++;
   const counts = newCounts();
-  await write(store, file, legacyPages(file), counts, () => inRetention);
+  write(store, file, legacyPages(file), counts, () => inRetention);
   return report(file, counts);
 }
 
@@ -140,14 +141,14 @@ function* sigenJsonPages(file: string, counts: Counts, read: { bytes: number }):
   if (counts.unreadable) counts.damage = `${counts.unreadable} entries are not readable rows`;
 }
 
-async function importSigenJson(store: DurableStore, file: string): Promise<LegacyImportReport> {
+function importSigenJson(store: DurableStore, file: string): LegacyImportReport {
   const counts = newCounts();
   const read = { bytes: 0 };
   const size = fs.statSync(file).size;
   // Rows to come, estimated from the part of the file read so far.
   const total = () => (read.bytes ? Math.round((counts.rows * size) / read.bytes) : 0);
   try {
-    await write(store, file, sigenJsonPages(file, counts, read), counts, total);
+    write(store, file, sigenJsonPages(file, counts, read), counts, total);
     return report(file, counts);
   } catch (err) {
     if (!(err instanceof JsonArrayError)) throw err;
@@ -155,12 +156,12 @@ async function importSigenJson(store: DurableStore, file: string): Promise<Legac
   // Its structure is damaged: read whole, salvaging the rows on both sides (those already in are skipped).
   const got: SourceRead = readSigenJson(fs.readFileSync(file, 'utf8'));
   const salvaged: Counts = { rows: 0, imported: counts.imported, unreadable: got.unreadable, damage: got.damage };
-  await write(store, file, [got.samples], salvaged, () => got.samples.length);
+  write(store, file, [got.samples], salvaged, () => got.samples.length);
   return report(file, salvaged);
 }
 
 /** sigen-home-bridge's history.db, from a temporary copy, a page at a time (sigenDbPages: a damaged one salvaged). */
-async function importSigenDb(store: DurableStore, file: string): Promise<LegacyImportReport> {
+function importSigenDb(store: DurableStore, file: string): LegacyImportReport {
   const got: SourceRead = { samples: [], unreadable: 0, withoutPower: 0, damage: null };
   let total = 0;
   const counts = newCounts();
@@ -169,7 +170,7 @@ async function importSigenDb(store: DurableStore, file: string): Promise<LegacyI
     counts.unreadable = got.unreadable;
     counts.damage = got.damage;
   })();
-  await write(store, file, pages, counts, () => total);
+  write(store, file, pages, counts, () => total);
   return report(file, counts);
 }
 
@@ -187,7 +188,7 @@ try {
       continue;
     }
     try {
-      const r = format === 'sigen-db' ? await importSigenDb(store, file) : format === 'sigen-json' ? await importSigenJson(store, file) : await importLegacyJson(store, file);
+      const r = format === 'sigen-db' ? importSigenDb(store, file) : format === 'sigen-json' ? importSigenJson(store, file) : importLegacyJson(store, file);
       if (format === 'legacy-json') fs.renameSync(file, `${file}.imported`);
       send({ type: 'report', report: r });
     } catch (err) {

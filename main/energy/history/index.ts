@@ -53,6 +53,9 @@ export interface HistoryWriteError {
 
 /** A failing write is logged at most once in this window, not once per poll. */
 export const WRITE_ERROR_LOG_EVERY_MS = 60_000;
+/** A poll that found the write lock taken (an import's batch) is tried again this soon. */
+const BUSY_RETRY_MS = 5;
+const isBusy = (err: unknown) => String((err as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
 
 export interface History {
   start(): void;
@@ -116,6 +119,14 @@ export function createHistory(opts: HistoryOptions): History {
   let legacyRunning = false;
   let writeError: HistoryWriteError | null = null;
   let lastErrorLog = -Infinity;
+  /**
+   * Polls not in the table yet: this thread never waits for the write lock (its connection has no
+   * busy timeout: SQLite's busy handler sleeps on the event loop, up to 1 s under load while an
+   * import's batch held the lock), so a poll that finds it taken waits here, in order, and is
+   * tried again BUSY_RETRY_MS later (an import worker releases the lock between its batches).
+   */
+  const pending: HistorySample[] = [];
+  let retry: Timer | null = null;
 
   const writeFailed = (err: unknown) => {
     const now = clock.now();
@@ -137,6 +148,24 @@ export function createHistory(opts: HistoryOptions): History {
     lastErrorLog = -Infinity;
   };
 
+  const writePending = () => {
+    if (retry) clock.clear(retry);
+    retry = null;
+    while (durable && pending.length) {
+      try {
+        durable.insert(pending[0]!);
+        writeSucceeded();
+      } catch (err) {
+        if (isBusy(err)) {
+          retry = clock.setTimeout(writePending, BUSY_RETRY_MS);
+          return;
+        }
+        writeFailed(err);
+      }
+      pending.shift();
+    }
+  };
+
   const cutoff = () => clock.now() - retentionMs();
   const inMemory = () => ({ count: memory.size, firstT: memory.firstT, lastT: memory.lastT });
   const minuteCutoff = () => Math.min(cutoff(), clock.now() - (opts.minuteRetentionMs?.() ?? 400 * 86_400_000));
@@ -146,7 +175,14 @@ export function createHistory(opts: HistoryOptions): History {
   };
 
   const prune = (): number => {
-    const deleted = store().prune({ raw: cutoff(), minute: minuteCutoff() });
+    let deleted = 0;
+    try {
+      deleted = store().prune({ raw: cutoff(), minute: minuteCutoff() });
+    } catch (err) {
+      // An import's batch holds the write lock: the next prune deletes these rows.
+      if (isBusy(err)) return 0;
+      throw err;
+    }
     if (deleted) logger.debug({ deleted }, 'history pruned');
     return deleted;
   };
@@ -172,6 +208,8 @@ export function createHistory(opts: HistoryOptions): History {
         if (finished) return;
         finished = true;
         if (importers.delete(w) && durable && !importers.size) durable.autoCheckpoint(true);
+        // A poll that came in during the last batch is stored before the import counts as done.
+        writePending();
         // A file the worker never reported on (missing, or the worker died) is not "running" any more.
         for (const [f, r] of byFile) if (r.status === 'running') byFile.set(f, { file: f, status: 'failed', error: 'not imported (the import stopped before this file)' });
         publish(current());
@@ -202,6 +240,7 @@ export function createHistory(opts: HistoryOptions): History {
     start() {
       if (durable) return;
       durable = new DurableStore(file);
+      durable.db.pragma('busy_timeout = 0');
       reader = new HistoryReader(file, logger);
       reports = [];
       lastRetention = retentionMs();
@@ -223,6 +262,11 @@ export function createHistory(opts: HistoryOptions): History {
     stop() {
       if (timer) clock.clear(timer);
       timer = null;
+      // Written if the lock is free; a poll still waiting for an import's batch is lost with it.
+      writePending();
+      if (retry) clock.clear(retry);
+      retry = null;
+      pending.length = 0;
       for (const w of importers) void w.terminate();
       importers.clear();
       void reader?.close();
@@ -257,12 +301,8 @@ export function createHistory(opts: HistoryOptions): History {
         return false;
       }
       memory.trimBefore(cutoff());
-      try {
-        durable.insert(sample);
-        writeSucceeded();
-      } catch (err) {
-        writeFailed(err);
-      }
+      pending.push(sample);
+      writePending();
       try {
         if (shrunk) prune();
       } catch (err) {

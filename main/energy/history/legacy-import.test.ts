@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeSample, openTestHistory, T0, type TestHistory } from './testing/fixtures.js';
+import { makeSample, openTestHistory, T0, type TestHistory } from '../testing/history/fixtures.js';
 import { SAMPLE_FIELDS } from './sample.js';
 
 let th: TestHistory | undefined;

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestHistory, T0, type TestHistory } from './testing/fixtures.js';
+import { openTestHistory, T0, type TestHistory } from '../testing/history/fixtures.js';
 
 /** Spec (energy-bridge.md, Limits): the durable copy is pruned on a timer every 5 minutes; the ticks below are its multiples. */
 const HOUR = 3_600_000;

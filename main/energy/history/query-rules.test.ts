@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DurableStore } from './durable-store.js';
-import { makeSample, openTestHistory, T0, type TestHistory } from './testing/fixtures.js';
+import { makeSample, openTestHistory, T0, type TestHistory } from '../testing/history/fixtures.js';
 import { MemoryWindow } from './memory-window.js';
 import { queryHistory } from './query.js';
 import type { DownsampledRow, HistorySample } from './sample.js';

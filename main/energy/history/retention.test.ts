@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeSample, openTestHistory, T0, type TestHistory } from './testing/fixtures.js';
+import { makeSample, openTestHistory, T0, type TestHistory } from '../testing/history/fixtures.js';
 
 const HOUR = 3_600_000;
 /** The spec's durable prune timer: every 5 minutes. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestHistory, T0, type TestHistory } from './testing/fixtures.js';
+import { openTestHistory, T0, type TestHistory } from '../testing/history/fixtures.js';
 
 describe('history routes reject bad input with a 400 naming the parameter', () => {
   let th: TestHistory;

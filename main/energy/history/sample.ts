@@ -1,4 +1,5 @@
 import type { LiveState } from '../live-state.js';
+import type { SharedLiveFields } from '../live/shared-fields.js';
 
 /** The snapshot's power fields, in watts, signed. Downsampled rows carry their min and max too. */
 export const POWER_FIELDS = ['solar', 'solarNative', 'solarThirdParty', 'home', 'homeGeneral', 'smartPort', 'grid', 'battery'] as const;
@@ -17,7 +18,7 @@ export type DownsampledRow = { t: number; n: number } & Record<SampleField | `${
 export const isPowerField = (f: SampleField): f is PowerField => (POWER_FIELDS as readonly string[]).includes(f);
 
 /** The history sample of a freshly polled live state; `outdoorTemp` is null with weather off. */
-export function sampleFromState(state: LiveState, t = state.lastUpdated ?? 0): HistorySample {
+export function sampleFromState(state: LiveState & Readonly<Pick<SharedLiveFields, 'weather'>>, t = state.lastUpdated ?? 0): HistorySample {
   const power = Object.fromEntries(POWER_FIELDS.map((f) => [f, state.power[f]])) as Record<PowerField, number | null>;
   return { t, ...power, soc: state.battery.soc, outdoorTemp: state.weather?.outdoorTemp ?? null };
 }

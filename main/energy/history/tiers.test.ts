@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../core/paths.js';
-import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from './testing/fixtures.js';
+import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from '../testing/history/fixtures.js';
 import type { HistorySample } from './sample.js';
 
 // issue 40 and docs/energy-history-api.md (extension): with `every` >= 60 and `since`, a read

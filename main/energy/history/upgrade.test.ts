@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../core/paths.js';
-import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, type TestHistory } from './testing/fixtures.js';
+import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, type TestHistory } from '../testing/history/fixtures.js';
 import { SAMPLE_FIELDS, type HistorySample } from './sample.js';
 
 // issue 40, "Upgrades lose nothing": a data folder written by version 5 of the history (samples,
@@ -57,7 +57,7 @@ const tables = (file: string) => {
 /** Runs the upgrade in a child process and SIGKILLs it after `steps` committed hours. */
 function upgradeAndKill(dataDir: string, steps: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'testing', 'crash-child.ts'), dataDir, 'upgrade'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'testing', 'history', 'crash-child.ts'), dataDir, 'upgrade'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -96,7 +96,7 @@ async function expectAllThere(t: TestHistory, samples: HistorySample[], widths =
 describe('the upgrade from version 5 (block and packed sample pages)', () => {
   it('keeps every row, answers meanwhile, builds the tiers and drops the old tables', { timeout: 120_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-upgrade-'));
-    const samples = writeVersion5(dataDir, 30);
+    const samples = writeVersion5(dataDir, 12);
     th = await openTestHistory({ dataDir, start: END + 1000 });
     // Started, the upgrade not run yet: the old tables are still there and reads take the samples.
     expect(tables(th.history.file)).toContain('sample_pages');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistorySample } from './sample.js';
-import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from './testing/fixtures.js';
+import { expectSameBuckets, makeSample, openTestHistory, referenceBuckets, T0, type TestHistory } from '../testing/history/fixtures.js';
 
 // Buckets of ten minutes or more over the minute tier, and of ten hours or more over the hour tier
 // (read a bucket at a time, not by one GROUP BY): the rows are those of the samples themselves,

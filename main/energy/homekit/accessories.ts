@@ -1,6 +1,7 @@
 import { Accessory, Characteristic, HapStatusError, Service, uuid, type CharacteristicValue, type WithUUID } from 'hap-nodejs';
 import { batteryReading, POWER_FLOWS, type PowerFlow } from '../live/device-readings.js';
 import type { LiveState } from '../live-state.js';
+import type { SharedLiveFields } from '../live/shared-fields.js';
 import type { AlertSensor, FeatureSettings } from '../feature.js';
 import type { homekitSection } from './settings.js';
 
@@ -111,8 +112,9 @@ export function alertAccessory(id: string, rule: AlertSensor, r: Readings): Brid
   const acc = new Accessory(rule.name, uuid.generate(`${id}:alert:${rule.id}`));
   describe(acc, 'Alert', `${id}-alert-${rule.id}`);
   const sensor = acc.addService(Service.ContactSensor, rule.name);
-  const contact = (s: LiveState) =>
-    s.alerts.some((a) => a.id === rule.id) ? Characteristic.ContactSensorState.CONTACT_NOT_DETECTED : Characteristic.ContactSensorState.CONTACT_DETECTED;
+  // Open while the alerts list the rule among the ones firing now (shared-fields.ts).
+  const contact = (s: LiveState & Readonly<Pick<SharedLiveFields, 'alerts'>>) =>
+    (s.alerts ?? []).some((a) => a.id === rule.id) ? Characteristic.ContactSensorState.CONTACT_NOT_DETECTED : Characteristic.ContactSensorState.CONTACT_DETECTED;
   sensor.getCharacteristic(Characteristic.ContactSensorState).onGet(() => contact(r.state()));
   sensor.getCharacteristic(Characteristic.StatusFault).onGet(() => fault(r.state()));
   return {

@@ -13,6 +13,7 @@ import { ForecastStore } from './forecast-store.js';
 import { fitPlant, FIT_DAYS, irradianceByDate, solarPowerAt, type PlantFit } from './solar-model.js';
 import { UsualLoad } from './usual-load.js';
 import { outlookBlock, type OutlookSnapshot } from './published.js';
+import { outlookLive, type OutlookLive } from './live-fields.js';
 
 /** The irradiance forecast is fetched this often; a failed fetch is retried sooner. */
 export const FORECAST_REFRESH_MS = 60 * 60_000;
@@ -267,7 +268,7 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection> = (ctx) =
       if (next.connected) feed.live(powerSampleOf(next, at));
       const battery = view(next, at).battery;
       const w = battery?.windows.find((x) => !x.covers) ?? null;
-      return { outlook: { coversPeak: battery?.coversPeak ?? null, message: w ? `${w.name}: ${w.message}` : null } };
+      return { outlook: { coversPeak: battery?.coversPeak ?? null, message: w ? `${w.name}: ${w.message}` : null } } satisfies OutlookLive;
     },
     snapshot() {
       return { outlook: view(ctx.state.get(), ctx.clock.now()) };
@@ -279,4 +280,4 @@ export const createOutlookFeature: FeatureFactory<typeof solarSection> = (ctx) =
 };
 
 /** The forecast and battery outlook as the energy bridge's feature list takes it: the `solar` section and the running feature. */
-export const outlookFeature: EnergyFeatureModule<typeof solarSection, typeof outlookBlock> = { name: 'outlook', settings: [solarSection], snapshot: outlookBlock, create: createOutlookFeature };
+export const outlookFeature: EnergyFeatureModule<typeof solarSection, typeof outlookBlock, typeof outlookLive> = { name: 'outlook', settings: [solarSection], snapshot: outlookBlock, live: outlookLive, create: createOutlookFeature };

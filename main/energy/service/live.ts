@@ -4,7 +4,7 @@ import { EventStream, type EventStreamOptions } from '../../core/event-stream.js
 import { emptyLiveState, LiveStateStore, type LiveState } from '../live-state.js';
 import { withoutGatewayHost } from '../live/public-state.js';
 import type { EnergySettings } from '../settings/energy-settings.js';
-import type { Snapshot } from '../published.js';
+import { initialLiveFields, type EnergyLiveState, type Snapshot } from '../published.js';
 
 export interface EnergyLiveDeps {
   settings: () => EnergySettings;
@@ -19,7 +19,7 @@ export interface EnergyLiveDeps {
 }
 
 export interface EnergyLive {
-  state: LiveStateStore;
+  state: LiveStateStore<EnergyLiveState>;
   events: EventStream;
   /** Stops publishing the state to the event stream (the stream itself is closed by the service). */
   unsubscribe: () => void;
@@ -31,7 +31,8 @@ export interface EnergyLive {
  */
 export function createEnergyLive({ settings, clock, logger, passcodeSet, snapshot, eventStream }: EnergyLiveDeps): EnergyLive {
   const s = settings();
-  const state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs));
+  // The core's fields, then each feature's before it publishes (published.ts).
+  const state = new LiveStateStore(emptyLiveState({ host: s.gateway.host, port: s.gateway.port }, s.polling.intervalMs, initialLiveFields()) as EnergyLiveState);
   const events = new EventStream(clock, {
     maxClients: () => settings().general.eventStreamMaxClients,
     publicView: (data) => (passcodeSet() ? withoutGatewayHost(data as LiveState) : data),

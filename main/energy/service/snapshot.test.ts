@@ -6,13 +6,14 @@ import type { EnergyFeature } from '../feature.js';
 import { emptyLiveState, LiveStateStore } from '../live-state.js';
 import { createLiveSnapshot } from './snapshot.js';
 import { energySettingsSchema } from '../settings/energy-settings.js';
-import type { Snapshot } from '../published.js';
+import { initialLiveFields, type Snapshot } from '../published.js';
 
 // Issue 41 item 5: the snapshot is assembled once per poll, immutably, from the features' blocks,
 // and every consumer in that poll gets the same object.
 function setup() {
   const clock = createManualClock(Date.UTC(2026, 10, 25, 9, 30));
-  const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 5000));
+  // As the service makes it: the core's fields and the features' (published.ts).
+  const state = new LiveStateStore(emptyLiveState({ host: '127.0.0.1', port: 502 }, 5000, initialLiveFields()));
   let settings = energySettingsSchema.parse({});
   let hookCalls = 0;
   const tariffFeature: EnergyFeature = {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createEnergyService, type EnergyDeps, type EnergyService } from '../index.js';
-import type { LiveState } from '../live-state.js';
+import type { EnergyLiveState } from '../published.js';
 import { startGatewaySimulator, type GatewaySimulator, type GatewaySimulatorOptions } from '../simulator/gateway-simulator.js';
 
 /** A temp data dir (or `dataDir`, prepared by the test), a gateway simulator on loopback and an energy service polling it. */
@@ -36,7 +36,7 @@ export async function startEnergyHarness(
 }
 
 /** Resolves with the first live state that satisfies `pred` (checked now and on every change). */
-export function waitForState(service: EnergyService, pred: (s: LiveState) => boolean, timeoutMs = 10_000): Promise<LiveState> {
+export function waitForState(service: EnergyService, pred: (s: EnergyLiveState) => boolean, timeoutMs = 10_000): Promise<EnergyLiveState> {
   return new Promise((resolve, reject) => {
     if (pred(service.state.get())) return resolve(service.state.get());
     const timer = setTimeout(() => {
@@ -57,7 +57,7 @@ export function waitForState(service: EnergyService, pred: (s: LiveState) => boo
  * On a manual clock: moves it `ms` on once the poller's next poll is armed (it publishes first and
  * probes for inverters after), and resolves with the state that poll published.
  */
-export async function nextPoll(service: EnergyService, clock: ReturnType<typeof createManualClock>, ms: number, timeoutMs = 10_000): Promise<LiveState> {
+export async function nextPoll(service: EnergyService, clock: ReturnType<typeof createManualClock>, ms: number, timeoutMs = 10_000): Promise<EnergyLiveState> {
   const before = service.state.get().lastUpdated;
   const end = Date.now() + timeoutMs;
   while (!service.poller.waiting) {

@@ -6,6 +6,7 @@ import { fetchCurrent, fetchIrradiance, searchPlaces, WeatherError } from './ope
 import { resolvePlace, WeatherPoller } from './weather-poller.js';
 import { weatherSection } from './settings.js';
 import { weatherBlock, weatherEntities, weatherGauges, type WeatherBlock } from './published.js';
+import { weatherLive, weatherOf } from './live-fields.js';
 
 const testBody = z
   .object({
@@ -65,7 +66,7 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
     if (ctx.settings().weather.enabled) poller.restart();
     else {
       poller.stop();
-      if (ctx.state.get().weather) ctx.state.update({ weather: null });
+      if (weatherOf(ctx.state.get())) ctx.state.update({ weather: null });
     }
   };
 
@@ -73,7 +74,7 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
     name: 'weather',
     irradiance,
     snapshot() {
-      const w = ctx.state.get().weather;
+      const w = weatherOf(ctx.state.get());
       if (!w) return;
       const { outdoorTemp, weatherCode, location, latitude, longitude } = w;
       return { weather: { outdoorTemp, weatherCode, location, latitude, longitude } } satisfies WeatherBlock;
@@ -84,7 +85,7 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
       if (changed(prev.weather, next.weather) || prev.general.temperatureUnit !== next.general.temperatureUnit) apply();
     },
     routes(app) {
-      app.get('/api/weather', async () => ({ enabled: ctx.settings().weather.enabled, reading: ctx.state.get().weather, ...poller.status }));
+      app.get('/api/weather', async () => ({ enabled: ctx.settings().weather.enabled, reading: weatherOf(ctx.state.get()), ...poller.status }));
 
       // Rate-limited per client: the place search (as the user types) and the weather test.
       registerProbeRoutes(app, 'weather requests', (scope) => {
@@ -115,4 +116,4 @@ export const createWeatherFeature: FeatureFactory<typeof weatherSection> = (ctx)
 };
 
 /** Outdoor weather: its settings section and its feature. */
-export const weatherFeature: EnergyFeatureModule<typeof weatherSection, typeof weatherBlock> = { name: 'weather', settings: [weatherSection], snapshot: weatherBlock, entities: weatherEntities, gauges: weatherGauges, create: createWeatherFeature };
+export const weatherFeature: EnergyFeatureModule<typeof weatherSection, typeof weatherBlock, typeof weatherLive> = { name: 'weather', settings: [weatherSection], snapshot: weatherBlock, live: weatherLive, entities: weatherEntities, gauges: weatherGauges, create: createWeatherFeature };

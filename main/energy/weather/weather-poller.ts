@@ -4,13 +4,15 @@ import type { FeatureSettings, FetchLike } from '../feature.js';
 import type { z } from 'zod';
 import type { weatherSection, weatherSettings } from './settings.js';
 import { fetchCurrent, searchPlaces, WeatherError, type Place } from './open-meteo.js';
+import type { WeatherReading } from './live-fields.js';
+
+export type { WeatherReading };
 
 export type WeatherSettings = z.output<typeof weatherSettings>;
 
 /** Until the first reading lands, a failed fetch (or place lookup) is retried this often. */
 export const FIRST_READING_RETRY_MS = 30_000;
 
-export type WeatherReading = NonNullable<import('../live-state.js').LiveState['weather']>;
 
 export interface WeatherStatus {
   lastError: string | null;

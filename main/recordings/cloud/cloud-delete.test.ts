@@ -57,7 +57,8 @@ async function setup(count: number, firstId: number, opts: { otherBoxFirst?: boo
   const h = await startHarness({
     box: { shows: [show] },
     config: { gdm: { bindAddress: '127.0.0.1', address: '127.0.0.1', port: plex.gdmPort, windowMs: 300 } },
-    deps: { logger, cloudTimings: { pingTimeoutMs: 1500, ackTimeoutMs: 5000, requestTimeoutMs: 5000, connectTimeoutMs: 5000 }, ...(opts.adTools ? { adTools: opts.adTools } : {}) },
+    // A box on loopback answers a ping within milliseconds; each ping a sleeping box ignores costs the whole 750 ms.
+    deps: { logger, cloudTimings: { pingTimeoutMs: 750, ackTimeoutMs: 5000, requestTimeoutMs: 5000, connectTimeoutMs: 5000 }, ...(opts.adTools ? { adTools: opts.adTools } : {}) },
   });
   const bodies: string[] = [];
   const api = h.api;

@@ -32,7 +32,8 @@ describe.skipIf(skip !== null)('recording sync on MQTT (real mosquitto, box simu
     const h: Harness = await startHarness({ box });
     cleanups.push(() => h.cleanup());
     await h.api.post('/api/shows', { name: 'news', dest_folder: 'News' });
-    expect((await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl, mqtt_url: b.url })).status).toBe(200);
+    // The state goes out every second ("Send every", the lowest a user can set), so the state after the sync comes within one.
+    expect((await h.api.patch('/api/settings', { box_address: h.box.descriptionUrl, mqtt_url: b.url, mqtt_publish_interval_seconds: 1 })).status).toBe(200);
 
     const sub = await watch(b.url, ['homeassistant/+/+/+/config', 'home-lan-bridge/recordings/#']);
     cleanups.push(() => sub.close());
@@ -105,7 +106,12 @@ describe.skipIf(skip !== null)('recording sync on MQTT (real mosquitto, box simu
     expect((await sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/availability', 8000)).payload).toBe('online');
     expect((await sub.waitFor((m) => m.topic === 'home-lan-bridge/recordings/sync_now/availability')).payload).toBe('offline');
     await sub.client.publishAsync('home-lan-bridge/recordings/sync_now/press', 'PRESS');
-    await new Promise((r) => setTimeout(r, 1000));
+    // The press has been read once the refusal is logged (no sleep): no sync started then, nor a run recorded.
+    const deadline = Date.now() + 8000;
+    while (!lines.some((l) => /Sync now from MQTT refused: a passcode is set/.test(l))) {
+      if (Date.now() > deadline || h.service.engine.current()) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(h.service.engine.current()).toBeNull();
     expect((await h.api.get('/api/sync-runs')).body.runs).toEqual([]);
     expect(lines.some((l) => /Sync now from MQTT refused: a passcode is set/.test(l))).toBe(true);

@@ -9,14 +9,15 @@ import { ProgressBar } from '../ProgressBar.js';
 import { announceSync } from '../sync-status.js';
 import { SyncNowButton } from '../SyncNow.js';
 import type { Recording, SyncRun, SyncState, SyncSummary } from '../types.js';
-import { useLivePoll } from '../use-live.js';
+import { useStreamedPoll } from '../use-progress-stream.js';
 import { useServerSettings } from '../use-server.js';
 import { LockedWhy, useLocked } from '../locked.js';
 
 interface HistoryData {
   runs: SyncRun[];
   sync: SyncState;
-  active: Recording[];
+  /** Every row; the ones with live progress are shown. */
+  recordings: Recording[];
 }
 
 const load = async (): Promise<HistoryData> => {
@@ -28,9 +29,9 @@ const load = async (): Promise<HistoryData> => {
   ]);
   // The header's chip reads the same answer, so it never says "Idle" beside a running sync.
   announceSync(sync, askedAt);
-  return { runs: runs.runs, sync, active: list.recordings.filter((r) => r.progress) };
+  return { runs: runs.runs, sync, recordings: list.recordings };
 };
-const isLive = (d: HistoryData) => d.sync.running !== null || d.active.length > 0;
+const isLive = (d: HistoryData) => d.sync.running !== null || d.recordings.some((r) => r.progress);
 
 const TRIGGER: Record<SyncRun['trigger'], string> = { cron: 'schedule', manual: 'Sync now', show: 'one show' };
 
@@ -43,13 +44,18 @@ function duration(run: SyncRun): string {
 
 /** Sync runs with trigger, times, status and counters; "Sync now" with the live progress of the running one. */
 export function HistoryPage() {
-  const live = useLivePoll(load, isLive);
+  // Progress comes as events; the lists are read again when a row changes or a sync starts or ends.
+  const live = useStreamedPoll(load, isLive);
   const { view } = useServerSettings();
   useServerClock();
   const tz = view?.tz;
   const locked = useLocked();
   const [message, setMessage] = useState<string | null>(null);
   const d = live.data;
+  const active = (d?.recordings ?? []).flatMap((r) => {
+    const progress = live.progressOf(r);
+    return progress ? [{ ...r, progress }] : [];
+  });
   const running = d?.sync.running ?? null;
 
   const clear = async () => {
@@ -83,9 +89,9 @@ export function HistoryPage() {
                 : 'No scheduled sync.'}
             </p>
           )}
-          {d && d.active.length > 0 && (
+          {active.length > 0 && (
             <ul className="active-list" aria-label="In progress">
-              {d.active.map((r) => {
+              {active.map((r) => {
                 const name = `${r.show_title ?? ''} ${episodeLabel(r)} ${r.box_title}`.trim();
                 return (
                   <li key={r.box_id} data-box-id={r.box_id}>

@@ -9,7 +9,7 @@ import { SyncNowButton } from '../SyncNow.js';
 import { announceSync } from '../sync-status.js';
 import type { Recording, SyncState } from '../types.js';
 import { useMedia } from '../use-media.js';
-import { useLivePoll } from '../use-live.js';
+import { useStreamedPoll } from '../use-progress-stream.js';
 import { useServerSettings } from '../use-server.js';
 import { applyFilters, DEFAULT_FILTERS, showTitles, type Filters } from './filters.js';
 import { HeaderCells, RecordingCells } from './RecordingRow.js';
@@ -33,7 +33,10 @@ const PHONE_ROW_PX = 196;
 
 /** Every recording with live progress, filters, sorting and search, in a virtualised table. */
 export function RecordingsPage() {
-  const live = useLivePoll(loadLive, isLive);
+  // Progress comes as events; the list is read again when a row changes or a sync starts or ends
+  // (and every 60 s). Only while the stream is down does the page poll every 2 s.
+  const live = useStreamedPoll(loadLive, isLive);
+  const { progressOf } = live;
   const { view } = useServerSettings();
   const locked = useLocked();
   const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
@@ -43,7 +46,9 @@ export function RecordingsPage() {
   const [toDelete, setToDelete] = useState<Recording | null>(null);
   const [deleting, setDeleting] = useState(false);
   const activeFilters = (['status', 'show', 'deleted'] as const).filter((k) => filters[k] !== DEFAULT_FILTERS[k]).length + (filters.sort !== DEFAULT_FILTERS.sort ? 1 : 0);
-  const rows = live.data?.recordings;
+  const listed = live.data?.recordings;
+  // The rows with their live progress (the stream's while it is open): filters and the order use it.
+  const rows = useMemo(() => listed?.map((r) => ({ ...r, progress: progressOf(r) })), [listed, progressOf]);
   const shown = useMemo(() => (rows ? applyFilters(rows, filters) : []), [rows, filters]);
   const shows = useMemo(() => (rows ? showTitles(rows) : []), [rows]);
   const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from '../../app/router.js';
 import { Banner } from '../../kit/Banner.js';
 import { Card } from '../../kit/Card.js';
@@ -9,8 +9,7 @@ import { ProgressBar } from '../ProgressBar.js';
 import { announceSync } from '../sync-status.js';
 import { SyncNowButton } from '../SyncNow.js';
 import type { Recording, Show, SyncRun, SyncState } from '../types.js';
-import { useLivePoll } from '../use-live.js';
-import { useProgressStream } from '../use-progress-stream.js';
+import { useStreamedPoll } from '../use-progress-stream.js';
 import { useServerSettings } from '../use-server.js';
 import { countsLine, hostOf, isImported, lastRunWith, showCounts, thisWeek } from './overview-data.js';
 
@@ -64,11 +63,8 @@ const TRIGGER: Record<SyncRun['trigger'], string> = { cron: 'schedule', manual: 
 export function OverviewPage() {
   // Progress comes as events; the lists are read again when a row changes or a sync starts or
   // ends (and every 60 s). Only while the stream is down does the page poll every 2 s.
-  const refresh = useRef(() => undefined as void);
-  const streamed = useProgressStream(() => refresh.current());
-  const live = useLivePoll(load, (d) => streamed === null && isLive(d));
-  refresh.current = () => void live.refresh();
-  const progressOf = (r: Recording) => (streamed ? (streamed[r.box_id] ?? null) : r.progress);
+  const live = useStreamedPoll(load, isLive);
+  const { progressOf } = live;
   const { view } = useServerSettings();
   // "This week" from the service's clock (in the demo, the energy pages' demo clock).
   useServerClock();

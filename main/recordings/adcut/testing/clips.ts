@@ -156,8 +156,12 @@ export function retypeDataStream(file: string, from: number, to: number): void {
   fs.writeFileSync(file, data);
 }
 
-/** A synthetic-clip detector configuration (no real logo, so black frames decide): see the reference. */
-export const SYNTHETIC_DETECTOR_INI = ['detect_method=1', 'punish=1', 'punish_threshold=1.2', 'punish_modifier=4', ''].join('\n');
+/**
+ * A synthetic-clip detector configuration (no real logo, so black frames decide): see the reference.
+ * `live_tv_retries=0`: comskip gives up on a file it cannot open at once, instead of retrying for
+ * about 7 s as for a recording still being written (a finished clip reads the same either way).
+ */
+export const SYNTHETIC_DETECTOR_INI = ['detect_method=1', 'punish=1', 'punish_threshold=1.2', 'punish_modifier=4', 'live_tv_retries=0', ''].join('\n');
 
 /** Streams of a file as ffprobe lists them (`codec_type`). */
 export function streamTypes(file: string): string[] {

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../../../core/clock.js';
 import { silentLogger } from '../../../core/logger.js';
-import { DurableStore } from '../durable-store.js';
-import { createHistory } from '../index.js';
-import { SAMPLE_FIELDS, type HistorySample } from '../sample.js';
+import { DurableStore } from '../../history/durable-store.js';
+import { createHistory } from '../../history/index.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../../history/sample.js';
 
 /** Writes to stdout synchronously; the pipe is non-blocking, so a full pipe (EAGAIN) is retried. */
 function ack(line: string): void {

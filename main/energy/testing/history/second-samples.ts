@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { DurableStore } from '../durable-store.js';
-import { SAMPLE_FIELDS, type HistorySample } from '../sample.js';
+import { DurableStore } from '../../history/durable-store.js';
+import { SAMPLE_FIELDS, type HistorySample } from '../../history/sample.js';
 
 /** Writes `rows` samples one second apart ending at `end` straight into the history file (heavy-read test and bench). */
 export function writeSecondSamples(dataDir: string, end: number, rows: number): void {

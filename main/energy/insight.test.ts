@@ -93,6 +93,7 @@ describe('energy insight over HTTP', () => {
     const clock = createManualClock();
     const { call, service, sim } = await setup({ pvPeakW: 0, thirdPartyPeakW: 0 }, clock);
     sim.plant.soc = 0;
+    sim.plantChanged();
     await nextPoll(service, clock, 0);
     expect((await call('GET', '/api/snapshot')).json()).not.toHaveProperty('tariff');
     expect((await call('PUT', '/api/settings', { general: { currency: 'EUR' }, tariff: { importRate: 0.3, feedInRate: 0.08, dailySupplyCharge: 0.9 } })).statusCode).toBe(200);
@@ -120,6 +121,7 @@ describe('energy insight over HTTP', () => {
     await nextPoll(service, clock, 0);
     const hook = await receiver([500]);
     sim.plant.soc = 9;
+    sim.plantChanged();
     const put = await call('PUT', '/api/settings', { alerts: [{ id: 'low', name: 'Battery low', trigger: 'batterySoc', condition: 'atOrBelow', threshold: 12, settleSeconds: 0, webhookUrl: hook.url }] });
     expect(put.statusCode).toBe(200);
     const fired = await pollUntil((s) => s.alerts.length === 1);
@@ -131,6 +133,7 @@ describe('energy insight over HTTP', () => {
     await vi.waitFor(() => expect(hook.got.map((g) => g.event)).toEqual(['fired', 'fired']), { timeout: 15_000 });
     await vi.waitFor(async () => expect((await call('GET', '/api/alerts')).json().rules[0]).toMatchObject({ id: 'low', active: true, lastDelivery: { ok: true, status: 200, attempts: 2, event: 'fired' } }), { timeout: 5000 });
     sim.plant.soc = 60;
+    sim.plantChanged();
     await pollUntil((s) => s.alerts.length === 0);
     await vi.waitFor(() => expect(hook.got.at(-1)).toMatchObject({ event: 'cleared', alert: { id: 'low', name: 'Battery low' } }), { timeout: 15_000 });
 

@@ -36,6 +36,11 @@ export interface GatewaySimulator {
   readonly plantOverrides: Map<string, number>;
   /** Test hook: another controller (a virtual power plant, the vendor's app) sets a control register. */
   otherController(key: ControlKey, value: number): void;
+  /**
+   * Test hook: the plant model was changed directly (`plant.soc = 9`); the next read serves it. Reads
+   * otherwise share one step of the model for 100 ms, which polls on a manual clock can all fall in.
+   */
+  plantChanged(): void;
   close(): Promise<void>;
 }
 
@@ -183,6 +188,7 @@ export async function startGatewaySimulator(opts: GatewaySimulatorOptions = {}):
       plant.control.set(key, value);
       refresh(true);
     },
+    plantChanged: () => refresh(true),
     get firmware() {
       return state.firmware;
     },

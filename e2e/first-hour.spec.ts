@@ -71,7 +71,7 @@ test.describe('settings sections', () => {
     await win.getByLabel('Name').fill('Peak');
     await win.getByLabel('Start').fill('15:00');
     await win.getByLabel('End').fill('21:00');
-    await win.getByLabel('Import rate (per kWh)').fill('0.45');
+    await win.getByLabel('Import rate').fill('0.45');
     await win.getByLabel('Sat').uncheck();
     await tariff.getByRole('button', { name: 'Save tariff' }).click();
     await expect(page.getByTestId('status-tariff')).toHaveText('Saved. Changes apply now.');

@@ -14,7 +14,7 @@ test.describe('energy insight', () => {
     await win.getByLabel('Name').fill('All day');
     await win.getByLabel('Start').fill('00:00');
     await win.getByLabel('End').fill('00:00');
-    await win.getByLabel('Import rate (per kWh)').fill('90');
+    await win.getByLabel('Import rate').fill('90');
     // Weekday toggles: every day stays on.
     for (const d of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']) await expect(win.getByLabel(d)).toBeChecked();
     await tariff.getByRole('button', { name: 'Save tariff' }).click();
@@ -53,10 +53,10 @@ test.describe('energy insight', () => {
     await expect(testAlert).toHaveAccessibleDescription('Enter the web address to call (the webhook) first.');
     await expect(page.getByTestId('explainer-alerts')).toContainText('Send a test alert');
     await rule.getByLabel('Name').fill('Battery nearly empty');
-    await rule.getByLabel('When').selectOption('batterySoc');
-    await rule.getByLabel('Is', { exact: true }).selectOption('atOrBelow');
-    await rule.getByLabel('Threshold').fill('15');
-    await rule.getByLabel('Hold before firing (s)').fill('2');
+    await rule.getByLabel('Watch').selectOption('batterySoc');
+    await rule.getByLabel('When', { exact: true }).selectOption('atOrBelow');
+    await rule.getByLabel('Level').fill('15');
+    await rule.getByLabel('Wait before starting').fill('2');
     await alerts.getByRole('button', { name: 'Save alerts' }).click();
     await expect(page.getByTestId('status-alerts')).toHaveText('Saved. Changes apply now.');
 

@@ -1,4 +1,6 @@
 import { useId } from 'react';
+import type { FieldWords } from './plain.js';
+import type { JsonSchema } from './schema.js';
 
 type Obj = Record<string, unknown>;
 
@@ -28,15 +30,36 @@ export function ListErrors({ errors, path }: { errors: Obj; path: string }) {
   ) : null;
 }
 
-/** A labelled control of a list editor with the server's message for its path. */
-export function Labelled({ label, children, errors, path }: { label: string; children: (id: string) => React.ReactNode; errors: Obj; path: string }) {
+/**
+ * A labelled control of a list editor: its label, unit and hint (from the server's schema: no label
+ * lives twice) and the server's message for its path. `children` gets the control's id and the id
+ * of its hint for `aria-describedby`.
+ */
+export function Labelled({ field, children, errors, path }: { field: FieldWords; children: (id: string, describedBy?: string) => React.ReactNode; errors: Obj; path: string }) {
   const id = useId();
+  const hintId = `${id}-hint`;
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children(id)}
+      <label htmlFor={id}>{field.label}</label>
+      {children(id, field.hint ? hintId : undefined)}
+      {field.unit && <span className="unit">{field.unit}</span>}
+      {field.hint && (
+        <span className="hint" id={hintId}>
+          {field.hint}
+        </span>
+      )}
       <Err errors={errors} path={path} />
     </div>
+  );
+}
+
+/** A list editor's legend and hint: its schema node's label and description (the server's words). */
+export function ListHeading({ schema }: { schema: JsonSchema }) {
+  return (
+    <>
+      <legend>{schema.label}</legend>
+      {schema.description && <p className="small muted">{schema.description}</p>}
+    </>
   );
 }
 

@@ -24,6 +24,8 @@ export interface FieldProps {
 
 export interface EditorProps {
   path: string;
+  /** The field's node of the server's schema: its label and hint, and its items' (plain.ts itemField). */
+  schema: JsonSchema;
   value: unknown;
   /** Server messages by field path (`tariff.windows.1.start`). */
   errors: Record<string, string>;
@@ -63,7 +65,7 @@ export function SettingField(props: FieldProps) {
   if (editor) {
     return (
       <>
-        {editor({ path, value, errors: props.errors, disabled, set: onValue, setRaw: onRaw })}
+        {editor({ path, schema, value, errors: props.errors, disabled, set: onValue, setRaw: onRaw })}
         {readOnly && <p className="small muted" data-testid="owner-only-note">{OWNER_ONLY_NOTE}</p>}
       </>
     );

@@ -64,6 +64,27 @@ export function unitOf(path: string): Unit | undefined {
   return UNITS[key] ?? BY_ENDING.find(([re]) => re.test(key))?.[1];
 }
 
+/** A field of a list editor or picker as the server's schema names it (plain.ts `itemField`, `ownField`). */
+export interface FieldWords {
+  label: string;
+  hint?: string;
+  /** Shown after the control ("s", "per kWh"). */
+  unit?: string;
+}
+
+const hintOf = (node: JsonSchema | undefined) => node?.description ?? node?.anyOf?.find((x) => x.description)?.description;
+
+/** A field edited by a custom editor (a picker), as the schema names it: `schema` is its node. */
+export function ownField(path: string, schema: JsonSchema | undefined): FieldWords {
+  return { label: labelOf(path, schema), hint: hintOf(schema), unit: unitOf(path)?.symbol };
+}
+
+/** Sub-field `key` of a list's items as the schema names it: `list` is the list's node. */
+export function itemField(list: JsonSchema | undefined, key: string): FieldWords {
+  const node = list ? fieldInfo(list).schema.items?.properties?.[key] : undefined;
+  return { label: labelOf(key, node), hint: hintOf(node), unit: unitOf(key)?.symbol };
+}
+
 /**
  * The label of a field: the server schema's label (the one source: `schema` is the field's node of
  * GET /api/settings/schema; no label lives here too), else the plain name of a list item or of the

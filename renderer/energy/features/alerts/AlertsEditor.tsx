@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, messageOf } from '../../../api.js';
 import { Banner } from '../../../kit/Banner.js';
 import { WhyDisabled } from '../../../kit/SectionedPage.js';
-import { Err, Labelled, numText, toNumber } from '../../settings/FieldErrors.js';
+import { Err, Labelled, ListHeading, numText, toNumber } from '../../settings/FieldErrors.js';
+import { itemField } from '../../settings/plain.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 type Obj = Record<string, unknown>;
@@ -33,7 +34,8 @@ interface RuleStatus {
 }
 
 /** Alert rules as a form: one card per rule, no JSON. */
-export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps) {
+export function AlertsEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
+  const f = (key: string) => itemField(schema, key);
   const list = (Array.isArray(value) ? value : []) as Obj[];
   const [status, setStatus] = useState<Record<string, RuleStatus>>({});
   const [tests, setTests] = useState<Record<number, { kind: 'ok' | 'error'; text: string }>>({});
@@ -62,7 +64,7 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
   };
   return (
     <fieldset disabled={disabled} data-testid="alert-rules">
-      <legend>Alert rules</legend>
+      <ListHeading schema={schema} />
       <Err errors={errors} path={path} />
       {list.length === 0 && <p className="muted">No alert rules yet.</p>}
       {list.map((r, i) => {
@@ -74,12 +76,12 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
         return (
           <div key={i} className="card" data-testid={`alert-rule-${i}`}>
             <div className="row">
-              <Labelled label="Name" errors={errors} path={`${p}.name`}>
-                {(id) => <input id={id} type="text" value={String(r.name ?? '')} onChange={(e) => update(i, { name: e.target.value })} />}
+              <Labelled field={f('name')} errors={errors} path={`${p}.name`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="text" value={String(r.name ?? '')} onChange={(e) => update(i, { name: e.target.value })} />}
               </Labelled>
-              <Labelled label="When" errors={errors} path={`${p}.trigger`}>
-                {(id) => (
-                  <select id={id} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(YES_NO.has(e.target.value) ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
+              <Labelled field={f('trigger')} errors={errors} path={`${p}.trigger`}>
+                {(id, d) => (
+                  <select id={id} aria-describedby={d} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(YES_NO.has(e.target.value) ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
                     {TRIGGERS.map((t) => (
                       <option key={t.key} value={t.key}>
                         {t.label}
@@ -90,20 +92,20 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
               </Labelled>
               {!offline && (
                 <>
-                  <Labelled label="Is" errors={errors} path={`${p}.condition`}>
-                    {(id) => (
-                      <select id={id} value={String(r.condition ?? 'atOrBelow')} onChange={(e) => update(i, { condition: e.target.value })}>
+                  <Labelled field={f('condition')} errors={errors} path={`${p}.condition`}>
+                    {(id, d) => (
+                      <select id={id} aria-describedby={d} value={String(r.condition ?? 'atOrBelow')} onChange={(e) => update(i, { condition: e.target.value })}>
                         <option value="atOrBelow">at or below</option>
                         <option value="atOrAbove">at or above</option>
                       </select>
                     )}
                   </Labelled>
-                  <Labelled label="Threshold" errors={errors} path={`${p}.threshold`}>
-                    {(id) => <input id={id} type="number" step="any" value={numText(r.threshold)} onChange={(e) => update(i, { threshold: toNumber(e.target.value) })} />}
+                  <Labelled field={f('threshold')} errors={errors} path={`${p}.threshold`}>
+                    {(id, d) => <input id={id} aria-describedby={d} type="number" step="any" value={numText(r.threshold)} onChange={(e) => update(i, { threshold: toNumber(e.target.value) })} />}
                   </Labelled>
-                  <Labelled label="Unit" errors={errors} path={`${p}.unit`}>
-                    {(id) => (
-                      <select id={id} value={unit} onChange={(e) => update(i, { unit: e.target.value })}>
+                  <Labelled field={f('unit')} errors={errors} path={`${p}.unit`}>
+                    {(id, d) => (
+                      <select id={id} aria-describedby={d} value={unit} onChange={(e) => update(i, { unit: e.target.value })}>
                         {trig.units.map((u) => (
                           <option key={u} value={u}>
                             {u}
@@ -116,20 +118,20 @@ export function AlertsEditor({ path, value, errors, disabled, set }: EditorProps
               )}
             </div>
             <div className="row">
-              <Labelled label="Hold before firing (s)" errors={errors} path={`${p}.settleSeconds`}>
-                {(id) => <input id={id} type="number" min="0" step="1" value={numText(r.settleSeconds)} onChange={(e) => update(i, { settleSeconds: toNumber(e.target.value) ?? 0 })} />}
+              <Labelled field={f('settleSeconds')} errors={errors} path={`${p}.settleSeconds`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="number" min="0" step="1" value={numText(r.settleSeconds)} onChange={(e) => update(i, { settleSeconds: toNumber(e.target.value) ?? 0 })} />}
               </Labelled>
-              <Labelled label="Hold before clearing (s, blank = same)" errors={errors} path={`${p}.clearSeconds`}>
-                {(id) => <input id={id} type="number" min="0" step="1" value={numText(r.clearSeconds)} onChange={(e) => update(i, { clearSeconds: toNumber(e.target.value) })} />}
+              <Labelled field={f('clearSeconds')} errors={errors} path={`${p}.clearSeconds`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="number" min="0" step="1" value={numText(r.clearSeconds)} onChange={(e) => update(i, { clearSeconds: toNumber(e.target.value) })} />}
               </Labelled>
-              <Labelled label="Webhook URL (optional)" errors={errors} path={`${p}.webhookUrl`}>
-                {(id) => <input id={id} type="url" placeholder="http://…" value={String(r.webhookUrl ?? '')} onChange={(e) => update(i, { webhookUrl: e.target.value })} />}
+              <Labelled field={f('webhookUrl')} errors={errors} path={`${p}.webhookUrl`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="url" placeholder="http://…" value={String(r.webhookUrl ?? '')} onChange={(e) => update(i, { webhookUrl: e.target.value })} />}
               </Labelled>
               <label className="small">
-                <input type="checkbox" checked={r.enabled !== false} onChange={(e) => update(i, { enabled: e.target.checked })} /> Enabled
+                <input type="checkbox" checked={r.enabled !== false} onChange={(e) => update(i, { enabled: e.target.checked })} /> {f('enabled').label}
               </label>
-              <label className="small" title="A contact sensor in the Home app, open while the alert is active (needs HomeKit on)">
-                <input type="checkbox" checked={r.homekit === true} onChange={(e) => update(i, { homekit: e.target.checked })} /> Show in the Home app
+              <label className="small" title={f('homekit').hint}>
+                <input type="checkbox" checked={r.homekit === true} onChange={(e) => update(i, { homekit: e.target.checked })} /> {f('homekit').label}
               </label>
             </div>
             <div className="row small">

@@ -1,11 +1,11 @@
 import { useId } from 'react';
-import { Err, ListErrors } from '../../settings/FieldErrors.js';
+import { Err, ListErrors, ListHeading } from '../../settings/FieldErrors.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 const SLOTS = Array.from({ length: 24 }, (_, i) => String(i + 1));
 
 /** Smart-load names by slot (1 to 24): a slot picker and a name per row, add and remove. */
-export function SmartLoadNamesEditor({ path, value, errors, disabled, set }: EditorProps) {
+export function SmartLoadNamesEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
   const names = (typeof value === 'object' && value !== null ? value : {}) as Record<string, string>;
   const rows = Object.entries(names).sort(([a], [b]) => Number(a) - Number(b));
   const id = useId();
@@ -13,8 +13,7 @@ export function SmartLoadNamesEditor({ path, value, errors, disabled, set }: Edi
   const free = SLOTS.filter((s) => !(s in names));
   return (
     <fieldset disabled={disabled} data-testid="smart-load-names">
-      <legend>Smart-load names</legend>
-      <p className="small muted">Names shown for the gateway&apos;s smart-load ports (slots 1 to 24) on the dashboard and in HomeKit.</p>
+      <ListHeading schema={schema} />
       {rows.map(([slot, name], i) => (
         <div key={slot} className="row list-row" data-testid={`smart-load-${slot}`}>
           <label htmlFor={`${id}-slot-${i}`}>Slot</label>
@@ -42,7 +41,7 @@ export function SmartLoadNamesEditor({ path, value, errors, disabled, set }: Edi
 }
 
 /** PV string names: inverter serial, string number (1 to 16) and a name per row, add and remove. */
-export function StringNamesEditor({ path, value, errors, disabled, set }: EditorProps) {
+export function StringNamesEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
   const bySerial = (typeof value === 'object' && value !== null ? value : {}) as Record<string, Record<string, string>>;
   const rows: Array<[string, string, string]> = Object.entries(bySerial).flatMap(([serial, m]) => Object.entries(m).map(([n, name]) => [serial, n, name] as [string, string, string]));
   const id = useId();
@@ -55,8 +54,8 @@ export function StringNamesEditor({ path, value, errors, disabled, set }: Editor
     put(rows.map((r, j) => (j === i ? [patch.serial ?? r[0], patch.n ?? r[1], patch.name ?? r[2]] : r)));
   return (
     <fieldset disabled={disabled} data-testid="string-names">
-      <legend>PV string names</legend>
-      <p className="small muted">Names for an inverter&apos;s PV strings (its serial number is on the dashboard’s Inverters and smart loads card).</p>
+      <ListHeading schema={schema} />
+      <p className="small muted">An inverter&apos;s serial number is on the dashboard’s Inverters and smart loads card.</p>
       {rows.map(([serial, n, name], i) => (
         <div key={i} className="row list-row">
           <label htmlFor={`${id}-serial-${i}`}>Inverter serial</label>

@@ -1,15 +1,14 @@
 import { useId } from 'react';
-import { ListErrors } from '../../settings/FieldErrors.js';
+import { ListErrors, ListHeading } from '../../settings/FieldErrors.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 /** A list of host names: one text box per entry, add and remove. */
-export function HostListEditor({ path, value, errors, disabled, set }: EditorProps) {
+export function HostListEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
   const list = (Array.isArray(value) ? value : []) as string[];
   const id = useId();
   return (
     <fieldset disabled={disabled} data-testid="allowed-hosts">
-      <legend>Extra host names</legend>
-      <p className="small muted">Names such as pc.home.lan that this bridge also answers to. IP addresses, localhost and this computer&apos;s own name always work.</p>
+      <ListHeading schema={schema} />
       {list.map((h, i) => (
         <div key={i} className="row list-row">
           <label htmlFor={`${id}-${i}`} className="sr-only">

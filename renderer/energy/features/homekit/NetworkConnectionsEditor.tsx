@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { ListErrors } from '../../settings/FieldErrors.js';
+import { ListErrors, ListHeading } from '../../settings/FieldErrors.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 /** The server's limit on addresses (its schema: at most 8). */
@@ -10,7 +10,7 @@ const MAX_ENTRIES = 8;
  * all of them) as a choice: every network connection, or only the ones listed, added and removed
  * one at a time. The value sent stays the server's list.
  */
-export function NetworkConnectionsEditor({ path, value, errors, disabled, set }: EditorProps) {
+export function NetworkConnectionsEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
   const list = (Array.isArray(value) ? value : []) as string[];
   const [only, setOnly] = useState(list.length > 0);
   const id = useId();
@@ -21,8 +21,7 @@ export function NetworkConnectionsEditor({ path, value, errors, disabled, set }:
   };
   return (
     <fieldset disabled={disabled} data-testid="homekit-bind">
-      <legend>Network connections</legend>
-      <p className="small muted">Which of this computer&apos;s network connections the Home app can find the bridge on.</p>
+      <ListHeading schema={schema} />
       <label className="row">
         <input type="radio" name={`${id}-choice`} checked={!only} onChange={() => choose(false)} /> All network connections
       </label>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, messageOf } from '../../../api.js';
 import { Banner } from '../../../kit/Banner.js';
 import { Labelled } from '../../settings/FieldErrors.js';
+import { ownField } from '../../settings/plain.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 interface Site {
@@ -13,7 +14,7 @@ interface Site {
 }
 
 /** The Amber site: picked from the account's sites (fetched with the saved token). */
-export function SitePicker({ path, value, errors, disabled, set }: EditorProps) {
+export function SitePicker({ path, schema, value, errors, disabled, set }: EditorProps) {
   const [sites, setSites] = useState<Site[] | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
   const find = async () => {
@@ -35,17 +36,16 @@ export function SitePicker({ path, value, errors, disabled, set }: EditorProps) 
   };
   return (
     <div className="field" data-testid="amber-site-picker">
-      <Labelled label="Site" errors={errors} path={path}>
-        {(id) => (
+      <Labelled field={ownField(path, schema)} errors={errors} path={path}>
+        {(id, d) => (
           <div className="row">
-            <input id={id} type="text" value={String(value ?? '')} disabled={disabled} onChange={(e) => set(path, e.target.value)} placeholder="Pick from your sites" />
+            <input id={id} aria-describedby={d} type="text" value={String(value ?? '')} disabled={disabled} onChange={(e) => set(path, e.target.value)} placeholder="Pick from your sites" />
             <button type="button" disabled={disabled} onClick={() => void find()}>
               Find my sites
             </button>
           </div>
         )}
       </Labelled>
-      <span className="hint">Save your API token first; the list is fetched from Amber with it.</span>
       {sites && sites.length > 0 && (
         <ul data-testid="amber-sites">
           {sites.map((s) => (

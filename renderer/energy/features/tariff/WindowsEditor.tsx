@@ -1,4 +1,5 @@
-import { Err, Labelled, numText, toNumber } from '../../settings/FieldErrors.js';
+import { Err, Labelled, ListHeading, numText, toNumber } from '../../settings/FieldErrors.js';
+import { itemField } from '../../settings/plain.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 type Obj = Record<string, unknown>;
@@ -6,13 +7,14 @@ const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 const DAY_LABEL: Record<string, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
 
 /** Time-of-use windows: name, start/end time pickers, weekday toggles and rates; first match wins. */
-export function WindowsEditor({ path, value, errors, disabled, set }: EditorProps) {
+export function WindowsEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
+  const f = (key: string) => itemField(schema, key);
   const list = (Array.isArray(value) ? value : []) as Obj[];
   const update = (i: number, patch: Obj) => set(path, list.map((w, j) => (j === i ? { ...w, ...patch } : w)));
   return (
     <fieldset disabled={disabled} data-testid="tou-windows">
-      <legend>Time-of-use windows</legend>
-      <p className="small muted">Each window applies on the days it starts; an end before the start runs past midnight, an end equal to the start covers the whole day. Windows may not overlap. Outside every window the fallback rates apply.</p>
+      <ListHeading schema={schema} />
+      <p className="small muted">Each period applies on the days it starts; outside every period the usual rates apply.</p>
       <Err errors={errors} path={path} />
       {list.map((w, i) => {
         const p = `${path}.${i}`;
@@ -20,20 +22,20 @@ export function WindowsEditor({ path, value, errors, disabled, set }: EditorProp
         return (
           <div key={i} className="card" data-testid={`tou-window-${i}`}>
             <div className="row">
-              <Labelled label="Name" errors={errors} path={`${p}.name`}>
-                {(id) => <input id={id} type="text" value={String(w.name ?? '')} onChange={(e) => update(i, { name: e.target.value })} />}
+              <Labelled field={f('name')} errors={errors} path={`${p}.name`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="text" value={String(w.name ?? '')} onChange={(e) => update(i, { name: e.target.value })} />}
               </Labelled>
-              <Labelled label="Start" errors={errors} path={`${p}.start`}>
-                {(id) => <input id={id} type="time" value={String(w.start ?? '')} onChange={(e) => update(i, { start: e.target.value })} />}
+              <Labelled field={f('start')} errors={errors} path={`${p}.start`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="time" value={String(w.start ?? '')} onChange={(e) => update(i, { start: e.target.value })} />}
               </Labelled>
-              <Labelled label="End" errors={errors} path={`${p}.end`}>
-                {(id) => <input id={id} type="time" value={String(w.end ?? '')} onChange={(e) => update(i, { end: e.target.value })} />}
+              <Labelled field={f('end')} errors={errors} path={`${p}.end`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="time" value={String(w.end ?? '')} onChange={(e) => update(i, { end: e.target.value })} />}
               </Labelled>
-              <Labelled label="Import rate (per kWh)" errors={errors} path={`${p}.importRate`}>
-                {(id) => <input id={id} type="number" step="0.0001" min="0" value={numText(w.importRate)} onChange={(e) => update(i, { importRate: toNumber(e.target.value) ?? 0 })} />}
+              <Labelled field={f('importRate')} errors={errors} path={`${p}.importRate`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="number" step="0.0001" min="0" value={numText(w.importRate)} onChange={(e) => update(i, { importRate: toNumber(e.target.value) ?? 0 })} />}
               </Labelled>
-              <Labelled label="Feed-in rate (blank = fallback)" errors={errors} path={`${p}.feedInRate`}>
-                {(id) => <input id={id} type="number" step="0.0001" min="0" value={numText(w.feedInRate)} onChange={(e) => update(i, { feedInRate: toNumber(e.target.value) })} />}
+              <Labelled field={f('feedInRate')} errors={errors} path={`${p}.feedInRate`}>
+                {(id, d) => <input id={id} aria-describedby={d} type="number" step="0.0001" min="0" value={numText(w.feedInRate)} onChange={(e) => update(i, { feedInRate: toNumber(e.target.value) })} />}
               </Labelled>
             </div>
             <div className="row" role="group" aria-label={`Days of ${String(w.name ?? 'window')}`}>

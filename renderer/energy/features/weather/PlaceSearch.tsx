@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, messageOf } from '../../../api.js';
 import { Banner } from '../../../kit/Banner.js';
 import { Labelled } from '../../settings/FieldErrors.js';
+import { ownField } from '../../settings/plain.js';
 import type { EditorProps } from '../../settings/SettingField.js';
 
 interface Place {
@@ -12,7 +13,7 @@ interface Place {
 }
 
 /** The weather place: a name with a search that fills in the coordinates. */
-export function PlaceSearch({ path, value, errors, disabled, set, setRaw }: EditorProps) {
+export function PlaceSearch({ path, schema, value, errors, disabled, set, setRaw }: EditorProps) {
   const group = path.split('.')[0]!;
   const [places, setPlaces] = useState<Place[] | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
@@ -39,17 +40,17 @@ export function PlaceSearch({ path, value, errors, disabled, set, setRaw }: Edit
   };
   return (
     <div className="field" data-testid="place-search">
-      <Labelled label="Place" errors={errors} path={path}>
-        {(id) => (
+      <Labelled field={ownField(path, schema)} errors={errors} path={path}>
+        {(id, d) => (
           <div className="row">
-            <input id={id} type="text" value={String(value ?? '')} disabled={disabled} onChange={(e) => set(path, e.target.value)} placeholder="Town or suburb" />
+            <input id={id} aria-describedby={d} type="text" value={String(value ?? '')} disabled={disabled} onChange={(e) => set(path, e.target.value)} placeholder="Town or suburb" />
             <button type="button" disabled={disabled || String(value ?? '').trim().length < 2} onClick={() => void search()}>
               Find place
             </button>
           </div>
         )}
       </Labelled>
-      <span className="hint">Search by name to fill in the coordinates, or type coordinates below. With coordinates blank the name is looked up on every start.</span>
+      <span className="hint">Find place fills in the coordinates below; you may also type them.</span>
       {places && places.length > 0 && (
         <ul data-testid="place-results">
           {places.map((p) => (

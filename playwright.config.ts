@@ -11,7 +11,7 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 4,
+  workers: 2,
   timeout: 90_000,
   expect: { timeout: 20_000 },
   reporter: [['list']],

@@ -20,7 +20,7 @@ test.describe('first run', () => {
     await expect(next).toBeDisabled();
     await expect(next).toHaveAccessibleDescription(/test( the)? connection/i);
     await page.getByLabel('Gateway address').fill(bridge.sim.host);
-    await page.getByLabel('Modbus port').fill(String(bridge.sim.port));
+    await page.getByLabel('Port', { exact: true }).fill(String(bridge.sim.port));
     await expect(next).toHaveAccessibleDescription('Press Test connection first: Next opens once the gateway answers.');
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect(page.getByTestId('test-result')).toContainText('Gateway answered');

@@ -5,6 +5,23 @@ import { httpUrlOrBlank, live, settingsSection } from '../settings-section.js';
 export const ALERT_TRIGGERS = ['batterySoc', 'gridImport', 'gridExport', 'solarPower', 'homeLoad', 'batteryPower', 'gatewayOffline', 'peakNotCovered', 'importPrice', 'feedInPrice', 'feedInNegative', 'priceSpike'] as const;
 /** Units a threshold may be given in, per trigger (the first is the default). */
 export const ALERT_UNITS = { batterySoc: ['%'], gridImport: ['W', 'kW'], gridExport: ['W', 'kW'], solarPower: ['W', 'kW'], homeLoad: ['W', 'kW'], batteryPower: ['W', 'kW'], gatewayOffline: [''], peakNotCovered: [''], importPrice: ['/kWh'], feedInPrice: ['/kWh'], feedInNegative: [''], priceSpike: [''] } as const;
+/** Each trigger in words: the rule editor's choices (the schema's `options`) and an alert message's start (triggers.ts). */
+export const ALERT_TRIGGER_LABELS: Record<(typeof ALERT_TRIGGERS)[number], string> = {
+  batterySoc: 'Battery SOC',
+  gridImport: 'Grid import',
+  gridExport: 'Grid export',
+  solarPower: 'Solar power',
+  homeLoad: 'Home load',
+  batteryPower: 'Battery power',
+  gatewayOffline: 'Gateway offline',
+  peakNotCovered: 'Battery will not cover the peak window',
+  importPrice: 'Import price',
+  feedInPrice: 'Feed-in price',
+  feedInNegative: 'Feed-in price below zero',
+  priceSpike: 'Price spike',
+};
+/** Each comparison in words, as the editor offers it and a message says it. */
+export const ALERT_CONDITION_LABELS = { atOrAbove: 'at or above', atOrBelow: 'at or below' } as const;
 /** Most alert rules kept. */
 export const MAX_ALERTS = 24;
 
@@ -17,8 +34,8 @@ export const alertSettings = z
       .meta({ ...live, generated: true, label: 'Rule number', description: 'Set for you when the rule is made.' }),
     name: z.string().trim().min(1).max(60).default('Alert').meta({ ...live, label: 'Name' }),
     enabled: z.boolean().default(true).meta({ ...live, label: 'On' }),
-    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), the gateway going offline, a battery that will not last through a peak-price window (from the battery outlook), or, with live prices (Amber, Octopus), the import or feed-in price per kWh, a feed-in price below zero (exporting costs money) or a price spike.' }),
-    condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, label: 'When', description: 'Whether the alert starts when the reading reaches the level or more, or the level or less.' }),
+    trigger: z.enum(ALERT_TRIGGERS).default('batterySoc').meta({ ...live, options: ALERT_TRIGGER_LABELS, units: ALERT_UNITS, label: 'Watch', description: 'What the rule watches: the battery level, power bought from or sent to the grid, solar, home use, battery charging (or discharging, below zero), the gateway going offline, a battery that will not last through a peak-price window (from the battery outlook), or, with live prices (Amber, Octopus), the import or feed-in price per kWh, a feed-in price below zero (exporting costs money) or a price spike.' }),
+    condition: z.enum(['atOrAbove', 'atOrBelow']).default('atOrBelow').meta({ ...live, options: ALERT_CONDITION_LABELS, label: 'When', description: 'Whether the alert starts when the reading reaches the level or more, or the level or less.' }),
     threshold: z.number().min(-1_000_000).max(1_000_000).default(20).meta({ ...live, label: 'Level' }),
     unit: z.enum(['%', 'W', 'kW', '/kWh', '']).nullable().default(null).meta({ ...live, label: 'Unit', description: 'The unit of the level: % for the battery level, W or kW for power, your currency per kWh for a price (0.5 is 50 cents or pence). Leave it blank for the usual unit.' }),
     settleSeconds: z.number().int().min(0).max(86_400).default(60).meta({ ...live, label: 'Wait before starting', description: 'How long, in seconds, the reading must stay past the level before the alert starts. Unless you set a wait before ending, the same wait applies when it ends.' }),

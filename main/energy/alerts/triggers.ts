@@ -2,7 +2,7 @@ import type { LiveState } from '../live-state.js';
 import type { SharedLiveFields } from '../live/shared-fields.js';
 import type { PriceInterval } from '../prices/price-book.js';
 import type { z } from 'zod';
-import { ALERT_UNITS, type alertSettings } from './settings.js';
+import { ALERT_CONDITION_LABELS, ALERT_TRIGGER_LABELS, ALERT_UNITS, type alertSettings } from './settings.js';
 
 export type AlertRule = z.output<typeof alertSettings>;
 export type Trigger = AlertRule['trigger'];
@@ -11,7 +11,6 @@ export type Trigger = AlertRule['trigger'];
 export type AlertState = LiveState & Readonly<Pick<SharedLiveFields, 'outlook'>>;
 
 interface TriggerDef {
-  label: string;
   /**
    * The reading in the trigger's base unit (% or W; currency per kWh; 1/0 for a yes/no), null when
    * unknown. `price` is the live price interval now (null without a live price source).
@@ -23,20 +22,20 @@ const pos = (v: number | null) => (v === null ? null : Math.max(0, v));
 
 /** What each trigger watches. Grid import and export are the two signs of the grid flow, as magnitudes. */
 export const TRIGGERS: Record<Trigger, TriggerDef> = {
-  batterySoc: { label: 'Battery SOC', read: (s) => s.battery.soc },
-  gridImport: { label: 'Grid import', read: (s) => pos(s.power.grid) },
-  gridExport: { label: 'Grid export', read: (s) => pos(s.power.grid === null ? null : -s.power.grid) },
-  solarPower: { label: 'Solar power', read: (s) => s.power.solar },
-  homeLoad: { label: 'Home load', read: (s) => s.power.home },
-  batteryPower: { label: 'Battery power', read: (s) => s.power.battery },
-  gatewayOffline: { label: 'Gateway offline', read: (s) => (s.connected ? 0 : 1) },
+  batterySoc: { read: (s) => s.battery.soc },
+  gridImport: { read: (s) => pos(s.power.grid) },
+  gridExport: { read: (s) => pos(s.power.grid === null ? null : -s.power.grid) },
+  solarPower: { read: (s) => s.power.solar },
+  homeLoad: { read: (s) => s.power.home },
+  batteryPower: { read: (s) => s.power.battery },
+  gatewayOffline: { read: (s) => (s.connected ? 0 : 1) },
   // 1 when the battery outlook (outlook/) expects the reserve inside a peak window today.
-  peakNotCovered: { label: 'Battery will not cover the peak window', read: (s) => (s.outlook?.coversPeak === false ? 1 : s.outlook?.coversPeak === true ? 0 : null) },
+  peakNotCovered: { read: (s) => (s.outlook?.coversPeak === false ? 1 : s.outlook?.coversPeak === true ? 0 : null) },
   // Live prices (prices/): the current interval's, in the household's signs.
-  importPrice: { label: 'Import price', read: (_s, p) => p?.importPerKwh ?? null },
-  feedInPrice: { label: 'Feed-in price', read: (_s, p) => p?.feedInPerKwh ?? null },
-  feedInNegative: { label: 'Feed-in price below zero', read: (_s, p) => (p?.feedInPerKwh == null ? null : p.feedInPerKwh < 0 ? 1 : 0) },
-  priceSpike: { label: 'Price spike', read: (_s, p) => (p ? (p.spike ? 1 : 0) : null) },
+  importPrice: { read: (_s, p) => p?.importPerKwh ?? null },
+  feedInPrice: { read: (_s, p) => p?.feedInPerKwh ?? null },
+  feedInNegative: { read: (_s, p) => (p?.feedInPerKwh == null ? null : p.feedInPerKwh < 0 ? 1 : 0) },
+  priceSpike: { read: (_s, p) => (p ? (p.spike ? 1 : 0) : null) },
 };
 
 /** Triggers that are a yes/no state (1 holds) rather than a reading against a threshold. */
@@ -65,7 +64,6 @@ const fmt = (v: number) => (Math.abs(v) >= 100 ? String(Math.round(v)) : String(
 
 /** A sentence for people: "Battery SOC is 18 % (at or below 20 %)". */
 export function messageOf(rule: AlertRule, reading: number | null, detail: string | null = null): string {
-  const def = TRIGGERS[rule.trigger];
   if (rule.trigger === 'peakNotCovered') return reading === 1 ? `The battery will not cover the peak window${detail ? ` (${detail})` : ''}` : 'The battery is expected to cover the peak window';
   if (rule.trigger === 'gatewayOffline') return reading === 1 ? 'The gateway is offline' : 'The gateway is back online';
   if (rule.trigger === 'feedInNegative') return reading === 1 ? `Exporting costs money now: the feed-in price is below zero${detail ? ` (${detail})` : ''}` : 'The feed-in price is back above zero';
@@ -74,5 +72,5 @@ export function messageOf(rule: AlertRule, reading: number | null, detail: strin
   // Prices read to a hundredth of a cent (0.0435 AUD/kWh); other readings to two places.
   const f = unitOf(rule) === '/kWh' ? (v: number) => String(Math.round(v * 10_000) / 10_000) : fmt;
   const now = reading === null ? 'unknown' : `${f(reading)} ${unit}`;
-  return `${def.label} is ${now} (${rule.condition === 'atOrAbove' ? 'at or above' : 'at or below'} ${f(rule.threshold)} ${unit})`;
+  return `${ALERT_TRIGGER_LABELS[rule.trigger]} is ${now} (${ALERT_CONDITION_LABELS[rule.condition]} ${f(rule.threshold)} ${unit})`;
 }

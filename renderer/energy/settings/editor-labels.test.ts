@@ -39,6 +39,14 @@ describe('the settings editors name their fields as the settings schema does (no
     for (const k of ['enabled', 'homekit']) expect(html).toContain(node('alerts').items!.properties![k]!.label);
   });
 
+  it("an alert rule's choices: the triggers, the comparisons and the units in the server's words", () => {
+    const html = render(AlertsEditor, 'alerts', [{ id: 'a', name: 'Low', trigger: 'gridImport', condition: 'atOrAbove', threshold: 20, unit: null, settleSeconds: 60, clearSeconds: null, webhookUrl: '' }]);
+    const shown = [...html.matchAll(/<option value="([^"]*)"[^>]*>(.*?)<\/option>/g)].map((m) => [m[1], unescape(m[2]!)]);
+    const rule = node('alerts').items!.properties!;
+    expect(shown).toEqual([...Object.entries(rule.trigger!.options!), ...Object.entries(rule.condition!.options!), ['W', 'W'], ['kW', 'kW']]);
+    expect(rule.trigger!.options!.gridImport).toBe('Grid import');
+  });
+
   it('a time-of-use period', () => {
     const html = render(WindowsEditor, 'tariff.windows', [{ name: 'Peak', start: '15:00', end: '21:00', days: ['mon'], importRate: 0.4, feedInRate: null }]);
     expect(fields(html)).toEqual(items(node('tariff.windows'), ['name', 'start', 'end', 'importRate', 'feedInRate']));

@@ -16,6 +16,10 @@ export interface JsonSchema {
   description?: string;
   /** The field's name in words (the server's `.meta({ label })`): what the page shows. */
   label?: string;
+  /** An enum's values in words (the server's `.meta({ options })`): what a choice list shows. */
+  options?: Record<string, string>;
+  /** Alert triggers: the units a level may be given in, per trigger (the first is the usual one). */
+  units?: Record<string, string[]>;
   /** The unit the stored number is in, when the schema names one. */
   unit?: string;
   default?: unknown;

@@ -8,24 +8,6 @@ import type { EditorProps } from '../../settings/SettingField.js';
 
 type Obj = Record<string, unknown>;
 
-const TRIGGERS: Array<{ key: string; label: string; units: string[] }> = [
-  { key: 'batterySoc', label: 'Battery SOC', units: ['%'] },
-  { key: 'gridImport', label: 'Grid import power', units: ['W', 'kW'] },
-  { key: 'gridExport', label: 'Grid export power', units: ['W', 'kW'] },
-  { key: 'solarPower', label: 'Solar power', units: ['W', 'kW'] },
-  { key: 'homeLoad', label: 'Home load', units: ['W', 'kW'] },
-  { key: 'batteryPower', label: 'Battery power (+ charging)', units: ['W', 'kW'] },
-  { key: 'gatewayOffline', label: 'Gateway offline', units: [''] },
-  { key: 'peakNotCovered', label: 'Battery will not cover the peak window', units: [''] },
-  { key: 'importPrice', label: 'Import price (live prices)', units: ['/kWh'] },
-  { key: 'feedInPrice', label: 'Feed-in price (live prices)', units: ['/kWh'] },
-  { key: 'feedInNegative', label: 'Exporting costs money (feed-in below zero)', units: [''] },
-  { key: 'priceSpike', label: 'Price spike', units: [''] },
-];
-
-/** Triggers that are a yes/no state: no threshold. */
-const YES_NO = new Set(['gatewayOffline', 'peakNotCovered', 'feedInNegative', 'priceSpike']);
-
 interface RuleStatus {
   id: string;
   active: boolean;
@@ -36,6 +18,12 @@ interface RuleStatus {
 /** Alert rules as a form: one card per rule, no JSON. */
 export function AlertsEditor({ path, schema, value, errors, disabled, set }: EditorProps) {
   const f = (key: string) => itemField(schema, key);
+  // The triggers, the comparisons and each trigger's units in the server's words (the schema's options).
+  const item = schema.items?.properties ?? {};
+  const triggers = item.trigger?.options ?? {};
+  const unitsOf = (trigger: string) => item.trigger?.units?.[trigger] ?? [''];
+  // A yes/no trigger (gateway offline, a price spike) has no level and no unit.
+  const yesNo = (trigger: string) => unitsOf(trigger)[0] === '';
   const list = (Array.isArray(value) ? value : []) as Obj[];
   const [status, setStatus] = useState<Record<string, RuleStatus>>({});
   const [tests, setTests] = useState<Record<number, { kind: 'ok' | 'error'; text: string }>>({});
@@ -69,10 +57,10 @@ export function AlertsEditor({ path, schema, value, errors, disabled, set }: Edi
       {list.length === 0 && <p className="muted">No alert rules yet.</p>}
       {list.map((r, i) => {
         const p = `${path}.${i}`;
-        const trig = TRIGGERS.find((t) => t.key === r.trigger) ?? TRIGGERS[0]!;
-        const offline = YES_NO.has(trig.key); // yes/no triggers: no threshold
+        const trigger = typeof r.trigger === 'string' && r.trigger in triggers ? r.trigger : 'batterySoc';
+        const offline = yesNo(trigger);
         const st = typeof r.id === 'string' ? status[r.id] : undefined;
-        const unit = (r.unit as string | null | undefined) ?? trig.units[0]!;
+        const unit = (r.unit as string | null | undefined) ?? unitsOf(trigger)[0]!;
         return (
           <div key={i} className="card" data-testid={`alert-rule-${i}`}>
             <div className="row">
@@ -81,10 +69,10 @@ export function AlertsEditor({ path, schema, value, errors, disabled, set }: Edi
               </Labelled>
               <Labelled field={f('trigger')} errors={errors} path={`${p}.trigger`}>
                 {(id, d) => (
-                  <select id={id} aria-describedby={d} value={trig.key} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(YES_NO.has(e.target.value) ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
-                    {TRIGGERS.map((t) => (
-                      <option key={t.key} value={t.key}>
-                        {t.label}
+                  <select id={id} aria-describedby={d} value={trigger} onChange={(e) => update(i, { trigger: e.target.value, unit: null, ...(yesNo(e.target.value) ? { condition: 'atOrAbove', threshold: 1 } : {}) })}>
+                    {Object.entries(triggers).map(([key, words]) => (
+                      <option key={key} value={key}>
+                        {words}
                       </option>
                     ))}
                   </select>
@@ -95,8 +83,11 @@ export function AlertsEditor({ path, schema, value, errors, disabled, set }: Edi
                   <Labelled field={f('condition')} errors={errors} path={`${p}.condition`}>
                     {(id, d) => (
                       <select id={id} aria-describedby={d} value={String(r.condition ?? 'atOrBelow')} onChange={(e) => update(i, { condition: e.target.value })}>
-                        <option value="atOrBelow">at or below</option>
-                        <option value="atOrAbove">at or above</option>
+                        {Object.entries(item.condition?.options ?? {}).map(([key, words]) => (
+                          <option key={key} value={key}>
+                            {words}
+                          </option>
+                        ))}
                       </select>
                     )}
                   </Labelled>
@@ -106,7 +97,7 @@ export function AlertsEditor({ path, schema, value, errors, disabled, set }: Edi
                   <Labelled field={f('unit')} errors={errors} path={`${p}.unit`}>
                     {(id, d) => (
                       <select id={id} aria-describedby={d} value={unit} onChange={(e) => update(i, { unit: e.target.value })}>
-                        {trig.units.map((u) => (
+                        {unitsOf(trigger).map((u) => (
                           <option key={u} value={u}>
                             {u}
                           </option>

@@ -74,7 +74,7 @@ export interface FieldWords {
 
 const hintOf = (node: JsonSchema | undefined) => node?.description ?? node?.anyOf?.find((x) => x.description)?.description;
 
-/** A field edited by a custom editor (a picker), as the schema names it: `schema` is its node. */
+/** A setting as the schema names it (a picker, a setup step): `schema` is its node. */
 export function ownField(path: string, schema: JsonSchema | undefined): FieldWords {
   return { label: labelOf(path, schema), hint: hintOf(schema), unit: unitOf(path)?.symbol };
 }

@@ -1,6 +1,7 @@
 import { Field } from '../../kit/Field.js';
 import type { JsonSchema } from '../settings/schema.js';
-import { schemaWords } from './schema-words.js';
+import { schemaAt } from '../settings/form-values.js';
+import { ownField } from '../settings/plain.js';
 
 export interface Essentials {
   capacityKwh: string;
@@ -29,7 +30,7 @@ export const ESSENTIALS_PATHS: Record<keyof Essentials, string> = {
 
 /** Step 2: battery, tariff basics and location; every field can stay blank/default. */
 export function EssentialsStep({ value, set, errors, onBack, onSave, saving, schema }: { value: Essentials; set: (patch: Partial<Essentials>) => void; errors: Errors; onBack: () => void; onSave: () => void; saving: boolean; schema: JsonSchema | null }) {
-  const words = (key: keyof Essentials) => schemaWords(schema, ESSENTIALS_PATHS[key]);
+  const words = (key: keyof Essentials) => ownField(ESSENTIALS_PATHS[key], schema ? schemaAt(schema, ESSENTIALS_PATHS[key]) : undefined);
   const text = (key: keyof Essentials, mode: 'decimal' | 'text' = 'decimal') => {
     const w = words(key);
     return (

@@ -4,7 +4,8 @@ import { Banner } from '../../kit/Banner.js';
 import { Field } from '../../kit/Field.js';
 import { testGateway } from '../features/gateway/gateway-tests.js';
 import type { JsonSchema } from '../settings/schema.js';
-import { schemaWords } from './schema-words.js';
+import { schemaAt } from '../settings/form-values.js';
+import { ownField } from '../settings/plain.js';
 
 export interface Found {
   host: string;
@@ -25,8 +26,9 @@ interface Props {
 
 /** Step 1: find the gateway (a LAN scan when the address is blank), pick it, test it. */
 export function GatewayStep({ host, port, setHost, setPort, error, onNext, schema }: Props) {
-  const hostWords = schemaWords(schema, 'gateway.host');
-  const portWords = schemaWords(schema, 'gateway.port');
+  const words = (path: string) => ownField(path, schema ? schemaAt(schema, path) : undefined);
+  const hostWords = words('gateway.host');
+  const portWords = words('gateway.port');
   const [scan, setScan] = useState<{ state: 'idle' | 'running' | 'done' | 'failed'; found: Found[]; text?: string }>({ state: 'idle', found: [] });
   const [test, setTest] = useState<{ ok: boolean; text: string } | null>(null);
   const [testing, setTesting] = useState(false);

@@ -140,6 +140,26 @@ describe('an import while the service thread writes', () => {
     expect(history.writeError()).toBeNull();
   });
 
+  it('polls that meet a lock held for over an hour of polls: the oldest is dropped and the page is told, the rest are stored once it is free', async () => {
+    const history = createHistory({ dataDir: tmp(), clock: createManualClock(T0), logger: silentLogger, retentionMs: () => 3650 * 86_400_000 });
+    histories.push(history);
+    history.start();
+    const lock = await holdWriteLock(history.file, 3000);
+    // An hour of 1 s polls and one more, all while another connection holds the lock.
+    for (let i = 1; i <= 3601; i++) history.append(makeSample(T0 + i * 1000));
+    expect(history.writeError()?.message).toMatch(/locked by another connection/);
+    await lock.released;
+    history.append(makeSample(T0 + 3602 * 1000));
+    const db = new Database(history.file, { readonly: true });
+    try {
+      // (t = 1 is the lock holder's own row.) Every poll but the oldest, and the one after the lock.
+      expect(db.prepare('SELECT count(*) FROM samples WHERE t > 1').pluck().get()).toBe(3601);
+      expect(db.prepare('SELECT min(t) FROM samples WHERE t > 1').pluck().get()).toBe(T0 + 2000);
+    } finally {
+      db.close();
+    }
+  });
+
   it("leaves the WAL folded back, and the polls' own commits fold it back again afterwards", async () => {
     const rows = 60_000;
     const file = sigenDb(rows);

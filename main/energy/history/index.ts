@@ -113,6 +113,8 @@ export function createHistory(opts: HistoryOptions): History {
    * that finds it taken waits here, in order, for the next poll or the import's end.
    */
   const pending: HistorySample[] = [];
+  /** Unsaved polls kept (an hour at 1 s): a lock held longer (another program) drops the oldest, said as a write error. */
+  const MAX_PENDING = 3600;
 
   const writeFailed = (err: unknown) => {
     const now = clock.now();
@@ -272,6 +274,10 @@ export function createHistory(opts: HistoryOptions): History {
       memory.trimBefore(cutoff());
       pending.push(sample);
       writePending();
+      if (pending.length > MAX_PENDING) {
+        pending.shift();
+        writeFailed(new Error('the history database has been locked by another connection for over an hour; the oldest unsaved sample was dropped'));
+      }
       try {
         if (shrunk) prune();
       } catch (err) {

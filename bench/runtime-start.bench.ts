@@ -16,13 +16,14 @@
  *     memory of every process each leaves running, idle after the same minute.
  * Builds dist/ first when it is missing (as `npm start` does). Loopback only.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startGatewaySimulator } from '../main/energy/simulator/gateway-simulator.js';
 import { DurableStore } from '../main/energy/history/durable-store.js';
 import { SAMPLE_FIELDS, type HistorySample } from '../main/energy/history/sample.js';
+import { answersAt, cpuMs, rssMb, loopbackServiceEnv, stop } from './child-process.js';
 import { npmStart } from './npm-start.js';
 import { figure, median } from './report.js';
 import { freePort } from '../main/core/testing/free-port.js';
@@ -46,9 +47,6 @@ const npmCli = process.env.npm_execpath;
 const built = spawnSync(process.execPath, [path.join(repo, 'scripts', 'ensure-built.mjs')], { cwd: repo, stdio: 'inherit' });
 if (built.status !== 0) throw new Error('could not build dist/ (npm run build:main / build:ui)');
 
-/** Resident set of a process in MB (VmRSS: worker threads share it). */
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-
 /** A process and its descendants, by pid (Linux /proc). */
 const processTree = (pid: number): number[] => [
   pid,
@@ -58,54 +56,17 @@ const processTree = (pid: number): number[] => [
     .flatMap((child) => processTree(Number(child))),
 ];
 
-/** Polls `url` until it answers 200; returns the moment it did (performance.now()). */
-async function answersAt(url: string, child: ChildProcess, deadlineMs = 120_000): Promise<number> {
-  const t0 = performance.now();
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  while (performance.now() - t0 < deadlineMs && !exited) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return performance.now();
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`${url} did not answer${exited ? ' (the process exited)' : ''}`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
-
 const sim = await startGatewaySimulator({ firmware: 'V2.9' });
 const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runtime-'));
 let run = 0;
 const serviceEnv = async () => {
   const energyPort = await freePort();
-  return {
-    energyPort,
-    env: {
-      ...process.env,
-      ...startEnv,
-      DATA_DIR: path.join(dataRoot, `run-${run++}`),
-      GATEWAY_HOST: sim.host,
-      GATEWAY_PORT: String(sim.port),
-      POLL_INTERVAL_MS: '1000',
-      SERVER_PORT: String(energyPort),
-      PORT: String(await freePort()),
-      BIND_HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: '',
-      // A zone with daylight saving, as most users have, whatever this machine is set to.
-      TZ: 'Australia/Sydney',
-    },
+  const env: NodeJS.ProcessEnv = {
+    ...loopbackServiceEnv(startEnv, { dataDir: path.join(dataRoot, `run-${run++}`), gateway: sim, energyPort, recordingsPort: await freePort() }),
+    // A zone with daylight saving, as most users have, whatever this machine is set to.
+    TZ: 'Australia/Sydney',
   };
+  return { energyPort, env };
 };
 
 const bareFastify = (port: number) => [
@@ -141,12 +102,6 @@ function buildWeek(dataDir: string): { rows: number } {
   fs.fsyncSync(fd);
   fs.closeSync(fd);
   return { rows };
-}
-
-/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**

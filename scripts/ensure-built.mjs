@@ -64,7 +64,10 @@ for (const step of steps) {
   }
   process.stderr.write(`${at < 0 ? 'Building' : 'Rebuilding'} ${step.what} (npm run ${step.script})…\n`);
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
-  const res = spawnSync(npm[0], [...npm[1], 'run', '--silent', step.script], { cwd: root, stdio: 'inherit' });
+  // The production build whoever asks: run from vitest (NODE_ENV=test) Vite took NODE_ENV from the
+  // environment and bundled React's development build, which the e2e specs then tested.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const res = spawnSync(npm[0], [...npm[1], 'run', '--silent', step.script], { cwd: root, stdio: 'inherit', env });
   if (res.status !== 0) {
     process.stderr.write(`npm start: "npm run ${step.script}" failed; fix the error above and start again.\n`);
     process.exit(res.status ?? 1);

@@ -4,9 +4,9 @@
 # and the npm packages, then runs every test (npm test: typecheck, lint, unit + integration, e2e).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian packages the tests run for real: media tools, the UI's browser, SQLite's shell, the MQTT
-# broker and promtool.
-packages=(ffmpeg comskip chromium sqlite3 mosquitto prometheus)
+# Debian packages the tests run for real: media tools, the UI's browser (and its headless build, which
+# the e2e specs drive), SQLite's shell, the MQTT broker and promtool.
+packages=(ffmpeg comskip chromium chromium-headless-shell sqlite3 mosquitto prometheus)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { requestFrom } from '../../core/testing/request-from.js';
 import { createBoxSimulator, type BoxSimulator, type BoxSimulatorOptions } from '../box/simulator/box-simulator.js';
@@ -113,6 +114,11 @@ export interface Harness {
   ssdp: SsdpResponder;
   service: RecordingService;
   api: ApiClient;
+  /**
+   * What the sync schedule waits on (from the real time at start): a scheduled sync starts only when
+   * a test moves it past `scheduler.status().next_run`, not when the run crosses :00 or :30.
+   */
+  scheduleClock: ReturnType<typeof createManualClock>;
   /** Starts a second service on the same state file and media root (after `service.stop()`). */
   restart(): Promise<void>;
   /** POST /api/sync and wait for the run to finish; returns the finished run as the API shows it. */
@@ -141,13 +147,15 @@ export async function startHarness(opts: {
   });
   await ssdp.start();
   const config = testConfig(dir, ssdp.port, opts.config);
-  const make = () => createRecordingService(config, { logger: silentLogger, ...opts.deps });
+  const scheduleClock = createManualClock(Date.now());
+  const make = () => createRecordingService(config, { logger: silentLogger, scheduleClock, ...opts.deps });
   const h: Harness = {
     dir,
     dataDir: testDataDir(dir),
     mediaRoot: path.join(dir, 'media'),
     box,
     ssdp,
+    scheduleClock,
     service: make(),
     api: new ApiClient(''),
     async restart() {

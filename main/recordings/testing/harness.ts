@@ -116,7 +116,8 @@ export interface Harness {
   api: ApiClient;
   /**
    * What the sync schedule waits on (from the real time at start): a scheduled sync starts only when
-   * a test moves it past `scheduler.status().next_run`, not when the run crosses :00 or :30.
+   * a test moves it past `scheduler.status().next_run`, not when the run crosses :00 or :30 (unless
+   * the test gives the service a `clock` of its own: then the schedule is on that).
    */
   scheduleClock: ReturnType<typeof createManualClock>;
   /** Starts a second service on the same state file and media root (after `service.stop()`). */
@@ -148,7 +149,8 @@ export async function startHarness(opts: {
   await ssdp.start();
   const config = testConfig(dir, ssdp.port, opts.config);
   const scheduleClock = createManualClock(Date.now());
-  const make = () => createRecordingService(config, { logger: silentLogger, scheduleClock, ...opts.deps });
+  // A test that gives the service a clock of its own has the schedule on it.
+  const make = () => createRecordingService(config, { logger: silentLogger, ...(opts.deps?.clock ? {} : { scheduleClock }), ...opts.deps });
   const h: Harness = {
     dir,
     dataDir: testDataDir(dir),

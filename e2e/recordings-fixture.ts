@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
+import { createManualClock } from '../main/core/clock.js';
 import { createLogger } from '../main/core/logger.js';
 import { createBoxSimulator, type BoxSimulator } from '../main/recordings/box/simulator/box-simulator.js';
 import type { SimShow } from '../main/recordings/box/simulator/box-model.js';
@@ -68,7 +69,9 @@ export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
   await ssdp.start();
   const logger = createLogger({ name: 'e2e-recordings', level: process.env.E2E_LOG_LEVEL ?? 'silent' });
   let config: RecordingConfig = { ...testConfig(dir, ssdp.port, { staticDir: UI_DIR }), csrfSecret: crypto.randomBytes(32).toString('hex') };
-  let service = createRecordingService(config, { logger, owner: opts.owner });
+  // The schedule waits on a clock no one moves: no scheduled sync joins a test that runs across :00 or :30.
+  const deps = { logger, owner: opts.owner, scheduleClock: createManualClock(Date.now()) };
+  let service = createRecordingService(config, deps);
   await service.start();
   let api = new ApiClient(service.url);
   for (const show of opts.follow ?? []) {
@@ -95,7 +98,7 @@ export async function startRecordings(opts: RecOptions): Promise<RecEnv> {
       const port = service.port;
       await service.stop();
       config = { ...config, port, csrfSecret: crypto.randomBytes(32).toString('hex') };
-      service = createRecordingService(config, { logger, owner: opts.owner });
+      service = createRecordingService(config, deps);
       await service.start();
       api = new ApiClient(service.url);
     },

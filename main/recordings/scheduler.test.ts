@@ -16,6 +16,18 @@ describe('scheduler', () => {
     expect(new Date(schedule.next_run).getUTCMinutes() % 30).toBe(0);
   });
 
+  it('starts a scheduled sync when the schedule reaches its next run, and not a moment before', async () => {
+    const next = Date.parse((await h.api.get('/api/sync')).body.schedule.next_run);
+    h.scheduleClock.advance(next - 1 - h.scheduleClock.now());
+    expect(h.service.engine.current()).toBeNull();
+    h.scheduleClock.advance(1);
+    const running = h.service.engine.current();
+    expect(running?.run.trigger).toBe('cron');
+    await running!.done;
+    const { runs } = (await h.api.get('/api/sync-runs')).body;
+    expect(runs.map((r: { trigger: string }) => r.trigger)).toEqual(['cron']);
+  });
+
   it("node-cron's rarer forms (last day of the month) are still scheduled, by node-cron itself", async () => {
     expect((await h.api.patch('/api/settings', { sync_cron: '0 0 L * *' })).status).toBe(200);
     let next: string | null = null;

@@ -56,6 +56,11 @@ export interface RecordingDeps {
    */
   clock?: Clock;
   /**
+   * What the sync schedule (`sync_cron`) waits on; default `clock`. Tests give a manual clock, so a
+   * scheduled sync fires when the test moves it, never because the test ran across :00 or :30.
+   */
+  scheduleClock?: Clock;
+  /**
    * HTTP transport for the box, the media server and the cloud, used after the outbound gate's
    * check (default: the gate's own client, connected to the checked address).
    */
@@ -204,7 +209,7 @@ export function createRecordingService(config: RecordingConfig, deps: RecordingD
         }
         const engine = createSyncEngine({ recordings, shows, runs, settings, progress, guard, fetch: fetchFn, download, clock, logger, ssdp: config.ssdp, hooks, freeSpace: deps.freeSpace, appFolders });
         disposer.add(() => engine.stop());
-        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz, clock });
+        const scheduler = createSyncScheduler({ settings, engine, logger, timezone: config.tz, clock: deps.scheduleClock ?? clock });
         made = { engine, scheduler };
 
         await yieldToIo();

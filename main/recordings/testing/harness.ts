@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { requestFrom } from '../../core/testing/request-from.js';
 import { createBoxSimulator, type BoxSimulator, type BoxSimulatorOptions } from '../box/simulator/box-simulator.js';
@@ -113,6 +114,12 @@ export interface Harness {
   ssdp: SsdpResponder;
   service: RecordingService;
   api: ApiClient;
+  /**
+   * What the sync schedule waits on (from the real time at start): a scheduled sync starts only when
+   * a test moves it past `scheduler.status().next_run`, not when the run crosses :00 or :30 (unless
+   * the test gives the service a `clock` of its own: then the schedule is on that).
+   */
+  scheduleClock: ReturnType<typeof createManualClock>;
   /** Starts a second service on the same state file and media root (after `service.stop()`). */
   restart(): Promise<void>;
   /** POST /api/sync and wait for the run to finish; returns the finished run as the API shows it. */
@@ -141,13 +148,16 @@ export async function startHarness(opts: {
   });
   await ssdp.start();
   const config = testConfig(dir, ssdp.port, opts.config);
-  const make = () => createRecordingService(config, { logger: silentLogger, ...opts.deps });
+  const scheduleClock = createManualClock(Date.now());
+  // A test that gives the service a clock of its own has the schedule on it.
+  const make = () => createRecordingService(config, { logger: silentLogger, ...(opts.deps?.clock ? {} : { scheduleClock }), ...opts.deps });
   const h: Harness = {
     dir,
     dataDir: testDataDir(dir),
     mediaRoot: path.join(dir, 'media'),
     box,
     ssdp,
+    scheduleClock,
     service: make(),
     api: new ApiClient(''),
     async restart() {

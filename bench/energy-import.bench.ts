@@ -343,3 +343,4 @@ figure('polls during the import per poll interval (median)', med((r) => r.pollsR
   figure('baseline: heap held by the text and its parsed rows when read whole (median)', median(wholes.map((w) => w.heap)) / 1e6, 'MB');
 }
 fs.rmSync(work, { recursive: true, force: true });
+console.log(`load average during the run: ${os.loadavg().map((l) => round(l)).join(' ')} on ${os.cpus().length} CPUs`);

@@ -33,23 +33,9 @@ export function exportCursor(opts: ExportOptions): { next(): string | null } {
   let wroteRow = false;
   let done = false;
 
-  // CSV: a row's ISO time is its minute's text (built once a minute) and its seconds and ms.
-  let minute = NaN;
-  let minuteText = '';
-  const isoTime = (t: number): string => {
-    const ms = ((t % 60_000) + 60_000) % 60_000;
-    if (t - ms !== minute) {
-      minute = t - ms;
-      const iso = new Date(minute).toISOString();
-      minuteText = iso.slice(0, iso.length - 7); // without `SS.mmmZ`
-    }
-    const sec = Math.floor(ms / 1000);
-    const milli = ms % 1000;
-    return `${minuteText}${sec < 10 ? '0' : ''}${sec}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
-  };
   const formatRow = (values: unknown[]): string => {
     if (opts.format === 'csv') {
-      let line = isoTime(values[0] as number);
+      let line = new Date(values[0] as number).toISOString();
       for (const v of values) line += ',' + (v ?? '');
       return line + '\n';
     }
